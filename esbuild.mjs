@@ -1,0 +1,52 @@
+// Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Codicons are loaded by the webview from dist/, so the VSIX does not ship node_modules. */
+function copyCodicons() {
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) {
+    cpSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/codicons/${f}`);
+  }
+}
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? 'linked' : 'inline',
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+const extension = {
+  ...common,
+  entryPoints: ['src/extension.ts'],
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+};
+
+const webview = {
+  ...common,
+  entryPoints: ['webview-ui/src/main.tsx'],
+  outfile: 'dist/webview.js',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  loader: { '.css': 'css' },
+};
+
+copyCodicons();
+if (watch) {
+  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(webview)]);
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all([esbuild.build(extension), esbuild.build(webview)]);
+}

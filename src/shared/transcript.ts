@@ -1,0 +1,152 @@
+// The transcript model: what a session looks like after its `session/update` stream has been reduced.
+// Produced by the pure reducer in src/acp/session, stored by the chat host, rendered by the webview.
+// Plain JSON data only (it crosses postMessage and is persisted), no classes, no functions.
+// The webview knows ACP only through these types.
+
+/** A content block as the transcript keeps it. Unknown block types are kept raw, never dropped. */
+export type TranscriptContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data?: string; uri?: string }
+  | { type: 'audio'; mimeType: string; data?: string }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; mimeType?: string; size?: number }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string }
+  | { type: 'unknown'; raw: unknown };
+
+export type ToolKind =
+  | 'read'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'search'
+  | 'execute'
+  | 'think'
+  | 'fetch'
+  | 'switch_mode'
+  | 'other';
+
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+
+export interface ToolLocation {
+  path: string;
+  /** 1-based line, when the agent gave one. */
+  line?: number;
+}
+
+/** Content produced by a tool call. `diff.oldText` null means a new file. */
+export type ToolCallContentItem =
+  | { type: 'content'; content: TranscriptContent }
+  | { type: 'diff'; path: string; oldText: string | null; newText: string }
+  | { type: 'terminal'; terminalId: string }
+  | { type: 'unknown'; raw: unknown };
+
+export interface PlanEntry {
+  content: string;
+  priority: 'high' | 'medium' | 'low' | string;
+  status: 'pending' | 'in_progress' | 'completed' | string;
+}
+
+export interface AvailableCommand {
+  name: string;
+  description: string;
+  /** Hint shown when the command takes free-form input. */
+  inputHint?: string;
+}
+
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+export interface ConfigSelectValue {
+  value: string;
+  name: string;
+  description?: string;
+  /** Group label when the agent grouped its options. */
+  group?: string;
+}
+
+export type ConfigOption =
+  | {
+      kind: 'select';
+      id: string;
+      name: string;
+      description?: string;
+      /** 'mode' | 'model' | 'thought_level' | other string the agent chose. */
+      category?: string;
+      currentValue: string;
+      options: ConfigSelectValue[];
+    }
+  | {
+      kind: 'boolean';
+      id: string;
+      name: string;
+      description?: string;
+      category?: string;
+      currentValue: boolean;
+    };
+
+/** Legacy (pre config-options) model list: `models` in session/new, changed with `session/set_model`. */
+export interface LegacyModels {
+  currentModelId: string;
+  availableModels: { modelId: string; name: string; description?: string }[];
+}
+
+export interface Usage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled' | string;
+
+/** One entry of the transcript, in the order it first appeared. */
+export type TranscriptItem =
+  | { kind: 'user_message'; id: string; messageId?: string; content: TranscriptContent[] }
+  | { kind: 'agent_message'; id: string; messageId?: string; content: TranscriptContent[] }
+  | { kind: 'thought'; id: string; messageId?: string; content: TranscriptContent[] }
+  | {
+      kind: 'tool_call';
+      id: string;
+      toolCallId: string;
+      title: string;
+      toolKind: ToolKind;
+      /** The kind string the agent sent when it is not one we know (shown, not dropped). */
+      rawKind?: string;
+      status: ToolCallStatus;
+      content: ToolCallContentItem[];
+      locations: ToolLocation[];
+      rawInput?: unknown;
+      rawOutput?: unknown;
+    }
+  | { kind: 'plan'; id: string; planId?: string; entries: PlanEntry[]; markdown?: string; fileUri?: string }
+  | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error' | string; title: string; description?: string }
+  | {
+      kind: 'compaction';
+      id: string;
+      compactionId: string;
+      status: string;
+      summary: TranscriptContent[];
+      error?: string;
+    }
+  | { kind: 'subagent'; id: string; sessionId: string; title?: string; raw: unknown }
+  | { kind: 'turn_end'; id: string; stopReason: StopReason; /** true when the turn produced no agent content */ empty: boolean }
+  | { kind: 'error'; id: string; message: string; detail?: string }
+  /** An update Switchboard does not understand, kept with its raw JSON. */
+  | { kind: 'unsupported'; id: string; updateType: string; raw: unknown };
+
+export interface Transcript {
+  sessionId: string;
+  title?: string;
+  updatedAt?: string;
+  items: TranscriptItem[];
+  commands: AvailableCommand[];
+  modes?: { currentModeId: string; availableModes: SessionMode[] };
+  configOptions: ConfigOption[];
+  models?: LegacyModels;
+  usage?: Usage;
+}
+
+export function emptyTranscript(sessionId: string): Transcript {
+  return { sessionId, items: [], commands: [], configOptions: [] };
+}

@@ -1,0 +1,3 @@
+import { render } from 'preact';
+
+render(<div>Switchboard</div>, document.getElementById('root')!);
