@@ -1,0 +1,103 @@
+// The ONLY interface between the chat panel (src/chat + webview-ui) and the rest of the extension.
+// The integrator implements it on top of the real ACP sessions (connection + reducer + host bridges).
+// No `vscode` import: a `vscode.EventEmitter<T>['event']` satisfies `ChatEvent<T>`.
+
+import type {
+  AgentView,
+  ElicitationAnswer,
+  HistoryItem,
+  MentionCandidate,
+  SessionView,
+  TerminalSnapshot,
+} from '../shared/chatState';
+import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
+import type { Transcript } from '../shared/transcript';
+
+export interface Disposable {
+  dispose(): unknown;
+}
+
+export type ChatEvent<T> = (listener: (e: T) => unknown) => Disposable;
+
+export interface TranscriptChangeEvent {
+  sessionId: string;
+  /** The session's transcript after the change (may be the same object, mutated in place). */
+  transcript: Transcript;
+  /**
+   * Ids of items changed in place. Needed only if the reducer MUTATES items; a reducer that replaces
+   * changed items with new objects may omit it (the chat compares references, then content).
+   */
+  changedItemIds?: readonly string[];
+  /** The transcript was replaced wholesale (load/replay): the chat resends it. */
+  reset?: boolean;
+}
+
+export interface TerminalOutputEvent {
+  terminalId: string;
+  /** Raw output (may contain ANSI sequences; the chat strips them). */
+  data: string;
+  exitStatus?: { exitCode: number | null; signal?: string | null };
+}
+
+/** A session as the backend reports it. The message queue is owned by the chat itself. */
+export type BackendSessionView = Omit<SessionView, 'queue'>;
+
+export interface BackendSessionSnapshot {
+  view: BackendSessionView;
+  transcript: Transcript;
+}
+
+export interface ChatBackend {
+  // ---- state (read on every webview handshake) ----
+  getAgents(): AgentView[];
+  /** Agent a new session uses when none is chosen (a key of getAgents()). */
+  getDefaultAgentId(): string | undefined;
+  getSessions(): BackendSessionSnapshot[];
+  getActiveSessionId(): string | undefined;
+  getHistory(): HistoryItem[];
+  /** Output of terminals that tool calls embed (bounded by the host's terminal buffers). */
+  getTerminals(): TerminalSnapshot[];
+
+  // ---- actions from the panel ----
+  /** Starts a session (spawns / reuses the agent) and makes it active. Resolves with its id. */
+  newSession(agentId?: string): Promise<string>;
+  selectSession(sessionId: string): void;
+  closeSession(sessionId: string): Promise<void>;
+  /**
+   * Sends a prompt (ACP session/prompt). The backend converts mentions to `resource` (agent supports
+   * embeddedContext; read from live buffers) or `resource_link`, and images to image blocks.
+   * Resolves when the turn ends. The chat only calls it when the session's turn is idle: it owns the queue.
+   */
+  sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void>;
+  /** session/cancel; the backend marks the turn cancelled and answers pending permissions with cancelled. */
+  cancel(sessionId: string): Promise<void>;
+  setMode(sessionId: string, modeId: string): Promise<void>;
+  /** Legacy `session/set_model`. */
+  setModel(sessionId: string, modelId: string): Promise<void>;
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void>;
+  answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void;
+  answerElicitation(sessionId: string, requestId: string, answer: ElicitationAnswer): void;
+  dismissError(sessionId: string): void;
+  restartAgent(agentId: string): Promise<void>;
+  authenticate(agentId: string, methodId: string): Promise<void>;
+  refreshHistory(): Promise<void>;
+  openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
+  deleteHistory(historyId: string): Promise<void>;
+  /** Opens the diff editor for a tool call's diff. */
+  openDiff(sessionId: string, toolCallId: string, path: string): Promise<void>;
+  /**
+   * Optional: @-mention candidates. When absent the chat uses its own VS Code provider (workspace files,
+   * folders, open editors, the active selection).
+   */
+  queryMentions?(query: string, sessionId: string | undefined): Promise<MentionCandidate[]>;
+
+  // ---- events ----
+  onDidChangeAgents: ChatEvent<void>;
+  /** A session's view changed (turn state, permissions, elicitations, capabilities, title...) or appeared. */
+  onDidChangeSession: ChatEvent<BackendSessionView>;
+  onDidCloseSession: ChatEvent<string>;
+  onDidChangeActiveSession: ChatEvent<string | undefined>;
+  onDidChangeTranscript: ChatEvent<TranscriptChangeEvent>;
+  onDidChangeHistory: ChatEvent<{ loading?: boolean }>;
+  onDidTerminalOutput: ChatEvent<TerminalOutputEvent>;
+}

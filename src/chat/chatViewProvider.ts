@@ -1,0 +1,91 @@
+// The `switchboard.chat` webview view: a thin VS Code adapter around ChatController.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ChatBackend } from './chatBackend';
+import { ChatController, type HostUi } from './chatController';
+import { makeNonce, renderChatHtml } from './chatHtml';
+import { createHostUi } from './hostUi';
+
+export interface ChatViewProviderOptions {
+  log?: vscode.LogOutputChannel;
+  /** Override the editor/environment actions (tests). */
+  ui?: HostUi;
+}
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewType = 'switchboard.chat';
+
+  /** Registers the provider for `switchboard.chat`; dispose the result on deactivate. */
+  static register(context: vscode.ExtensionContext, backend: ChatBackend, options: ChatViewProviderOptions = {}): ChatViewProvider {
+    const provider = new ChatViewProvider(context.extensionUri, backend, options);
+    context.subscriptions.push(
+      provider,
+      vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, provider, {
+        // The view restores from `init` + the webview's setState; no need to keep a hidden DOM alive.
+        webviewOptions: { retainContextWhenHidden: false },
+      }),
+    );
+    return provider;
+  }
+
+  readonly controller: ChatController;
+  private view: vscode.WebviewView | undefined;
+  private viewSubscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    backend: ChatBackend,
+    options: ChatViewProviderOptions = {},
+  ) {
+    this.controller = new ChatController(backend, options.ui ?? createHostUi(options.log));
+  }
+
+  resolveWebviewView(view: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {
+    this.disposeView();
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const webview = view.webview;
+    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
+    this.viewSubscriptions.push(
+      webview.onDidReceiveMessage((m: unknown) => this.controller.handleMessage(m)),
+      view.onDidChangeVisibility(() => this.controller.setVisible(view.visible)),
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.controller.detach();
+          this.view = undefined;
+          this.disposeSubscriptions();
+        }
+      }),
+    );
+    this.controller.attach({ postMessage: (m) => webview.postMessage(m) });
+    webview.html = renderChatHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce((n) => randomBytes(n)),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
+    });
+  }
+
+  /** Shows the chat view (and focuses the composer). */
+  async reveal(insert?: string): Promise<void> {
+    if (this.view) this.view.show(false);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    this.controller.focusComposer(insert);
+  }
+
+  private disposeSubscriptions(): void {
+    for (const d of this.viewSubscriptions.splice(0)) d.dispose();
+  }
+
+  private disposeView(): void {
+    this.disposeSubscriptions();
+    this.view = undefined;
+  }
+
+  dispose(): void {
+    this.disposeView();
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,227 @@
+// View-model types of the chat panel, shared by the host (src/chat) and the webview (webview-ui).
+// Plain JSON data only: everything here crosses postMessage. The transcript itself is in ./transcript.
+// The host (through ChatBackend) is the source of truth for all of it; the webview only renders it and
+// keeps purely visual state (drafts, open tab, collapsed sections) in its own `setState`.
+
+import type { ToolCallContentItem, ToolKind, ToolLocation, Transcript } from './transcript';
+
+export type AgentStatus = 'stopped' | 'starting' | 'ready' | 'crashed' | 'auth_required';
+
+/** How an agent asks to be signed in (ACP `authMethods`, with the Switchboard-known variants). */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+  /** 'agent' (call authenticate), 'terminal' (run a login command), 'env_var' (ask for a secret), or other. */
+  kind: string;
+  /** For 'env_var': the variable names asked for. */
+  vars?: string[];
+}
+
+export interface AgentCrash {
+  message: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The agent's last stderr lines, oldest first (the host bounds the count). */
+  stderrTail: string[];
+}
+
+export interface AgentView {
+  /** Key of `switchboard.agents` or a preset name; also the display name. */
+  id: string;
+  name: string;
+  status: AgentStatus;
+  /** Present when status is 'crashed' (or the last start failed). */
+  crash?: AgentCrash;
+  /** Present when status is 'auth_required'. */
+  authMethods?: AuthMethodView[];
+  /** Short message shown next to the status (e.g. "starting npx…"). */
+  detail?: string;
+}
+
+/** What the composer may attach for this session (from the agent's promptCapabilities). */
+export interface SessionCapabilities {
+  image: boolean;
+  audio: boolean;
+  embeddedContext: boolean;
+  /** The agent can load past sessions (session/load) or list them. */
+  loadSession?: boolean;
+}
+
+export type TurnState = 'idle' | 'running' | 'cancelling';
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always' | string;
+}
+
+export interface PendingPermission {
+  /** Host-assigned id of the pending request (the JSON-RPC id may be 0; the host stringifies it). */
+  requestId: string;
+  toolCallId?: string;
+  title: string;
+  toolKind?: ToolKind;
+  locations?: ToolLocation[];
+  /** Diff / terminal / text preview of what the tool will do. */
+  content?: ToolCallContentItem[];
+  /** e.g. the shell command for `execute`. */
+  command?: string;
+  options: PermissionOptionView[];
+}
+
+/** A property of an elicitation form schema (MCP-style restricted JSON Schema). */
+export type ElicitationProperty =
+  | {
+      type: 'string';
+      title?: string;
+      description?: string;
+      minLength?: number;
+      maxLength?: number;
+      format?: string;
+      default?: string;
+      enum?: string[];
+      enumNames?: string[];
+      oneOf?: { const: string; title?: string }[];
+    }
+  | { type: 'number' | 'integer'; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
+  | { type: 'boolean'; title?: string; description?: string; default?: boolean }
+  | {
+      type: 'array';
+      title?: string;
+      description?: string;
+      minItems?: number;
+      maxItems?: number;
+      items: { type?: 'string'; enum?: string[]; enumNames?: string[]; anyOf?: { const: string; title?: string }[] };
+      default?: string[];
+    };
+
+export interface ElicitationSchema {
+  type: 'object';
+  properties: Record<string, ElicitationProperty>;
+  required?: string[];
+}
+
+export type ElicitationValue = string | number | boolean | string[];
+
+export type PendingElicitation =
+  | { requestId: string; mode: 'form'; message: string; schema: ElicitationSchema }
+  | { requestId: string; mode: 'url'; message: string; url: string };
+
+export type ElicitationAnswer =
+  | { action: 'accept'; content?: Record<string, ElicitationValue> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** A message typed while the agent was working; sent when the turn ends (host-owned queue). */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  mentions: MentionRef[];
+  images: ImageAttachment[];
+}
+
+export interface SessionError {
+  message: string;
+  detail?: string;
+}
+
+/** Everything about a session except its transcript. */
+export interface SessionView {
+  sessionId: string;
+  agentId: string;
+  title?: string;
+  turn: TurnState;
+  capabilities: SessionCapabilities;
+  permissions: PendingPermission[];
+  elicitations: PendingElicitation[];
+  queue: QueuedMessage[];
+  /** Last error of this session (failed prompt, failed load...), shown as a dismissable banner. */
+  error?: SessionError;
+  /** The session is loading (session/load replay in progress). */
+  loading?: boolean;
+}
+
+export interface SessionSnapshot {
+  view: SessionView;
+  transcript: Transcript;
+}
+
+export interface HistoryItem {
+  /** Id in the history list (the host's, unique across sources). */
+  id: string;
+  sessionId: string;
+  agentId: string;
+  title: string;
+  updatedAt?: string;
+  /** 'local' = Switchboard's own transcript store; 'agent' = from session/list. */
+  source: 'local' | 'agent';
+  cwd?: string;
+  canLoad: boolean;
+  canResume: boolean;
+  canDelete: boolean;
+}
+
+/** Something the user can @-mention. The host decides whether it goes out as `resource` or `resource_link`. */
+export interface MentionRef {
+  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol';
+  uri: string;
+  /** Text shown in the composer after `@`. */
+  label: string;
+  /** 1-based inclusive lines, for selections / symbols. */
+  range?: { startLine: number; endLine: number };
+}
+
+export interface MentionCandidate extends MentionRef {
+  /** Secondary text (workspace-relative folder, "selection in foo.ts"...). */
+  detail?: string;
+}
+
+export interface ImageAttachment {
+  id: string;
+  mimeType: string;
+  /** base64, no `data:` prefix. */
+  data: string;
+  name?: string;
+}
+
+export interface TerminalSnapshot {
+  terminalId: string;
+  /** Output so far (ANSI stripped, possibly truncated at the front by the host). */
+  output: string;
+  truncated?: boolean;
+  exitStatus?: { exitCode: number | null; signal?: string | null };
+}
+
+/** Full state sent on every ready handshake (first load, reload, re-shown view). */
+export interface ChatSnapshot {
+  agents: AgentView[];
+  defaultAgentId?: string;
+  sessions: SessionSnapshot[];
+  activeSessionId?: string;
+  history: HistoryItem[];
+  historyLoading?: boolean;
+  terminals: TerminalSnapshot[];
+}
+
+/** Fuzzy match score (subsequence; bonuses for prefix, word starts, contiguity); 0 = no match. Pure. */
+export function fuzzyScore(query: string, target: string): number {
+  if (!query) return 1;
+  const q = query.toLowerCase();
+  const t = target.toLowerCase();
+  let score = 0;
+  let ti = 0;
+  let prev = -2;
+  for (let qi = 0; qi < q.length; qi++) {
+    const ch = q[qi];
+    const found = t.indexOf(ch, ti);
+    if (found < 0) return 0;
+    score += 1;
+    if (found === prev + 1) score += 2;
+    if (found === 0 || /[\s/\\._-]/.test(t[found - 1] ?? '')) score += 3;
+    prev = found;
+    ti = found + 1;
+  }
+  if (t.startsWith(q)) score += 5;
+  return score - t.length * 0.01;
+}
