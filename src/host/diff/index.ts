@@ -1,0 +1,178 @@
+// Diff review: the one object the extension constructs. It owns the virtual documents, the
+// before-write review of permission diffs, the per-turn changed-files model with Keep/Undo, the tree
+// view, the per-hunk CodeLenses and follow-along; the integrator feeds it and registers it.
+import * as vscode from 'vscode';
+import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
+import type { TurnRef } from './changeStore';
+import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
+import { ChangeTracker } from './changeTracker';
+import { registerDiffCommands } from './commands';
+import { DiffContentProvider } from './contentProvider';
+import { AcpDiff, DiffOpener } from './diffOpener';
+import { FollowAgent } from './follow';
+import { HunkCodeLensProvider } from './hunkCodeLens';
+import { PendingDiffReview } from './pendingReview';
+import { TurnWatcher } from './turnWatcher';
+import type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput } from './types';
+import { DiffUi, windowUi } from './ui';
+
+export type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput, TurnRef, AcpDiff };
+
+export interface DiffReviewOptions {
+  /** Where pending changes persist across reloads: `context.workspaceState`. */
+  memento: MementoLike;
+  log: DiffLogger;
+  /** Prompts; defaults to `vscode.window` messages (tests inject answers). */
+  ui?: DiffUi;
+  /** Label for a turn in the tree (e.g. the prompt's first words). */
+  describeTurn?: (turn: TurnRef) => string | undefined;
+}
+
+export interface RegisterOptions {
+  /** Register the `switchboard.*` diff commands (default true; tests with a second instance pass false). */
+  commands?: boolean;
+  /** Create the `switchboard.changedFiles` tree view (default true). */
+  treeView?: boolean;
+}
+
+export class DiffReview implements vscode.Disposable {
+  readonly provider = new DiffContentProvider();
+  readonly tracker: ChangeTracker;
+  readonly opener: DiffOpener;
+  readonly decisions: ChangeDecisions;
+  readonly pending: PendingDiffReview;
+  readonly watcher: TurnWatcher;
+  readonly follow: FollowAgent;
+  readonly tree: ChangedFilesTree;
+  readonly codeLens: HunkCodeLensProvider;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(options: DiffReviewOptions) {
+    const ui = options.ui ?? windowUi;
+    this.tracker = new ChangeTracker(options.memento, options.log);
+    this.opener = new DiffOpener(this.provider, this.tracker, ui);
+    this.decisions = new ChangeDecisions(this.tracker, this.opener, ui, options.log);
+    this.pending = new PendingDiffReview(this.provider, this.opener, ui, options.log);
+    this.watcher = new TurnWatcher(this.tracker, options.log);
+    this.follow = new FollowAgent(options.log);
+    this.tree = new ChangedFilesTree(this.tracker, options.describeTurn);
+    this.codeLens = new HunkCodeLensProvider(this.tracker);
+    // Dispose in reverse dependency order.
+    this.disposables.push(this.codeLens, this.tree, this.watcher, this.pending, this.decisions, this.opener, this.tracker, this.provider);
+  }
+
+  /** Register the content provider, CodeLenses, commands and tree view. Dispose the result (or this). */
+  register(options: RegisterOptions = {}): vscode.Disposable {
+    const regs: vscode.Disposable[] = [this.provider.register(), this.codeLens.register()];
+    if (options.commands !== false) {
+      regs.push(...registerDiffCommands({ tracker: this.tracker, decisions: this.decisions, opener: this.opener, pending: this.pending }));
+    }
+    if (options.treeView !== false) {
+      const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.tree });
+      const updateBadge = () => {
+        const n = this.tracker.store.all().length;
+        view.badge = n > 0 ? { value: n, tooltip: `${n} changed file${n === 1 ? '' : 's'} to review` } : undefined;
+      };
+      regs.push(view, this.tracker.onDidChange(updateBadge));
+      updateBadge();
+    }
+    const all = vscode.Disposable.from(...regs);
+    this.disposables.unshift(all);
+    return all;
+  }
+
+  // ---- before the write -------------------------------------------------------------------------
+
+  /** A permission request carries a diff: make it reviewable (Accept/Reject in the diff editor title). */
+  addPendingPermissionDiff(request: PendingPermissionDiff): void {
+    this.pending.add(request);
+  }
+
+  /** Open the pending diff in the diff editor (the chat card's "Review" button). */
+  showPendingPermissionDiff(request: PendingPermissionDiff, options?: { preserveFocus?: boolean }): Promise<boolean> {
+    return this.pending.show(request, options);
+  }
+
+  /** The request was answered elsewhere (chat, cancel, timeout): forget it and close its diff. */
+  permissionResolved(sessionId: string, requestId: string | number): void {
+    this.pending.resolved(sessionId, requestId);
+  }
+
+  // ---- diffs from tool calls ----------------------------------------------------------------------
+
+  /** Show an ACP `diff` content item (oldText null = new file). */
+  openDiff(diff: AcpDiff, title?: string): Promise<boolean> {
+    return this.opener.openAcpDiff(diff, title);
+  }
+
+  // ---- after the write ----------------------------------------------------------------------------
+
+  /** Call once a turn starts: watches the session's folders and snapshots their open buffers. */
+  beginTurn(sessionId: string, turnId: string, folders: readonly string[]): void {
+    this.watcher.beginTurn(sessionId, turnId, folders);
+  }
+
+  /** Call when the turn ends (any stop reason). */
+  endTurn(sessionId: string): void {
+    this.watcher.endTurn(sessionId);
+  }
+
+  /** The fs bridge applied a write (call after it; `before` = buffer text incl. unsaved, null = new file). */
+  recordWrite(input: RecordWriteInput): void {
+    this.tracker.recordWrite(input);
+  }
+
+  /** A tool call is about to edit these files (pending/in_progress edit/delete/move with locations). */
+  snapshotBeforeAgentEdit(input: { sessionId: string; turnId: string; uri: string }): Promise<void> {
+    return this.tracker.snapshot(input);
+  }
+
+  /** The agent changed a file by itself (a completed tool call's locations, or a file event). */
+  recordAgentTouchedFile(input: AgentTouchedFileInput): Promise<void> {
+    return this.tracker.recordAgentTouchedFile(input);
+  }
+
+  /** Changed files (of one turn, or all pending), for the chat. */
+  changedFiles(turn?: TurnRef): ChangedFileSummary[] {
+    return this.tracker.summaries(turn);
+  }
+
+  /** Turns with pending changes, oldest first. */
+  pendingTurns(): TurnRef[] {
+    return this.tracker.store.turns();
+  }
+
+  get onDidChangeChangedFiles(): vscode.Event<void> {
+    return this.tracker.onDidChange;
+  }
+
+  keepFile(key: string): boolean {
+    return this.decisions.keepFile(key);
+  }
+
+  undoFile(key: string, policy: ConflictPolicy = 'ask'): Promise<boolean> {
+    return this.decisions.undoFile(key, policy);
+  }
+
+  /** Keep All for a turn (default: the latest turn with pending changes). Returns the number of files. */
+  keepAll(turn?: TurnRef): number {
+    return this.decisions.keepTurn(turn);
+  }
+
+  /** Undo All for a turn (default: the latest). */
+  undoAll(turn?: TurnRef, policy: ConflictPolicy = 'ask'): Promise<boolean> {
+    return this.decisions.undoTurn(turn, policy);
+  }
+
+  // ---- follow along -------------------------------------------------------------------------------
+
+  /** Reveal a tool-call location when `switchboard.followAgent` is on (1-based line). */
+  followLocation(path: string, line?: number): Promise<boolean> {
+    return this.follow.followLocation(path, line);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
+  }
+}

@@ -1,0 +1,85 @@
+// Input and output shapes of the diff-review module. Plain data and small interfaces only (no `vscode`
+// import) so the pure parts and their unit tests run in plain Node, and the integrator can adapt the
+// permission broker and the fs bridge to them without depending on their internals.
+
+/** A permission option as ACP sends it (`kind`: allow_once | allow_always | reject_once | reject_always). */
+export interface PermissionOptionLike {
+  optionId: string;
+  name: string;
+  kind: string;
+}
+
+/** A `session/request_permission` that carries a diff, waiting for the user's answer. */
+export interface PendingPermissionDiff {
+  sessionId: string;
+  /** The JSON-RPC id of the permission request (may be 0). */
+  requestId: string | number;
+  /** Absolute path of the file the agent wants to write. */
+  path: string;
+  /** The agent's idea of the current content; null = the agent creates a new file. */
+  oldText: string | null;
+  newText: string;
+  options: PermissionOptionLike[];
+  /** Answers the request. Called at most once by this module. */
+  answer(optionId: string): void;
+  /** Tool call title, shown in the diff editor's title when given. */
+  title?: string;
+}
+
+/** One write the fs bridge applied during a turn. */
+export interface RecordWriteInput {
+  sessionId: string;
+  turnId: string;
+  /** File URI string or absolute path. */
+  uri: string;
+  /** Content before the write, including unsaved buffer text; null = the file did not exist. */
+  before: string | null;
+  /** Content written; null = the write deleted the file. */
+  after: string | null;
+}
+
+/** A file the agent changed by itself (its own tools), seen via tool-call locations or file events. */
+export interface AgentTouchedFileInput {
+  sessionId: string;
+  turnId: string;
+  uri: string;
+  /**
+   * Content before the agent touched it when known (a snapshot); null = did not exist;
+   * undefined = unknown (then the change can be kept but not undone).
+   */
+  before?: string | null;
+}
+
+/** What the chat shows for a changed file; plain JSON. */
+export interface ChangedFileSummary {
+  key: string;
+  sessionId: string;
+  turnId: string;
+  uri: string;
+  path: string;
+  status: 'created' | 'modified' | 'deleted';
+  added: number;
+  removed: number;
+  /** False when the counts could not be computed (binary, too large, unreadable). */
+  countsKnown: boolean;
+  /** The user edited the file after the agent wrote it. */
+  conflict: boolean;
+  /** False when Switchboard never saw the content before the change. */
+  undoable: boolean;
+  /** Why counts or undo are unavailable, for display. */
+  note?: string;
+}
+
+/** The logging surface this module needs (a `vscode.LogOutputChannel` satisfies it). */
+export interface DiffLogger {
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string | Error, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+}
+
+/** The subset of `vscode.Memento` used for persistence (workspaceState satisfies it). */
+export interface MementoLike {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
