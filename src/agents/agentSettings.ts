@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import type { AgentConfigProblem, AgentDefinition, ResolvedAgentDefinition } from './agentDefinition';
+import { BUILTIN_PRESETS, type AgentPreset } from './presets';
+
+/*
+ * `switchboard.agents` arrives from VS Code as unknown JSON (users edit settings.json by hand, and
+ * the JSON schema in package.json only warns). Each entry is validated on its own so one typo never
+ * hides the other agents, and every rejected entry yields exactly one problem that names it.
+ */
+
+const ALLOWED_KEYS = ['command', 'args', 'env', 'defaultMode', 'defaultModel', 'defaultConfigOptions'] as const;
+
+/** Keys people paste from Zed's settings (snake_case) or other clients, with what we call them. */
+const KEY_SUGGESTIONS: Readonly<Record<string, string>> = {
+  default_mode: 'defaultMode',
+  default_model: 'defaultModel',
+  default_config_options: 'defaultConfigOptions',
+  arguments: 'args',
+  argv: 'args',
+  environment: 'env',
+  cmd: 'command',
+  path: 'command',
+};
+
+const nonEmptyString = (what: string) =>
+  z
+    .string({ error: (issue) => `${what} must be a string${describeReceived(issue.input)}` })
+    .refine((value) => value.trim().length > 0, { error: `${what} must not be empty` });
+
+/** Zod schema of one `switchboard.agents` value (the object under a display name). */
+export const agentEntrySchema = z.strictObject({
+  command: nonEmptyString('"command"'),
+  args: z
+    .array(z.string({ error: (issue) => `each item of "args" must be a string${describeReceived(issue.input)}` }), {
+      error: (issue) => `"args" must be an array of strings${describeReceived(issue.input)}`,
+    })
+    .optional(),
+  env: z
+    .record(
+      z.string(),
+      z.string({ error: (issue) => `each value in "env" must be a string${describeReceived(issue.input)}` }),
+      { error: (issue) => `"env" must be an object of strings${describeReceived(issue.input)}` },
+    )
+    .optional(),
+  defaultMode: nonEmptyString('"defaultMode"').optional(),
+  defaultModel: nonEmptyString('"defaultModel"').optional(),
+  defaultConfigOptions: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.boolean()], {
+        error: (issue) => `each value in "defaultConfigOptions" must be a string or a boolean${describeReceived(issue.input)}`,
+      }),
+      { error: (issue) => `"defaultConfigOptions" must be an object${describeReceived(issue.input)}` },
+    )
+    .optional(),
+});
+
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
+
+export interface ParsedAgentSettings {
+  /** Valid entries, in the order they appear in the setting. */
+  readonly agents: AgentDefinition[];
+  /** One per rejected entry (or one for the whole value when it is not an object). */
+  readonly problems: AgentConfigProblem[];
+}
+
+/**
+ * Validates the raw `switchboard.agents` value. `undefined`/`null` mean "not set" (no problems).
+ * `settingName` only changes the wording of messages (e.g. when parsing workspace settings).
+ */
+export function parseAgentSettings(value: unknown, settingName = 'switchboard.agents'): ParsedAgentSettings {
+  if (value === undefined || value === null) return { agents: [], problems: [] };
+  if (!isPlainObject(value)) {
+    return {
+      agents: [],
+      problems: [
+        {
+          entry: undefined,
+          message: `"${settingName}" must be an object mapping agent names to {command, args, env}, but it is ${describeValue(value)}.`,
+        },
+      ],
+    };
+  }
+  const agents: AgentDefinition[] = [];
+  const problems: AgentConfigProblem[] = [];
+  for (const [name, entry] of Object.entries(value)) {
+    const result = parseAgentEntry(name, entry);
+    if (result.ok) agents.push(result.definition);
+    else problems.push({ entry: name, message: `Agent "${name}" in ${settingName} was ignored: ${result.reason}.` });
+  }
+  return { agents, problems };
+}
+
+export type AgentEntryResult = { ok: true; definition: AgentDefinition } | { ok: false; reason: string };
+
+/** Validates one entry; `reason` lists every problem of the entry, separated by "; ". */
+export function parseAgentEntry(name: string, entry: unknown): AgentEntryResult {
+  if (name.trim().length === 0) return { ok: false, reason: 'the agent name is empty' };
+  if (!isPlainObject(entry)) {
+    return { ok: false, reason: `the entry must be an object like {"command": "...", "args": []}, but it is ${describeValue(entry)}` };
+  }
+  // Zed's custom agents carry "type": "custom"; accept it so entries paste across unchanged.
+  const { type, ...rest } = entry;
+  if (type !== undefined && type !== 'custom') {
+    return { ok: false, reason: `"type" ${JSON.stringify(type)} is not supported (only "custom" entries with a "command" can be started)` };
+  }
+  const parsed = agentEntrySchema.safeParse(rest);
+  if (!parsed.success) return { ok: false, reason: formatIssues(parsed.error.issues, rest) };
+  return { ok: true, definition: toDefinition(name, parsed.data) };
+}
+
+/**
+ * Built-in presets followed by user agents. A user entry with a preset's name replaces that preset
+ * in place (the picker keeps its order); it keeps the preset's install hint only when it still runs
+ * the same command, because the hint would be wrong for any other executable.
+ */
+export function mergeWithPresets(
+  userAgents: readonly AgentDefinition[],
+  presets: readonly AgentPreset[] = BUILTIN_PRESETS,
+): ResolvedAgentDefinition[] {
+  const userByName = new Map(userAgents.map((agent) => [agent.name, agent]));
+  const merged: ResolvedAgentDefinition[] = presets.map((preset) => {
+    const override = userByName.get(preset.name);
+    if (!override) return { ...presetDefinition(preset), source: 'preset', installHint: preset.installHint };
+    return {
+      ...override,
+      source: 'settings',
+      ...(override.command === preset.command ? { installHint: preset.installHint } : {}),
+    };
+  });
+  const presetNames = new Set(presets.map((preset) => preset.name));
+  for (const agent of userAgents) {
+    if (!presetNames.has(agent.name)) merged.push({ ...agent, source: 'settings' });
+  }
+  return merged;
+}
+
+/** `parseAgentSettings` then `mergeWithPresets`: everything the agent picker shows. */
+export function resolveAgentSetting(
+  value: unknown,
+  presets: readonly AgentPreset[] = BUILTIN_PRESETS,
+): { agents: ResolvedAgentDefinition[]; problems: AgentConfigProblem[] } {
+  const parsed = parseAgentSettings(value);
+  return { agents: mergeWithPresets(parsed.agents, presets), problems: parsed.problems };
+}
+
+function presetDefinition(preset: AgentPreset): AgentDefinition {
+  return { name: preset.name, command: preset.command, args: preset.args, env: preset.env };
+}
+
+function toDefinition(name: string, entry: AgentEntry): AgentDefinition {
+  return {
+    name,
+    command: entry.command.trim(),
+    args: entry.args ?? [],
+    env: entry.env ?? {},
+    ...(entry.defaultMode !== undefined ? { defaultMode: entry.defaultMode } : {}),
+    ...(entry.defaultModel !== undefined ? { defaultModel: entry.defaultModel } : {}),
+    ...(entry.defaultConfigOptions !== undefined ? { defaultConfigOptions: entry.defaultConfigOptions } : {}),
+  };
+}
+
+function formatIssues(issues: readonly z.core.$ZodIssue[], entry: Record<string, unknown>): string {
+  const messages = issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return describeUnknownKeys(issue.keys);
+    if (issue.path.length === 1 && issue.path[0] === 'command' && entry.command === undefined) {
+      return '"command" is missing (the executable to start, e.g. "npx" or "/usr/local/bin/my-agent")';
+    }
+    const where = describePath(issue.path);
+    // Item-level messages already say "each item of ..."; add the position so it can be found.
+    return where ? `${issue.message} (at ${where})` : issue.message;
+  });
+  return [...new Set(messages)].join('; ');
+}
+
+function describeUnknownKeys(keys: readonly string[]): string {
+  const parts = keys.map((key) => {
+    const suggestion = KEY_SUGGESTIONS[key];
+    return suggestion ? `"${key}" (did you mean "${suggestion}"?)` : `"${key}"`;
+  });
+  return `unknown ${keys.length === 1 ? 'key' : 'keys'} ${parts.join(', ')}; allowed keys are ${ALLOWED_KEYS.join(', ')}`;
+}
+
+/** Only nested positions are worth naming: top-level keys are already in the message. */
+function describePath(path: readonly PropertyKey[]): string {
+  if (path.length < 2) return '';
+  return path
+    .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : index === 0 ? String(segment) : `.${String(segment)}`))
+    .join('');
+}
+
+function describeReceived(input: unknown): string {
+  return input === undefined ? '' : `, not ${describeValue(input)}`;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return value.length > 40 ? 'a string' : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value === 'number' ? 'the number' : 'the boolean'} ${String(value)}`;
+  if (typeof value === 'object') return 'an object';
+  return typeof value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,78 @@
+import type { AgentDefinition } from './agentDefinition';
+
+/**
+ * A built-in agent the picker offers without any settings. The command lines are the ones each
+ * package documents (checked against the npm registry, see the comment on each entry).
+ */
+export interface AgentPreset extends AgentDefinition {
+  /** The npm package that provides the agent (for messages and the "install" action). */
+  readonly npmPackage: string;
+  /** Human-readable install instructions shown when the command is not found. */
+  readonly installHint: string;
+  readonly docsUrl: string;
+}
+
+/*
+ * Verified with `npm view <pkg>` and the packages' READMEs / CLI option tables:
+ * - @zed-industries/claude-agent-acp 0.23.1: bin `claude-agent-acp`; README documents `npx` and
+ *   `npm install -g`. npx -y avoids a prompt on first run (no TTY for the agent).
+ * - @google/gemini-cli 0.61.0: bin `gemini`; yargs options list `--acp` ("Starts the agent in ACP
+ *   mode") and `--experimental-acp` ("deprecated, use --acp instead").
+ * - @zed-industries/codex-acp 0.16.0: bin `codex-acp`; README documents `npx @zed-industries/codex-acp`.
+ * - @qwen-code/qwen-code 0.24.4: bin `qwen`; `--acp`, with `--experimental-acp` hidden and deprecated.
+ * - opencode-ai 1.18.33: bin `opencode`; opencode.ai/docs/acp documents `opencode acp`.
+ */
+export const BUILTIN_PRESETS: readonly AgentPreset[] = Object.freeze([
+  {
+    name: 'Claude Agent',
+    command: 'npx',
+    args: ['-y', '@zed-industries/claude-agent-acp'],
+    env: {},
+    npmPackage: '@zed-industries/claude-agent-acp',
+    installHint:
+      'Claude Agent runs through npx, which comes with Node.js (https://nodejs.org). To install it instead: npm install -g @zed-industries/claude-agent-acp, then use the command "claude-agent-acp".',
+    docsUrl: 'https://github.com/zed-industries/claude-agent-acp#readme',
+  },
+  {
+    name: 'Gemini CLI',
+    command: 'gemini',
+    args: ['--acp'],
+    env: {},
+    npmPackage: '@google/gemini-cli',
+    installHint: 'Install Gemini CLI with: npm install -g @google/gemini-cli',
+    docsUrl: 'https://github.com/google-gemini/gemini-cli#readme',
+  },
+  {
+    name: 'Codex',
+    command: 'npx',
+    args: ['-y', '@zed-industries/codex-acp'],
+    env: {},
+    npmPackage: '@zed-industries/codex-acp',
+    installHint:
+      'Codex runs through npx, which comes with Node.js (https://nodejs.org). Prebuilt codex-acp binaries: https://github.com/zed-industries/codex-acp/releases',
+    docsUrl: 'https://github.com/zed-industries/codex-acp',
+  },
+  {
+    name: 'Qwen Code',
+    command: 'qwen',
+    args: ['--acp'],
+    env: {},
+    npmPackage: '@qwen-code/qwen-code',
+    installHint: 'Install Qwen Code with: npm install -g @qwen-code/qwen-code@latest',
+    docsUrl: 'https://github.com/QwenLM/qwen-code#readme',
+  },
+  {
+    name: 'OpenCode',
+    command: 'opencode',
+    args: ['acp'],
+    env: {},
+    npmPackage: 'opencode-ai',
+    installHint: 'Install OpenCode with: npm install -g opencode-ai (see https://opencode.ai/docs)',
+    docsUrl: 'https://opencode.ai/docs/acp/',
+  },
+].map((preset) => Object.freeze({ ...preset, args: Object.freeze([...preset.args]), env: Object.freeze({}) })));
+
+/** The preset with this exact name, if any. */
+export function findPreset(name: string): AgentPreset | undefined {
+  return BUILTIN_PRESETS.find((preset) => preset.name === name);
+}
