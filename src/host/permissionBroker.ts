@@ -1,0 +1,207 @@
+/**
+ * session/request_permission: keeps pending requests per session, answers from `switchboard.autoApprove`
+ * when a rule applies, else asks the first presenter that can show the prompt (the chat's inline card; a
+ * notification when the chat is hidden), and answers every pending request with `cancelled` on Stop, crash
+ * or session close (cancelAll / cancelAllPending).
+ */
+import * as vscode from 'vscode';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { matchAutoApprove, type AutoApproveConfig, type AutoApproveMatch } from './autoApproveRules';
+
+export interface PermissionPrompt {
+  /** Unique per request, for UI surfaces to answer with PermissionBroker.resolve(). */
+  id: string;
+  sessionId: string;
+  agentName?: string;
+  /** The request's tool call, its kind filled from resolveToolKind when the agent left it out. */
+  toolCall: ToolCallUpdate;
+  options: readonly PermissionOption[];
+  request: RequestPermissionRequest;
+}
+
+export interface PermissionPresenter {
+  /** False when this surface cannot show a prompt now (e.g. the chat view is hidden). Default: true. */
+  canPresent?(prompt: PermissionPrompt): boolean;
+  /**
+   * Shows the prompt; resolves with the chosen optionId, or undefined when the user dismissed it without
+   * choosing. `signal` aborts when the request was answered elsewhere or cancelled: remove the card then.
+   */
+  present(prompt: PermissionPrompt, signal: AbortSignal): Promise<string | undefined>;
+}
+
+export type PermissionVia = 'auto' | 'user' | 'dismissed' | 'cancelled';
+
+export interface PermissionDecision {
+  prompt: PermissionPrompt;
+  response: RequestPermissionResponse;
+  via: PermissionVia;
+  /** Set when a switchboard.autoApprove rule answered: show it in the card. */
+  autoApproved?: AutoApproveMatch;
+}
+
+export interface PermissionBrokerOptions {
+  /** Tried in order; the first whose canPresent() is true shows the prompt. */
+  presenters: readonly PermissionPresenter[];
+  /** Default: the `switchboard.autoApprove` setting, read per request. */
+  getAutoApproveConfig?(): AutoApproveConfig | undefined;
+  /** The agent's display name (a key of switchboard.agents), for per-agent rules and the prompt text. */
+  getAgentName?(sessionId: string): string | undefined;
+  /** The permission request may omit the tool kind the earlier tool_call update carried. */
+  resolveToolKind?(sessionId: string, toolCallId: string): string | undefined;
+}
+
+interface Pending {
+  prompt: PermissionPrompt;
+  controller: AbortController;
+  settle(optionId: string | undefined, via: PermissionVia): void;
+}
+
+export function readAutoApproveSetting(): AutoApproveConfig | undefined {
+  return vscode.workspace.getConfiguration('switchboard').get<AutoApproveConfig>('autoApprove');
+}
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+let nextId = 0;
+
+export class PermissionBroker implements vscode.Disposable {
+  private readonly pendingById = new Map<string, Pending>();
+  private readonly requestEmitter = new vscode.EventEmitter<PermissionPrompt>();
+  private readonly resolveEmitter = new vscode.EventEmitter<PermissionDecision>();
+  /** A request is waiting for the user (not fired for auto-approved ones). */
+  readonly onDidRequest = this.requestEmitter.event;
+  /** Every answer, auto-approved, chosen, dismissed or cancelled. */
+  readonly onDidResolve = this.resolveEmitter.event;
+
+  constructor(private readonly opts: PermissionBrokerOptions) {}
+
+  /** The handler for session/request_permission. */
+  async handle(req: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    return (await this.request(req)).response;
+  }
+
+  request(req: RequestPermissionRequest): Promise<PermissionDecision> {
+    const prompt = this.makePrompt(req);
+    const config = (this.opts.getAutoApproveConfig ?? readAutoApproveSetting)();
+    const auto = matchAutoApprove(config, prompt.toolCall.kind, prompt.agentName, prompt.options);
+    if (auto) {
+      return Promise.resolve(this.finish({ prompt, via: 'auto', autoApproved: auto, response: selected(auto.optionId) }));
+    }
+    if (prompt.options.length === 0) return Promise.resolve(this.finish({ prompt, via: 'cancelled', response: CANCELLED }));
+    return new Promise((resolve) => {
+      const controller = new AbortController();
+      const settle = (optionId: string | undefined, via: PermissionVia): void => {
+        if (!this.pendingById.delete(prompt.id)) return; // already answered: first answer wins
+        controller.abort();
+        const response = optionId !== undefined ? selected(optionId) : CANCELLED;
+        resolve(this.finish({ prompt, via, response }));
+      };
+      this.pendingById.set(prompt.id, { prompt, controller, settle });
+      this.requestEmitter.fire(prompt);
+      void this.present(prompt, controller.signal);
+    });
+  }
+
+  /** Answers a pending request from any UI surface; false if it is no longer pending or the id is not an option. */
+  resolve(promptId: string, optionId: string): boolean {
+    const p = this.pendingById.get(promptId);
+    if (!p || !p.prompt.options.some((o) => o.optionId === optionId)) return false;
+    p.settle(optionId, 'user');
+    return true;
+  }
+
+  pending(sessionId?: string): PermissionPrompt[] {
+    return [...this.pendingById.values()].map((p) => p.prompt).filter((p) => sessionId === undefined || p.sessionId === sessionId);
+  }
+
+  /** Stop, crash or session close: every pending request of the session is answered `cancelled`. */
+  cancelAll(sessionId: string): number {
+    const mine = [...this.pendingById.values()].filter((p) => p.prompt.sessionId === sessionId);
+    for (const p of mine) p.settle(undefined, 'cancelled');
+    return mine.length;
+  }
+
+  cancelAllPending(): number {
+    const all = [...this.pendingById.values()];
+    for (const p of all) p.settle(undefined, 'cancelled');
+    return all.length;
+  }
+
+  dispose(): void {
+    this.cancelAllPending();
+    this.requestEmitter.dispose();
+    this.resolveEmitter.dispose();
+  }
+
+  private makePrompt(req: RequestPermissionRequest): PermissionPrompt {
+    const toolCall = { ...req.toolCall };
+    if (!toolCall.kind && toolCall.toolCallId) {
+      const kind = this.opts.resolveToolKind?.(req.sessionId, toolCall.toolCallId);
+      if (kind) toolCall.kind = kind as ToolCallUpdate['kind'];
+    }
+    const agentName = this.opts.getAgentName?.(req.sessionId);
+    return {
+      id: `perm_${++nextId}`,
+      sessionId: req.sessionId,
+      ...(agentName !== undefined ? { agentName } : {}),
+      toolCall,
+      options: Array.isArray(req.options) ? req.options : [],
+      request: req,
+    };
+  }
+
+  private async present(prompt: PermissionPrompt, signal: AbortSignal): Promise<void> {
+    const candidates = this.opts.presenters.filter((p) => safeCanPresent(p, prompt));
+    for (const presenter of candidates) {
+      if (signal.aborted) return;
+      try {
+        const optionId = await presenter.present(prompt, signal);
+        if (signal.aborted) return;
+        if (optionId !== undefined && prompt.options.some((o) => o.optionId === optionId)) {
+          this.pendingById.get(prompt.id)?.settle(optionId, 'user');
+        } else {
+          // Dismissed: a one-time rejection keeps the agent going without granting anything.
+          const reject = prompt.options.find((o) => o.kind === 'reject_once');
+          this.pendingById.get(prompt.id)?.settle(reject?.optionId, 'dismissed');
+        }
+        return;
+      } catch {
+        // This surface failed (e.g. the webview went away): try the next one.
+      }
+    }
+    this.pendingById.get(prompt.id)?.settle(undefined, 'cancelled');
+  }
+
+  private finish(decision: PermissionDecision): PermissionDecision {
+    this.resolveEmitter.fire(decision);
+    return decision;
+  }
+}
+
+function selected(optionId: string): RequestPermissionResponse {
+  return { outcome: { outcome: 'selected', optionId } };
+}
+
+function safeCanPresent(p: PermissionPresenter, prompt: PermissionPrompt): boolean {
+  try {
+    return p.canPresent?.(prompt) ?? true;
+  } catch {
+    return false;
+  }
+}
+
+/** The fallback when the chat is hidden: a notification with one button per option. */
+export class NotificationPermissionPresenter implements PermissionPresenter {
+  async present(prompt: PermissionPrompt, signal: AbortSignal): Promise<string | undefined> {
+    const items = prompt.options.map((o) => ({ title: o.name, optionId: o.optionId }));
+    const picked = await vscode.window.showInformationMessage(permissionMessage(prompt), ...items);
+    // A notification cannot be withdrawn; a click after the request was answered elsewhere is ignored.
+    return signal.aborted ? undefined : picked?.optionId;
+  }
+}
+
+export function permissionMessage(prompt: PermissionPrompt): string {
+  const who = prompt.agentName ?? 'The agent';
+  const what = prompt.toolCall.title || prompt.toolCall.kind || 'run a tool';
+  const where = (prompt.toolCall.locations ?? []).map((l) => l.path).slice(0, 3);
+  return `${who} asks permission: ${what}${where.length ? ` (${where.join(', ')})` : ''}`;
+}
