@@ -1,0 +1,32 @@
+// What we advertise in `initialize`: only what has a handler behind it, so an agent never
+// calls a method that would then fail with -32601.
+import type { ClientCapabilities } from '@agentclientprotocol/sdk';
+import type { ClientRequestMethod } from './handlers';
+
+export interface CapabilityOptions {
+  /** The host can run an agent's `terminal` auth method (login in a terminal). */
+  terminalAuth?: boolean;
+}
+
+export function clientCapabilitiesFor(
+  registered: ReadonlySet<ClientRequestMethod>,
+  options: CapabilityOptions = {},
+): ClientCapabilities {
+  const terminal =
+    registered.has('terminal/create') &&
+    registered.has('terminal/output') &&
+    registered.has('terminal/wait_for_exit') &&
+    registered.has('terminal/kill') &&
+    registered.has('terminal/release');
+  const capabilities: ClientCapabilities = {
+    fs: { readTextFile: registered.has('fs/read_text_file'), writeTextFile: registered.has('fs/write_text_file') },
+    terminal,
+    auth: { terminal: options.terminalAuth ?? false },
+    // The reducer renders these update kinds and boolean options, so say so.
+    session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+  };
+  if (registered.has('elicitation/create')) capabilities.elicitation = { form: {}, url: {} };
+  // Agents built on claude-agent-acp look for this older hint to offer terminal login.
+  if (options.terminalAuth) capabilities._meta = { 'terminal-auth': true };
+  return capabilities;
+}

@@ -1,0 +1,433 @@
+// The typed ACP client: the whole v1 client->agent surface, handler registration for
+// agent->client requests, and the session/update stream. Pure Node: give it the agent's
+// stdout and stdin (or any pair of streams).
+import type { Readable, Writable } from 'node:stream';
+import type { ClientCapabilities, ContentBlock, McpServer } from '@agentclientprotocol/sdk';
+import type { z } from 'zod';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import {
+  AcpRequestError,
+  AuthRequiredError,
+  CapabilityNotSupportedError,
+  ErrorCode,
+  InvalidResponseError,
+  NotFoundError,
+  ProtocolVersionError,
+  RequestCancelledError,
+  type ConnectionClosedError,
+} from '../errors';
+import { silentLogger, type Logger } from '../logger';
+import * as R from '../schema/agentResponses';
+import { CompleteElicitationParamsSchema, type CompleteElicitationParams } from '../schema/agentRequests';
+import { parseSessionNotification, type SessionNotification } from '../schema/sessionUpdate';
+import { summarizeIssues } from '../schema/sessionUpdate';
+import { isRecord } from '../schema/lenient';
+import type { FramingOption } from '../transport/frameDecoder';
+import type { TraceHook } from '../transport/trace';
+import { clientCapabilitiesFor } from './clientCapabilities';
+import {
+  CLIENT_REQUEST_PARAMS,
+  type ClientRequestHandlers,
+  type ClientRequestMethod,
+  type Disposable,
+  type ExtNotificationHandler,
+  type ExtRequestHandler,
+} from './handlers';
+import { restrictPromptContent } from './promptContent';
+import { RpcChannel, type SendOptions } from './rpcChannel';
+
+export const PROTOCOL_VERSION = 1;
+
+export interface AcpClientOptions {
+  logger?: Logger;
+  /** Called for every message in and out (the host's protocol log; it redacts). */
+  trace?: TraceHook;
+  framing?: FramingOption;
+  maxMessageBytes?: number;
+}
+
+export interface InitializeOptions {
+  clientInfo: { name: string; version: string; title?: string };
+  /** The host can run `terminal` auth methods (advertises auth.terminal). */
+  terminalAuth?: boolean;
+  /** Replace the capabilities derived from the registered handlers. */
+  clientCapabilities?: ClientCapabilities;
+}
+
+export type RequestOptions = Pick<SendOptions, 'signal' | 'timeoutMs'>;
+
+export interface SessionParams {
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: McpServer[];
+}
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** After cancelling, how long to wait for the agent's answer before ending the turn locally. */
+  cancelGraceMs?: number;
+  /** Send unsupported embedded resources as resource_link instead of failing. */
+  downgradeResources?: boolean;
+}
+
+export type SessionUpdateListener = (notification: SessionNotification) => void;
+
+const DEFAULT_CANCEL_GRACE_MS = 5000;
+
+export class AcpClientConnection {
+  private readonly channel: RpcChannel;
+  private readonly logger: Logger;
+  private readonly updateListeners = new Set<SessionUpdateListener>();
+  private readonly registered = new Set<ClientRequestMethod>();
+  private readonly elicitationListeners = new Set<(p: CompleteElicitationParams) => void>();
+  /** Pending permission requests per session, answered `cancelled` on session/cancel. */
+  private readonly pendingPermissions = new Map<string, Set<() => void>>();
+  private agentInfo: R.InitializeResult | undefined;
+
+  constructor(input: Readable, output: Writable, options: AcpClientOptions = {}) {
+    this.logger = options.logger ?? silentLogger;
+    this.channel = new RpcChannel(input, output, {
+      logger: this.logger,
+      trace: options.trace,
+      framing: options.framing,
+      maxMessageBytes: options.maxMessageBytes,
+    });
+    this.channel.setErrorMapper((method, error) => this.mapError(method, error));
+    this.channel.onFastNotification('session/update', (params) => this.deliverUpdate(params));
+    this.channel.onNotification('elicitation/complete', (params) => this.completeElicitation(params));
+  }
+
+  /** Over a spawned agent: its stdout is our input, its stdin our output. */
+  static forChildProcess(child: { stdout: Readable | null; stdin: Writable | null }, options?: AcpClientOptions): AcpClientConnection {
+    if (!child.stdout || !child.stdin) throw new Error('The agent process must be spawned with piped stdin and stdout');
+    return new AcpClientConnection(child.stdout, child.stdin, options);
+  }
+
+  /** Resolves (never rejects) when the connection closes, with the reason. */
+  get closed(): Promise<ConnectionClosedError> {
+    return this.channel.closed;
+  }
+
+  get isClosed(): boolean {
+    return this.channel.isClosed;
+  }
+
+  /** The agent's initialize result (capabilities, auth methods, info), once initialized. */
+  get agent(): R.InitializeResult | undefined {
+    return this.agentInfo;
+  }
+
+  close(reason?: Error): void {
+    this.channel.close(reason);
+  }
+
+  // ---- agent -> client --------------------------------------------------------------
+
+  onSessionUpdate(listener: SessionUpdateListener): Disposable {
+    this.updateListeners.add(listener);
+    return { dispose: () => this.updateListeners.delete(listener) };
+  }
+
+  /** Register the handler for one agent->client method. Register before initialize(). */
+  handle<M extends ClientRequestMethod>(method: M, handler: ClientRequestHandlers[M]): Disposable {
+    const schema = CLIENT_REQUEST_PARAMS[method] as z.ZodType<unknown>;
+    const run = handler as (params: unknown, context: Parameters<ClientRequestHandlers[M]>[1]) => unknown;
+    this.registered.add(method);
+    const registration = this.channel.onRequest(method, async (raw, context) => {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        throw new ResponseError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${summarizeIssues(parsed.error.issues)}`, {
+          method,
+          issues: parsed.error.issues,
+        });
+      }
+      if (method === 'session/request_permission') return this.runPermission(parsed.data, context, run);
+      const result = await run(parsed.data, context);
+      return result ?? {};
+    });
+    return {
+      dispose: () => {
+        registration.dispose();
+        this.registered.delete(method);
+      },
+    };
+  }
+
+  handleAll(handlers: Partial<ClientRequestHandlers>): Disposable {
+    const registrations = (Object.keys(handlers) as ClientRequestMethod[]).map((method) =>
+      this.handle(method, handlers[method] as ClientRequestHandlers[typeof method]),
+    );
+    return { dispose: () => registrations.forEach((r) => r.dispose()) };
+  }
+
+  /** Extension request from the agent (`_` prefix). */
+  onExtRequest(method: string, handler: ExtRequestHandler): Disposable {
+    assertExtMethod(method);
+    return this.channel.onRequest(method, async (params, context) => (await handler(params, context)) ?? {});
+  }
+
+  onExtNotification(method: string, handler: ExtNotificationHandler): Disposable {
+    assertExtMethod(method);
+    return this.channel.onNotification(method, handler);
+  }
+
+  onElicitationComplete(listener: (params: CompleteElicitationParams) => void): Disposable {
+    this.elicitationListeners.add(listener);
+    return { dispose: () => this.elicitationListeners.delete(listener) };
+  }
+
+  // ---- client -> agent --------------------------------------------------------------
+
+  async initialize(options: InitializeOptions, request?: RequestOptions): Promise<R.InitializeResult> {
+    const clientCapabilities = options.clientCapabilities ?? clientCapabilitiesFor(this.registered, { terminalAuth: options.terminalAuth });
+    const result = await this.call('initialize', { protocolVersion: PROTOCOL_VERSION, clientCapabilities, clientInfo: options.clientInfo }, R.InitializeResultSchema, request);
+    if (result.protocolVersion !== PROTOCOL_VERSION) {
+      const error = new ProtocolVersionError(result.protocolVersion, PROTOCOL_VERSION);
+      this.logger.error(error.message);
+      this.close(error);
+      throw error;
+    }
+    this.agentInfo = result;
+    return result;
+  }
+
+  async authenticate(methodId: string, request?: RequestOptions): Promise<void> {
+    await this.call('authenticate', { methodId }, R.EmptyResultSchema, request);
+  }
+
+  async logout(request?: RequestOptions): Promise<void> {
+    this.require(this.capabilities().auth.logout, 'auth.logout', 'logout');
+    await this.call('logout', {}, R.EmptyResultSchema, request);
+  }
+
+  async newSession(params: SessionParams, request?: RequestOptions): Promise<R.NewSessionResult> {
+    return this.call('session/new', this.sessionSetup(params, 'session/new'), R.NewSessionResultSchema, request);
+  }
+
+  /** Resolves after the agent has replayed the whole session (its updates arrive first). */
+  async loadSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.LoadSessionResult> {
+    this.require(this.capabilities().loadSession, 'loadSession', 'session/load');
+    return this.call('session/load', { sessionId, ...this.sessionSetup(params, 'session/load') }, R.LoadSessionResultSchema, request);
+  }
+
+  async resumeSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.ResumeSessionResult> {
+    this.require(this.capabilities().sessionCapabilities.resume, 'sessionCapabilities.resume', 'session/resume');
+    return this.call('session/resume', { sessionId, ...this.sessionSetup(params, 'session/resume') }, R.ResumeSessionResultSchema, request);
+  }
+
+  /** One page of the agent's sessions. */
+  async listSessions(params: { cwd?: string; cursor?: string } = {}, request?: RequestOptions): Promise<R.ListSessionsResult> {
+    this.require(this.capabilities().sessionCapabilities.list, 'sessionCapabilities.list', 'session/list');
+    return this.call('session/list', params, R.ListSessionsResultSchema, request);
+  }
+
+  /** Every session, following `nextCursor` page by page (stops if the agent repeats a cursor). */
+  async *listAllSessions(params: { cwd?: string } = {}, request?: RequestOptions): AsyncGenerator<R.SessionInfo> {
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await this.listSessions(cursor === undefined ? params : { ...params, cursor }, request);
+      yield* page.sessions;
+      cursor = page.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) {
+        this.logger.warn(`The agent repeated session/list cursor ${cursor}; stopped paging`);
+        return;
+      }
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+  }
+
+  /** Closing an already-gone session is not an error (-32002 is treated as done). */
+  async closeSession(sessionId: string, request?: RequestOptions): Promise<void> {
+    this.require(this.capabilities().sessionCapabilities.close, 'sessionCapabilities.close', 'session/close');
+    await this.idempotent(this.call('session/close', { sessionId }, R.EmptyResultSchema, request));
+  }
+
+  async deleteSession(sessionId: string, request?: RequestOptions): Promise<void> {
+    this.require(this.capabilities().sessionCapabilities.delete, 'sessionCapabilities.delete', 'session/delete');
+    await this.idempotent(this.call('session/delete', { sessionId }, R.EmptyResultSchema, request));
+  }
+
+  async setMode(sessionId: string, modeId: string, request?: RequestOptions): Promise<void> {
+    await this.call('session/set_mode', { sessionId, modeId }, R.EmptyResultSchema, request);
+  }
+
+  /** A select option takes a value id (string), a boolean option a boolean. */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean, request?: RequestOptions): Promise<R.SetConfigOptionResult> {
+    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    return this.call('session/set_config_option', params, R.SetConfigOptionResultSchema, request);
+  }
+
+  /** Legacy model switch (agents that send `models` instead of a model config option). */
+  async setModel(sessionId: string, modelId: string, request?: RequestOptions): Promise<void> {
+    await this.call('session/set_model', { sessionId, modelId }, R.EmptyResultSchema, request);
+  }
+
+  /**
+   * One prompt turn. Aborting `signal` sends `session/cancel` and answers pending
+   * permission requests `cancelled`; if the agent then does not answer within
+   * `cancelGraceMs`, the turn ends locally with `cancelledLocally: true`.
+   */
+  async prompt(sessionId: string, prompt: ContentBlock[], options: PromptOptions = {}): Promise<R.PromptResult> {
+    const content = restrictPromptContent(prompt, this.capabilities().promptCapabilities, { downgradeResources: options.downgradeResources });
+    const turn = this.call('session/prompt', { sessionId, prompt: content }, R.PromptResultSchema, { cancelOnAbort: false });
+    const signal = options.signal;
+    if (!signal) return turn;
+    return new Promise<R.PromptResult>((resolve, reject) => {
+      let graceTimer: NodeJS.Timeout | undefined;
+      const onAbort = () => {
+        void this.cancel(sessionId).catch((error: unknown) => this.logger.warn(`session/cancel failed: ${String(error)}`));
+        graceTimer = setTimeout(() => {
+          this.logger.warn(`The agent did not answer session/cancel for ${sessionId}; ended the turn locally`);
+          resolve({ stopReason: 'cancelled', cancelledLocally: true });
+        }, options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(
+        (result) => resolve(result),
+        (error: unknown) => reject(error),
+      ).finally(() => {
+        signal.removeEventListener('abort', onAbort);
+        if (graceTimer) clearTimeout(graceTimer);
+      });
+    });
+  }
+
+  /** Ask the agent to stop the session's turn; pending permission requests get `cancelled`. */
+  async cancel(sessionId: string): Promise<void> {
+    const pending = this.pendingPermissions.get(sessionId);
+    if (pending) for (const answerCancelled of [...pending]) answerCancelled();
+    await this.channel.notify('session/cancel', { sessionId });
+  }
+
+  /** Call an agent extension method (`_` prefix). */
+  async extMethod(method: string, params: Record<string, unknown> = {}, request?: RequestOptions): Promise<unknown> {
+    assertExtMethod(method);
+    return this.channel.request(method, params, request);
+  }
+
+  async extNotification(method: string, params: Record<string, unknown> = {}): Promise<void> {
+    assertExtMethod(method);
+    return this.channel.notify(method, params);
+  }
+
+  // ---- internals --------------------------------------------------------------------
+
+  private async call<T extends z.ZodType>(method: string, params: unknown, schema: T, options?: SendOptions): Promise<z.output<T>> {
+    const raw = await this.channel.request(method, params, options);
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new InvalidResponseError(method, parsed.error.issues);
+    return parsed.data;
+  }
+
+  private deliverUpdate(params: unknown): void {
+    const notification = parseSessionNotification(params);
+    if (!notification) {
+      this.logger.warn('Skipped a session/update without a sessionId or update object');
+      return;
+    }
+    for (const listener of this.updateListeners) {
+      try {
+        listener(notification);
+      } catch (error) {
+        this.logger.error(`A session/update listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  private completeElicitation(raw: unknown): void {
+    const parsed = CompleteElicitationParamsSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.logger.warn(`Ignored an invalid elicitation/complete: ${summarizeIssues(parsed.error.issues)}`);
+      return;
+    }
+    for (const listener of this.elicitationListeners) listener(parsed.data);
+  }
+
+  /** The host's handler races a local `cancelled` answer triggered by cancel(sessionId). */
+  private runPermission(
+    params: unknown,
+    context: Parameters<ClientRequestHandlers['session/request_permission']>[1],
+    run: (params: unknown, context: Parameters<ClientRequestHandlers['session/request_permission']>[1]) => unknown,
+  ): Promise<unknown> {
+    const sessionId = (params as { sessionId: string }).sessionId;
+    const local = new AbortController();
+    const signal = AbortSignal.any([context.signal, local.signal]);
+    return new Promise<unknown>((resolve, reject) => {
+      const answerCancelled = () => {
+        local.abort();
+        resolve({ outcome: { outcome: 'cancelled' } });
+      };
+      let set = this.pendingPermissions.get(sessionId);
+      if (!set) this.pendingPermissions.set(sessionId, (set = new Set()));
+      set.add(answerCancelled);
+      Promise.resolve()
+        .then(() => run(params, { ...context, signal }))
+        .then(resolve, (error: unknown) => (local.signal.aborted ? resolve({ outcome: { outcome: 'cancelled' } }) : reject(error)))
+        .finally(() => {
+          set!.delete(answerCancelled);
+          if (set!.size === 0) this.pendingPermissions.delete(sessionId);
+        });
+    });
+  }
+
+  private sessionSetup(params: SessionParams, method: string): { cwd: string; mcpServers: McpServer[]; additionalDirectories?: string[] } {
+    const caps = this.capabilities();
+    const mcpServers = (params.mcpServers ?? []).filter((server) => {
+      const type = 'type' in server ? server.type : 'stdio';
+      const allowed = type === 'http' ? caps.mcpCapabilities.http : type === 'sse' ? caps.mcpCapabilities.sse : true;
+      if (!allowed) this.logger.warn(`MCP server "${server.name}" (${type}) not sent with ${method}: the agent does not support ${type} MCP servers`);
+      return allowed;
+    });
+    const setup: { cwd: string; mcpServers: McpServer[]; additionalDirectories?: string[] } = { cwd: params.cwd, mcpServers };
+    if (params.additionalDirectories && params.additionalDirectories.length > 0) {
+      if (caps.sessionCapabilities.additionalDirectories) setup.additionalDirectories = params.additionalDirectories;
+      else this.logger.warn(`additionalDirectories not sent with ${method}: the agent does not support them`);
+    }
+    return setup;
+  }
+
+  private capabilities(): R.AgentCapabilities {
+    if (!this.agentInfo) throw new Error('Call initialize() before other ACP requests');
+    return this.agentInfo.agentCapabilities;
+  }
+
+  private require(supported: boolean, capability: string, method: string): void {
+    if (!supported) throw new CapabilityNotSupportedError(capability, method);
+  }
+
+  private async idempotent(call: Promise<unknown>): Promise<void> {
+    try {
+      await call;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+
+  private mapError(method: string, error: ResponseError<unknown>): Error {
+    switch (error.code) {
+      case ErrorCode.AuthRequired:
+        return new AuthRequiredError(method, error.message, error.data, this.authMethodsFrom(error.data));
+      case ErrorCode.ResourceNotFound:
+        return new NotFoundError(method, error.message, error.data);
+      case ErrorCode.RequestCancelled:
+        return new RequestCancelledError(method, error.message, error.data);
+      default:
+        return new AcpRequestError(method, error.code, error.message, error.data);
+    }
+  }
+
+  /** Auth methods from the error's data when the agent sent some, else from initialize. */
+  private authMethodsFrom(data: unknown): R.AuthMethod[] {
+    if (isRecord(data) && Array.isArray(data.authMethods)) {
+      const fromError = R.AuthMethodsSchema.parse(data.authMethods);
+      if (fromError.length > 0) return fromError;
+    }
+    return this.agentInfo?.authMethods ?? [];
+  }
+}
+
+function assertExtMethod(method: string): void {
+  if (!method.startsWith('_')) throw new Error(`Extension methods must start with "_": ${method}`);
+}

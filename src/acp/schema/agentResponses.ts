@@ -1,0 +1,110 @@
+// Results the agent sends back to our requests. Essentials are strict (a session without
+// an id is useless); everything else is lenient with the schema's defaults.
+import { z } from 'zod';
+import { isRecord, lenientArray, optional } from './lenient';
+import { SessionSetupFields } from './sessionSetup';
+
+const AuthMethodSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: optional(z.string()),
+    /** 'agent' (default), 'terminal', 'env_var', or something newer: kept as sent. */
+    type: z.string().catch('agent').optional().transform((t) => t ?? 'agent'),
+    args: optional(z.array(z.string())),
+    env: optional(z.record(z.string(), z.string())),
+    vars: z.unknown().optional(),
+    _meta: optional(z.record(z.string(), z.unknown())),
+  })
+  .loose();
+export type AuthMethod = z.output<typeof AuthMethodSchema>;
+export const AuthMethodsSchema = lenientArray(AuthMethodSchema);
+
+const flag = z.boolean().catch(false);
+// Capability objects: present (an object) means supported.
+const present = z.unknown().transform((v) => isRecord(v));
+
+const AgentCapabilitiesSchema = z
+  .object({
+    loadSession: flag,
+    promptCapabilities: optional(z.object({ image: flag, audio: flag, embeddedContext: flag })),
+    mcpCapabilities: optional(z.object({ http: flag, sse: flag })),
+    sessionCapabilities: optional(
+      z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present }),
+    ),
+    auth: optional(z.object({ logout: present })),
+  })
+  .optional()
+  .catch(undefined);
+
+export const InitializeResultSchema = z.object({
+  protocolVersion: z.number().int(),
+  agentCapabilities: AgentCapabilitiesSchema.transform((c) => normaliseCapabilities(c)),
+  authMethods: optional(AuthMethodsSchema).transform((m) => m ?? []),
+  agentInfo: optional(z.object({ name: z.string(), version: z.string().catch(''), title: optional(z.string()) })),
+});
+
+/** Capabilities after defaults: every flag is a boolean, absent means unsupported. */
+export interface AgentCapabilities {
+  loadSession: boolean;
+  promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean };
+  mcpCapabilities: { http: boolean; sse: boolean };
+  sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean };
+  auth: { logout: boolean };
+}
+
+const NoCapabilities: AgentCapabilities = {
+  loadSession: false,
+  promptCapabilities: { image: false, audio: false, embeddedContext: false },
+  mcpCapabilities: { http: false, sse: false },
+  sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false },
+  auth: { logout: false },
+};
+
+function normaliseCapabilities(parsed: Partial<AgentCapabilities> = {}): AgentCapabilities {
+  return {
+    loadSession: parsed.loadSession ?? false,
+    promptCapabilities: { ...NoCapabilities.promptCapabilities, ...parsed.promptCapabilities },
+    mcpCapabilities: { ...NoCapabilities.mcpCapabilities, ...parsed.mcpCapabilities },
+    sessionCapabilities: { ...NoCapabilities.sessionCapabilities, ...parsed.sessionCapabilities },
+    auth: { ...NoCapabilities.auth, ...parsed.auth },
+  };
+}
+
+export type InitializeResult = z.output<typeof InitializeResultSchema>;
+
+export const NewSessionResultSchema = z.object({ sessionId: z.string(), ...SessionSetupFields });
+export type NewSessionResult = z.output<typeof NewSessionResultSchema>;
+
+export const LoadSessionResultSchema = z.object({ ...SessionSetupFields }).nullable().transform((r) => r ?? {});
+export type LoadSessionResult = z.output<typeof LoadSessionResultSchema>;
+export const ResumeSessionResultSchema = LoadSessionResultSchema;
+export type ResumeSessionResult = LoadSessionResult;
+
+export const SessionInfoSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string().catch(''),
+  additionalDirectories: optional(z.array(z.string())),
+  title: optional(z.string()),
+  updatedAt: optional(z.string()),
+});
+export type SessionInfo = z.output<typeof SessionInfoSchema>;
+
+export const ListSessionsResultSchema = z.object({
+  sessions: lenientArray(SessionInfoSchema),
+  nextCursor: optional(z.string()),
+});
+export type ListSessionsResult = z.output<typeof ListSessionsResultSchema>;
+
+export const SetConfigOptionResultSchema = z.object({ configOptions: SessionSetupFields.configOptions.transform((o) => o ?? []) });
+export type SetConfigOptionResult = z.output<typeof SetConfigOptionResultSchema>;
+
+/** Stop reasons beyond the five known ones are kept as sent (StopReason allows string). */
+export const PromptResultSchema = z.object({ stopReason: z.string() });
+export type PromptResult = z.output<typeof PromptResultSchema> & {
+  /** True when the agent never answered our cancel and the turn was ended locally. */
+  cancelledLocally?: boolean;
+};
+
+/** Results that carry nothing but `_meta`: anything object-like (or null) is fine. */
+export const EmptyResultSchema = z.unknown().transform(() => ({}) as Record<string, never>);

@@ -1,0 +1,130 @@
+// `session/update`: every stable variant plus the unstable ones agents already send.
+// Parsing never fails: an unknown variant, or a known one too broken to use, becomes an
+// `unsupported` update carrying the raw JSON, and the reducer shows it as such.
+import { z } from 'zod';
+import type { PlanEntry, AvailableCommand, TranscriptContent } from '../../shared/transcript';
+import { ContentBlockSchema, ToolCallContentSchema, ToolLocationSchema } from './content';
+import { lenientArray, nullable, optional, optionalLenientArray, isRecord } from './lenient';
+import { ConfigOptionsSchema } from './sessionSetup';
+
+const ContentChunk = {
+  content: ContentBlockSchema,
+  messageId: optional(z.string()),
+};
+
+const PlanEntrySchema = z.object({
+  content: z.string(),
+  priority: z.string().catch('medium'),
+  status: z.string().catch('pending'),
+}) as z.ZodType<PlanEntry>;
+
+const AvailableCommandSchema = z
+  .object({
+    name: z.string(),
+    description: z.string().catch(''),
+    input: optional(z.object({ hint: z.string() })),
+  })
+  .transform((c): AvailableCommand => (c.input ? { name: c.name, description: c.description, inputHint: c.input.hint } : { name: c.name, description: c.description }));
+
+const toolCallFields = {
+  toolCallId: z.string(),
+  kind: optional(z.string()),
+  status: optional(z.string()),
+  content: optional(z.array(ToolCallContentSchema)),
+  locations: optionalLenientArray(ToolLocationSchema),
+  rawInput: z.unknown().optional(),
+  rawOutput: z.unknown().optional(),
+};
+
+const PlanUpdateContent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('items'), planId: z.string(), entries: lenientArray(PlanEntrySchema) }),
+  z.object({ type: z.literal('file'), planId: z.string(), uri: z.string() }),
+  z.object({ type: z.literal('markdown'), planId: z.string(), content: z.string() }),
+]);
+
+const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
+  z.object({ sessionUpdate: z.literal('user_message_chunk'), ...ContentChunk }),
+  z.object({ sessionUpdate: z.literal('agent_message_chunk'), ...ContentChunk }),
+  z.object({ sessionUpdate: z.literal('agent_thought_chunk'), ...ContentChunk }),
+  z.object({ sessionUpdate: z.literal('tool_call'), ...toolCallFields, title: z.string().catch('') }),
+  z.object({ sessionUpdate: z.literal('tool_call_update'), ...toolCallFields, title: optional(z.string()) }),
+  z.object({ sessionUpdate: z.literal('plan'), entries: lenientArray(PlanEntrySchema) }),
+  z.object({ sessionUpdate: z.literal('plan_update'), plan: PlanUpdateContent }),
+  z.object({ sessionUpdate: z.literal('plan_removed'), planId: z.string() }),
+  z.object({ sessionUpdate: z.literal('available_commands_update'), availableCommands: lenientArray(AvailableCommandSchema) }),
+  z.object({ sessionUpdate: z.literal('current_mode_update'), currentModeId: z.string() }),
+  z.object({ sessionUpdate: z.literal('config_option_update'), configOptions: ConfigOptionsSchema }),
+  z.object({ sessionUpdate: z.literal('session_info_update'), title: nullable(z.string()), updatedAt: nullable(z.string()) }),
+  z.object({
+    sessionUpdate: z.literal('usage_update'),
+    used: z.number(),
+    size: z.number(),
+    cost: optional(z.object({ amount: z.number(), currency: z.string() })),
+  }),
+  z.object({
+    sessionUpdate: z.literal('notice'),
+    severity: z.string().catch('info'),
+    title: z.string(),
+    description: optional(z.string()),
+  }),
+  z.object({
+    sessionUpdate: z.literal('compaction_update'),
+    compactionId: z.string(),
+    status: z.string(),
+    summary: optional(z.array(ContentBlockSchema)),
+    error: optional(z.string()),
+  }),
+  z.object({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlockSchema }),
+  z.object({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }).loose(),
+]);
+
+export type KnownSessionUpdate = z.output<typeof KnownSessionUpdate>;
+
+/** What the client could not understand, kept whole. */
+export interface UnsupportedSessionUpdate {
+  sessionUpdate: '$unsupported';
+  /** The `sessionUpdate` tag the agent sent (or '(missing)'). */
+  updateType: string;
+  raw: unknown;
+  /** Why it was not understood: unknown variant, or the validation issues. */
+  reason: string;
+}
+
+export type SessionUpdate = KnownSessionUpdate | UnsupportedSessionUpdate;
+
+export type SessionUpdateKind = SessionUpdate['sessionUpdate'];
+
+export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.options.map((o) => o.shape.sessionUpdate.value));
+
+export function parseSessionUpdate(raw: unknown): SessionUpdate {
+  const parsed = KnownSessionUpdate.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const tag = isRecord(raw) && typeof raw.sessionUpdate === 'string' ? raw.sessionUpdate : '(missing)';
+  return {
+    sessionUpdate: '$unsupported',
+    updateType: tag,
+    raw,
+    reason: KNOWN_SESSION_UPDATES.has(tag) ? summarizeIssues(parsed.error.issues) : `unknown session update "${tag}"`,
+  };
+}
+
+/** A `session/update` notification: whose session, and what happened. */
+export interface SessionNotification {
+  sessionId: string;
+  update: SessionUpdate;
+}
+
+/** Returns undefined when the envelope itself is unusable (no session to attribute it to). */
+export function parseSessionNotification(params: unknown): SessionNotification | undefined {
+  if (!isRecord(params) || typeof params.sessionId !== 'string' || !isRecord(params.update)) return undefined;
+  return { sessionId: params.sessionId, update: parseSessionUpdate(params.update) };
+}
+
+export function summarizeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+export type { TranscriptContent };

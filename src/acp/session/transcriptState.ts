@@ -1,0 +1,249 @@
+// The session reducer, in its efficient form: a Transcript plus indexes (tool call id,
+// message id, plan id...) so each update costs O(1) instead of a scan. Items are never
+// mutated, only replaced, so holders of old items (or of an old snapshot's items) see no
+// change; the items array and the Transcript object itself are updated in place.
+// `reduceTranscript` (reduce.ts) is the pure `(Transcript, update) => Transcript` view.
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+import {
+  emptyTranscript,
+  type StopReason,
+  type Transcript,
+  type TranscriptContent,
+  type TranscriptItem,
+} from '../../shared/transcript';
+import { parseContentBlock } from '../schema/content';
+import type { SessionUpdate } from '../schema/sessionUpdate';
+import type { LoadSessionResult } from '../schema/agentResponses';
+import { appendContent } from './contentMerge';
+import { mergeToolCall, newToolCall, type ToolCallItem } from './toolCalls';
+
+type ItemOf<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
+type ChunkKind = 'user_message' | 'agent_message' | 'thought';
+
+const CHUNK_KINDS: Record<string, ChunkKind> = {
+  user_message_chunk: 'user_message',
+  agent_message_chunk: 'agent_message',
+  agent_thought_chunk: 'thought',
+};
+
+/** Kinds that count as the agent having answered (for the "empty end_turn" flag). */
+const AGENT_CONTENT: ReadonlySet<string> = new Set(['agent_message', 'thought', 'tool_call', 'plan']);
+
+export class TranscriptState {
+  readonly transcript: Transcript;
+  private seq = 0;
+  private readonly index = new Map<string, number>();
+
+  constructor(initial: Transcript | string) {
+    this.transcript = typeof initial === 'string' ? emptyTranscript(initial) : initial;
+    this.reindex();
+  }
+
+  /** Applies one update; returns the item it created or replaced (undefined: session metadata changed). */
+  apply(update: SessionUpdate): TranscriptItem | undefined {
+    const t = this.transcript;
+    switch (update.sessionUpdate) {
+      case 'user_message_chunk':
+      case 'agent_message_chunk':
+      case 'agent_thought_chunk':
+        return this.appendChunk(CHUNK_KINDS[update.sessionUpdate], update.content, update.messageId);
+      case 'tool_call':
+      case 'tool_call_update': {
+        const at = this.index.get(`tool:${update.toolCallId}`);
+        if (at === undefined) return this.push(`tool:${update.toolCallId}`, newToolCall(this.nextId(), update));
+        return this.replace(at, mergeToolCall(t.items[at] as ToolCallItem, update));
+      }
+      case 'plan':
+        return this.upsert('plan:', (id) => ({ kind: 'plan', id, entries: update.entries }));
+      case 'plan_update': {
+        const plan = update.plan;
+        return this.upsert(`plan:${plan.planId}`, (id): ItemOf<'plan'> => {
+          if (plan.type === 'items') return { kind: 'plan', id, planId: plan.planId, entries: plan.entries };
+          if (plan.type === 'file') return { kind: 'plan', id, planId: plan.planId, entries: [], fileUri: plan.uri };
+          return { kind: 'plan', id, planId: plan.planId, entries: [], markdown: plan.content };
+        });
+      }
+      case 'plan_removed': {
+        const at = this.index.get(`plan:${update.planId}`);
+        if (at !== undefined) {
+          t.items.splice(at, 1);
+          this.reindex();
+        }
+        return undefined;
+      }
+      case 'available_commands_update':
+        t.commands = update.availableCommands;
+        return undefined;
+      case 'current_mode_update':
+        t.modes = { currentModeId: update.currentModeId, availableModes: t.modes?.availableModes ?? [] };
+        return undefined;
+      case 'config_option_update':
+        t.configOptions = update.configOptions;
+        return undefined;
+      case 'session_info_update':
+        if (update.title === null) delete t.title;
+        else if (update.title !== undefined) t.title = update.title;
+        if (update.updatedAt === null) delete t.updatedAt;
+        else if (update.updatedAt !== undefined) t.updatedAt = update.updatedAt;
+        return undefined;
+      case 'usage_update':
+        t.usage = update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size };
+        return undefined;
+      case 'notice': {
+        const notice: ItemOf<'notice'> = { kind: 'notice', id: this.nextId(), severity: update.severity, title: update.title };
+        if (update.description !== undefined) notice.description = update.description;
+        return this.push(undefined, notice);
+      }
+      case 'compaction_update':
+        return this.upsertWith(`compaction:${update.compactionId}`, (id, previous?: ItemOf<'compaction'>) => {
+          const item: ItemOf<'compaction'> = {
+            kind: 'compaction',
+            id,
+            compactionId: update.compactionId,
+            status: update.status,
+            summary: update.summary ?? previous?.summary ?? [],
+          };
+          const error = update.error ?? previous?.error;
+          if (error !== undefined) item.error = error;
+          return item;
+        });
+      case 'compaction_summary_chunk':
+        return this.upsertWith(`compaction:${update.compactionId}`, (id, previous?: ItemOf<'compaction'>) => ({
+          ...(previous ?? { kind: 'compaction' as const, compactionId: update.compactionId, status: 'in_progress' }),
+          id,
+          summary: appendContent(previous?.summary ?? [], update.content),
+        }));
+      case 'subagent_update':
+        return this.upsertWith(`subagent:${update.sessionId}`, (id, previous?: ItemOf<'subagent'>) => {
+          const item: ItemOf<'subagent'> = { kind: 'subagent', id, sessionId: update.sessionId, raw: update };
+          const title = update.title ?? previous?.title;
+          if (title !== undefined) item.title = title;
+          return item;
+        });
+      case '$unsupported':
+        return this.push(undefined, { kind: 'unsupported', id: this.nextId(), updateType: update.updateType, raw: update.raw });
+    }
+  }
+
+  /** The user's own prompt, recorded live the way a session/load replay would show it. */
+  recordUserPrompt(prompt: ReadonlyArray<ContentBlock>): TranscriptItem | undefined {
+    let item: TranscriptItem | undefined;
+    for (const block of prompt) item = this.appendChunk('user_message', toTranscriptContent(block), undefined);
+    return item;
+  }
+
+  /** The end of a prompt turn; an end_turn after no agent content is flagged `empty`. */
+  recordTurnEnd(stopReason: StopReason): TranscriptItem {
+    const empty = stopReason === 'end_turn' && !this.turnHasAgentContent();
+    return this.push(undefined, { kind: 'turn_end', id: this.nextId(), stopReason, empty });
+  }
+
+  recordError(message: string, detail?: string): TranscriptItem {
+    const item: ItemOf<'error'> = { kind: 'error', id: this.nextId(), message };
+    if (detail !== undefined) item.detail = detail;
+    return this.push(undefined, item);
+  }
+
+  /** Modes, config options and legacy models from session/new|load|resume results. */
+  applySessionSetup(setup: LoadSessionResult): void {
+    if (setup.modes) this.transcript.modes = setup.modes;
+    if (setup.configOptions) this.transcript.configOptions = setup.configOptions;
+    if (setup.models) this.transcript.models = setup.models;
+  }
+
+  /** After a successful legacy session/set_model. */
+  setCurrentModel(modelId: string): void {
+    const models = this.transcript.models;
+    this.transcript.models = { currentModelId: modelId, availableModels: models?.availableModels ?? [] };
+  }
+
+  private appendChunk(kind: ChunkKind, content: TranscriptContent, messageId: string | undefined): TranscriptItem {
+    const items = this.transcript.items;
+    let at: number | undefined;
+    if (messageId !== undefined) {
+      at = this.index.get(`${kind}:${messageId}`);
+    } else {
+      // No id: a consecutive run of the same kind is one message.
+      const last = items[items.length - 1];
+      if (last !== undefined && last.kind === kind && last.messageId === undefined) at = items.length - 1;
+    }
+    if (at !== undefined) {
+      const previous = items[at] as ItemOf<ChunkKind>;
+      return this.replace(at, { ...previous, content: appendContent(previous.content, content) });
+    }
+    const item: ItemOf<ChunkKind> = { kind, id: this.nextId(), content: [content] };
+    if (messageId !== undefined) item.messageId = messageId;
+    return this.push(messageId !== undefined ? `${kind}:${messageId}` : undefined, item);
+  }
+
+  private turnHasAgentContent(): boolean {
+    const items = this.transcript.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const kind = items[i].kind;
+      if (kind === 'user_message' || kind === 'turn_end') return false;
+      if (AGENT_CONTENT.has(kind)) return true;
+    }
+    return false;
+  }
+
+  private upsert(key: string, build: (id: string) => TranscriptItem): TranscriptItem {
+    return this.upsertWith(key, (id) => build(id));
+  }
+
+  private upsertWith<T extends TranscriptItem>(key: string, build: (id: string, previous?: T) => T): TranscriptItem {
+    const at = this.index.get(key);
+    if (at === undefined) return this.push(key, build(this.nextId()));
+    const previous = this.transcript.items[at] as T;
+    return this.replace(at, build(previous.id, previous));
+  }
+
+  private push(key: string | undefined, item: TranscriptItem): TranscriptItem {
+    if (key !== undefined) this.index.set(key, this.transcript.items.length);
+    this.transcript.items.push(item);
+    return item;
+  }
+
+  private replace(at: number, item: TranscriptItem): TranscriptItem {
+    this.transcript.items[at] = item;
+    return item;
+  }
+
+  private nextId(): string {
+    return `i${++this.seq}`;
+  }
+
+  private reindex(): void {
+    this.index.clear();
+    const items = this.transcript.items;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const key = keyOf(item);
+      if (key !== undefined) this.index.set(key, i);
+      const n = /^i(\d+)$/.exec(item.id);
+      if (n) this.seq = Math.max(this.seq, Number(n[1]));
+    }
+  }
+}
+
+function keyOf(item: TranscriptItem): string | undefined {
+  switch (item.kind) {
+    case 'tool_call':
+      return `tool:${item.toolCallId}`;
+    case 'user_message':
+    case 'agent_message':
+    case 'thought':
+      return item.messageId !== undefined ? `${item.kind}:${item.messageId}` : undefined;
+    case 'plan':
+      return `plan:${item.planId ?? ''}`;
+    case 'compaction':
+      return `compaction:${item.compactionId}`;
+    case 'subagent':
+      return `subagent:${item.sessionId}`;
+    default:
+      return undefined;
+  }
+}
+
+function toTranscriptContent(block: ContentBlock): TranscriptContent {
+  return parseContentBlock(block);
+}
