@@ -1,0 +1,53 @@
+import type { ChatStore } from '../store';
+import { StoreContext, useStore, useStoreVersion } from './common';
+import { Composer } from './Composer';
+import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionHeader, SessionPickers, SessionTabs, Toolbar } from './Panels';
+import { Transcript } from './Transcript';
+
+function Chat() {
+  const store = useStore();
+  useStoreVersion();
+  const { initialized, toast } = store.state;
+  const session = store.active;
+  const agent = store.agent(store.selectedAgentId());
+  return (
+    <div class="chat">
+      <header class="chat-header">
+        <SessionTabs />
+        <Toolbar />
+      </header>
+      <HistoryPanel />
+      <AgentBanners agent={agent} />
+      <div class="session" id="session-panel" role={session ? 'tabpanel' : undefined} aria-labelledby={session ? `tab-${session.view.sessionId}` : undefined}>
+        {!initialized && <div class="muted loading">Connecting…</div>}
+        {session && <SessionHeader session={session} agent={agent} />}
+        {session && <SessionErrorBanner session={session} />}
+        {session ? (
+          <Transcript session={session} />
+        ) : (
+          initialized && (
+            <div class="transcript empty" role="log" aria-live="polite" aria-label="Transcript">
+              <div class="empty-transcript muted">No session yet. Pick an agent and type a message, or choose New session.</div>
+            </div>
+          )
+        )}
+        {session && <QueueList sessionId={session.view.sessionId} queue={session.view.queue} />}
+        <div class="composer-area">
+          {session && <SessionPickers session={session} />}
+          <Composer session={session} />
+        </div>
+      </div>
+      <div class="toast" role="status" aria-live="polite">
+        {toast ?? ''}
+      </div>
+    </div>
+  );
+}
+
+export function App({ store }: { store: ChatStore }) {
+  return (
+    <StoreContext.Provider value={store}>
+      <Chat />
+    </StoreContext.Provider>
+  );
+}

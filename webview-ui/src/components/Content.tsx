@@ -1,0 +1,66 @@
+import type { TranscriptContent } from '../../../src/shared/transcript';
+import { basename, Collapsible, Icon, useStore } from './common';
+import { Markdown } from './Markdown';
+
+const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|bmp)$/i;
+
+/** One content block (text as Markdown, images inline as data: only, resources as chips). */
+export function ContentBlock({ block, idBase }: { block: TranscriptContent; idBase: string }) {
+  const store = useStore();
+  switch (block.type) {
+    case 'text':
+      return <Markdown text={block.text} />;
+    case 'image':
+      if (block.data && IMAGE_MIME.test(block.mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(block.data)) {
+        return <img class="content-image" alt="Image from the agent" src={`data:${block.mimeType};base64,${block.data}`} />;
+      }
+      return (
+        <div class="content-chip">
+          <Icon name="file-media" /> Image ({block.mimeType}){block.uri ? ` ${block.uri}` : ''}
+        </div>
+      );
+    case 'audio':
+      return (
+        <div class="content-chip">
+          <Icon name="unmute" /> Audio ({block.mimeType})
+        </div>
+      );
+    case 'resource_link':
+      return (
+        <button type="button" class="content-chip link-button" title={block.uri} onClick={() => store.post({ type: 'openResource', uri: block.uri })}>
+          <Icon name="file" />
+          {block.title || block.name || basename(block.uri)}
+        </button>
+      );
+    case 'resource':
+      return (
+        <div class="resource">
+          <button type="button" class="content-chip link-button" title={block.uri} onClick={() => store.post({ type: 'openResource', uri: block.uri })}>
+            <Icon name="file-code" />
+            {basename(block.uri)}
+          </button>
+          {block.text !== undefined && (
+            <Collapsible id={`${idBase}-res`} label="Contents" ariaLabel={`Contents of ${basename(block.uri)}`}>
+              {() => <pre class="resource-text">{block.text!.length > 20000 ? `${block.text!.slice(0, 20000)}\n…` : block.text}</pre>}
+            </Collapsible>
+          )}
+        </div>
+      );
+    default:
+      return (
+        <Collapsible id={`${idBase}-raw`} label="Unsupported content" className="unsupported">
+          {() => <pre class="raw-json">{JSON.stringify((block as { raw?: unknown }).raw ?? block, null, 2)}</pre>}
+        </Collapsible>
+      );
+  }
+}
+
+export function ContentList({ content, idBase }: { content: TranscriptContent[]; idBase: string }) {
+  return (
+    <>
+      {content.map((c, i) => (
+        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+import type { PlanEntry, StopReason, TranscriptItem } from '../../../src/shared/transcript';
+import { Collapsible, Icon, memo } from './common';
+import { ContentList } from './Content';
+import { Markdown } from './Markdown';
+import { ToolCallCard } from './ToolCall';
+
+const PLAN_STATUS: Record<string, { icon: string; label: string }> = {
+  pending: { icon: 'circle-large-outline', label: 'Pending' },
+  in_progress: { icon: 'arrow-circle-right', label: 'In progress' },
+  completed: { icon: 'pass-filled', label: 'Completed' },
+};
+
+export function stopReasonText(reason: StopReason, empty: boolean): string | undefined {
+  switch (reason) {
+    case 'end_turn':
+      return empty ? 'The agent returned no response.' : undefined;
+    case 'max_tokens':
+      return 'Stopped: the response reached the maximum number of tokens.';
+    case 'max_turn_requests':
+      return 'Stopped: the turn reached the maximum number of model requests.';
+    case 'refusal':
+      return 'The agent refused to continue.';
+    case 'cancelled':
+      return 'Cancelled.';
+    default:
+      return `Stopped: ${reason}.`;
+  }
+}
+
+function PlanView({ entries, markdown }: { entries: PlanEntry[]; markdown?: string }) {
+  const done = entries.filter((e) => e.status === 'completed').length;
+  return (
+    <div class="plan" role="group" aria-label="Plan">
+      <div class="item-header">
+        <Icon name="checklist" />
+        <span>Plan</span>
+        {entries.length > 0 && (
+          <span class="muted">
+            {done} of {entries.length} done
+          </span>
+        )}
+      </div>
+      {entries.length > 0 && (
+        <ol class="plan-entries">
+          {entries.map((e, i) => {
+            const st = PLAN_STATUS[e.status] ?? { icon: 'circle-large-outline', label: e.status };
+            return (
+              <li key={i} class={`plan-entry status-${e.status}`}>
+                <Icon name={st.icon} />
+                <span class="plan-text">{e.content}</span>
+                <span class="visually-hidden">, {st.label}</span>
+                <span class={`priority priority-${e.priority}`}>{e.priority}</span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {markdown && <Markdown text={markdown} />}
+    </div>
+  );
+}
+
+export interface ItemProps {
+  item: TranscriptItem;
+  sessionId: string;
+  /** A permission request is pending for this tool call. */
+  awaiting: boolean;
+}
+
+export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, awaiting }: ItemProps) {
+  switch (item.kind) {
+    case 'user_message':
+      return (
+        <div class="message user" role="article" aria-label="You">
+          <div class="message-author">You</div>
+          <ContentList content={item.content} idBase={item.id} />
+        </div>
+      );
+    case 'agent_message':
+      return (
+        <div class="message agent" role="article" aria-label="Agent">
+          <ContentList content={item.content} idBase={item.id} />
+        </div>
+      );
+    case 'thought':
+      return (
+        <div class="thought">
+          <Collapsible id={item.id} label={<span>Thinking</span>} ariaLabel="Thinking" className="thought-toggle">
+            {() => <ContentList content={item.content} idBase={item.id} />}
+          </Collapsible>
+        </div>
+      );
+    case 'tool_call':
+      return <ToolCallCard item={item} sessionId={sessionId} awaiting={awaiting} />;
+    case 'plan':
+      return <PlanView entries={item.entries} markdown={item.markdown} />;
+    case 'notice':
+      return (
+        <div class={`notice severity-${item.severity}`}>
+          <Icon name={item.severity === 'error' ? 'error' : item.severity === 'warning' ? 'warning' : 'info'} />
+          <div>
+            <div class="notice-title">{item.title}</div>
+            {item.description && <div class="notice-description">{item.description}</div>}
+          </div>
+        </div>
+      );
+    case 'compaction':
+      return (
+        <div class="compaction">
+          <div class="item-header">
+            <Icon name="fold" />
+            <span>Context compacted{item.status && item.status !== 'completed' ? ` (${item.status})` : ''}</span>
+          </div>
+          {item.error && <div class="error-text">{item.error}</div>}
+          {item.summary.length > 0 && (
+            <Collapsible id={item.id} label="Summary">
+              {() => <ContentList content={item.summary} idBase={item.id} />}
+            </Collapsible>
+          )}
+        </div>
+      );
+    case 'subagent':
+      return (
+        <div class="subagent">
+          <Icon name="person" /> Subagent{item.title ? `: ${item.title}` : ''}
+        </div>
+      );
+    case 'turn_end': {
+      const text = stopReasonText(item.stopReason, item.empty);
+      if (!text) return <div class="turn-end" aria-hidden="true" />;
+      return (
+        <div class={`turn-end reason-${item.stopReason}${item.empty ? ' empty' : ''}`}>
+          <Icon name={item.stopReason === 'cancelled' ? 'debug-stop' : 'info'} /> {text}
+        </div>
+      );
+    }
+    case 'error':
+      return (
+        <div class="error-item">
+          <Icon name="error" />
+          <div>
+            <div class="error-text">{item.message}</div>
+            {item.detail && (
+              <Collapsible id={item.id} label="Details">
+                {() => <pre class="raw-json">{item.detail}</pre>}
+              </Collapsible>
+            )}
+          </div>
+        </div>
+      );
+    case 'unsupported':
+      return (
+        <div class="unsupported">
+          <Collapsible id={item.id} label={`Unsupported update: ${item.updateType}`}>
+            {() => <pre class="raw-json">{JSON.stringify(item.raw, null, 2)}</pre>}
+          </Collapsible>
+        </div>
+      );
+    default: {
+      const unknown = item as { kind?: unknown };
+      return <div class="unsupported">Unsupported item: {String(unknown.kind)}</div>;
+    }
+  }
+});

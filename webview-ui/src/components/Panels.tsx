@@ -1,0 +1,394 @@
+import type { AgentView, QueuedMessage } from '../../../src/shared/chatState';
+import type { ConfigOption, Transcript } from '../../../src/shared/transcript';
+import type { SessionState } from '../store';
+import { formatTokens, Icon, useStore } from './common';
+
+const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
+  ready: { icon: 'pass' },
+  starting: { icon: 'loading', spin: true },
+  stopped: { icon: 'circle-large-outline' },
+  crashed: { icon: 'error' },
+  auth_required: { icon: 'lock' },
+};
+
+export function SessionTabs() {
+  const store = useStore();
+  const { order, sessions, activeSessionId } = store.state;
+  if (!order.length) return null;
+  const select = (id: string) => store.post({ type: 'selectSession', sessionId: id });
+  const onKeyDown = (e: KeyboardEvent, i: number) => {
+    let next = -1;
+    if (e.key === 'ArrowRight') next = (i + 1) % order.length;
+    else if (e.key === 'ArrowLeft') next = (i - 1 + order.length) % order.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = order.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    select(order[next]);
+    (document.getElementById(`tab-${order[next]}`) as HTMLElement | null)?.focus();
+  };
+  return (
+    <div class="tabs" role="tablist" aria-label="Sessions">
+      {order.map((id, i) => {
+        const s = sessions.get(id);
+        if (!s) return null;
+        const title = s.view.title || s.transcript.title || s.view.agentId;
+        const selected = id === activeSessionId;
+        return (
+          <div key={id} class={`tab${selected ? ' selected' : ''}`}>
+            <button
+              type="button"
+              role="tab"
+              id={`tab-${id}`}
+              aria-selected={selected}
+              aria-controls="session-panel"
+              tabIndex={selected ? 0 : -1}
+              onClick={() => select(id)}
+              onKeyDown={(e) => onKeyDown(e, i)}
+              title={title}
+            >
+              {s.view.turn !== 'idle' && <Icon name="loading" spin />}
+              {s.view.permissions.length > 0 && <Icon name="shield" label="Needs permission" />}
+              <span class="tab-title">{title}</span>
+            </button>
+            <button
+              type="button"
+              class="icon-button tab-close"
+              aria-label={`Close session ${title}`}
+              onClick={() => store.post({ type: 'closeSession', sessionId: id })}
+            >
+              <Icon name="close" />
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export function Toolbar() {
+  const store = useStore();
+  const agents = store.state.agents;
+  const agentId = store.selectedAgentId();
+  const active = store.active;
+  return (
+    <div class="toolbar">
+      <select
+        aria-label="Agent"
+        value={agentId ?? ''}
+        onChange={(e) => {
+          const id = (e.currentTarget as HTMLSelectElement).value;
+          store.setAgent(id);
+          // Choosing another agent than the active session's starts a session with it.
+          if (active && active.view.agentId !== id) store.post({ type: 'newSession', agentId: id });
+        }}
+      >
+        {!agents.length && <option value="">No agents configured</option>}
+        {agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      <button type="button" class="secondary-button" onClick={() => store.post(agentId ? { type: 'newSession', agentId } : { type: 'newSession' })}>
+        <Icon name="add" />
+        New session
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        aria-label="History"
+        aria-expanded={store.ui.historyOpen}
+        aria-controls="history-panel"
+        title="Session history"
+        onClick={() => {
+          const open = !store.ui.historyOpen;
+          store.setHistoryOpen(open);
+          if (open) store.post({ type: 'refreshHistory' });
+        }}
+      >
+        <Icon name="history" />
+      </button>
+    </div>
+  );
+}
+
+function findOption(t: Transcript, category: string): Extract<ConfigOption, { kind: 'select' }> | undefined {
+  return t.configOptions.find((o): o is Extract<ConfigOption, { kind: 'select' }> => o.kind === 'select' && o.category === category);
+}
+
+/** Mode, Model and other config options of the active session. */
+export function SessionPickers({ session }: { session: SessionState }) {
+  const store = useStore();
+  const t = session.transcript;
+  const sessionId = session.view.sessionId;
+  const modeOpt = findOption(t, 'mode');
+  const modelOpt = findOption(t, 'model');
+  const others = t.configOptions.filter((o) => o !== modeOpt && o !== modelOpt);
+  const setOption = (configId: string, value: string | boolean) => store.post({ type: 'setConfigOption', sessionId, configId, value });
+  const groups = (opts: Extract<ConfigOption, { kind: 'select' }>['options']) => {
+    const byGroup = new Map<string, typeof opts>();
+    for (const o of opts) {
+      const g = o.group ?? '';
+      byGroup.set(g, [...(byGroup.get(g) ?? []), o]);
+    }
+    return [...byGroup].map(([g, list]) => {
+      const options = list.map((o) => (
+        <option key={o.value} value={o.value} title={o.description}>
+          {o.name}
+        </option>
+      ));
+      return g ? (
+        <optgroup key={g} label={g}>
+          {options}
+        </optgroup>
+      ) : (
+        options
+      );
+    });
+  };
+  return (
+    <div class="pickers">
+      {modeOpt ? (
+        <select aria-label="Mode" value={modeOpt.currentValue} onChange={(e) => setOption(modeOpt.id, (e.currentTarget as HTMLSelectElement).value)}>
+          {groups(modeOpt.options)}
+        </select>
+      ) : (
+        t.modes &&
+        t.modes.availableModes.length > 0 && (
+          <select
+            aria-label="Mode"
+            value={t.modes.currentModeId}
+            onChange={(e) => store.post({ type: 'setMode', sessionId, modeId: (e.currentTarget as HTMLSelectElement).value })}
+          >
+            {t.modes.availableModes.map((m) => (
+              <option key={m.id} value={m.id} title={m.description}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        )
+      )}
+      {modelOpt ? (
+        <select aria-label="Model" value={modelOpt.currentValue} onChange={(e) => setOption(modelOpt.id, (e.currentTarget as HTMLSelectElement).value)}>
+          {groups(modelOpt.options)}
+        </select>
+      ) : (
+        t.models &&
+        t.models.availableModels.length > 0 && (
+          <select
+            aria-label="Model"
+            value={t.models.currentModelId}
+            onChange={(e) => store.post({ type: 'setModel', sessionId, modelId: (e.currentTarget as HTMLSelectElement).value })}
+          >
+            {t.models.availableModels.map((m) => (
+              <option key={m.modelId} value={m.modelId} title={m.description}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        )
+      )}
+      {others.map((o) =>
+        o.kind === 'select' ? (
+          <select key={o.id} aria-label={o.name} title={o.description} value={o.currentValue} onChange={(e) => setOption(o.id, (e.currentTarget as HTMLSelectElement).value)}>
+            {groups(o.options)}
+          </select>
+        ) : (
+          <label key={o.id} class="checkbox" title={o.description}>
+            <input type="checkbox" checked={o.currentValue} onChange={(e) => setOption(o.id, (e.currentTarget as HTMLInputElement).checked)} />
+            {o.name}
+          </label>
+        ),
+      )}
+    </div>
+  );
+}
+
+export function SessionHeader({ session, agent }: { session: SessionState; agent: AgentView | undefined }) {
+  const t = session.transcript;
+  const title = session.view.title || t.title;
+  const usage = t.usage;
+  const st = STATUS_ICON[agent?.status ?? 'stopped'] ?? STATUS_ICON.stopped;
+  const pct = usage && usage.size > 0 ? Math.min(100, (usage.used / usage.size) * 100) : 0;
+  const cost = usage?.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : '';
+  return (
+    <div class="session-header">
+      <h2 class="session-title">{title || 'New session'}</h2>
+      <span class={`agent-status status-${agent?.status ?? 'stopped'}`} title={agent?.detail}>
+        <Icon name={st.icon} spin={st.spin} />
+        {agent?.name ?? session.view.agentId} · {(agent?.status ?? 'stopped').replace('_', ' ')}
+      </span>
+      {usage && (
+        <span
+          class="usage"
+          role="meter"
+          aria-label="Context usage"
+          aria-valuemin={0}
+          aria-valuemax={usage.size}
+          aria-valuenow={usage.used}
+          aria-valuetext={`${formatTokens(usage.used)} of ${formatTokens(usage.size)} tokens${cost}`}
+        >
+          <span class="usage-bar" aria-hidden="true">
+            <span class="usage-fill" ref={(el) => {
+                if (el) el.style.width = `${pct}%`;
+              }} />
+          </span>
+          <span class="usage-text">
+            {formatTokens(usage.used)} / {formatTokens(usage.size)}
+            {cost}
+          </span>
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function AgentBanners({ agent }: { agent: AgentView | undefined }) {
+  const store = useStore();
+  if (!agent) return null;
+  if (agent.status === 'crashed' && agent.crash) {
+    const c = agent.crash;
+    return (
+      <div class="banner banner-error" role="alert">
+        <div class="banner-title">
+          <Icon name="error" />
+          {agent.name} stopped: {c.message}
+          {c.exitCode !== undefined && c.exitCode !== null ? ` (exit code ${c.exitCode})` : ''}
+          {c.signal ? ` (signal ${c.signal})` : ''}
+        </div>
+        {c.stderrTail.length > 0 && (
+          <pre class="stderr" tabIndex={0} aria-label="Last lines of the agent's error output">
+            {c.stderrTail.join('\n')}
+          </pre>
+        )}
+        <div class="banner-actions">
+          <button type="button" class="primary-button" onClick={() => store.post({ type: 'restartAgent', agentId: agent.id })}>
+            <Icon name="debug-restart" />
+            Restart
+          </button>
+          <button type="button" class="secondary-button" onClick={() => store.post({ type: 'showProtocolLog' })}>
+            Show log
+          </button>
+        </div>
+      </div>
+    );
+  }
+  if (agent.status === 'auth_required') {
+    return (
+      <section class="banner banner-auth" role="region" aria-label={`Sign in to ${agent.name}`}>
+        <div class="banner-title">
+          <Icon name="lock" />
+          {agent.name} needs you to sign in.
+        </div>
+        <ul class="auth-methods">
+          {(agent.authMethods ?? []).map((m) => (
+            <li key={m.id}>
+              <button type="button" class="primary-button" onClick={() => store.post({ type: 'authenticate', agentId: agent.id, methodId: m.id })}>
+                {m.name}
+              </button>
+              {m.description && <span class="muted"> {m.description}</span>}
+              {m.vars && m.vars.length > 0 && <span class="muted"> ({m.vars.join(', ')})</span>}
+            </li>
+          ))}
+          {!agent.authMethods?.length && <li class="muted">The agent did not list any sign-in method. Check its documentation, then Restart.</li>}
+        </ul>
+      </section>
+    );
+  }
+  return null;
+}
+
+export function SessionErrorBanner({ session }: { session: SessionState }) {
+  const store = useStore();
+  const err = session.view.error;
+  if (!err) return null;
+  return (
+    <div class="banner banner-error" role="alert">
+      <div class="banner-title">
+        <Icon name="error" />
+        {err.message}
+      </div>
+      {err.detail && <pre class="stderr">{err.detail}</pre>}
+      <div class="banner-actions">
+        <button type="button" class="secondary-button" onClick={() => store.post({ type: 'dismissError', sessionId: session.view.sessionId })}>
+          Dismiss
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function QueueList({ sessionId, queue }: { sessionId: string; queue: QueuedMessage[] }) {
+  const store = useStore();
+  if (!queue.length) return null;
+  return (
+    <section class="queue" aria-label="Queued messages">
+      <div class="queue-title muted">Queued — sent when the agent finishes</div>
+      <ol>
+        {queue.map((q, i) => (
+          <li key={q.id} class="queue-item">
+            <textarea
+              aria-label={`Queued message ${i + 1}`}
+              rows={1}
+              value={q.text}
+              onChange={(e) => store.post({ type: 'queueEdit', sessionId, queueId: q.id, text: (e.currentTarget as HTMLTextAreaElement).value })}
+            />
+            <button type="button" class="secondary-button" onClick={() => store.post({ type: 'queueSendNow', sessionId, queueId: q.id })}>
+              Send now
+            </button>
+            <button type="button" class="icon-button" aria-label={`Remove queued message ${i + 1}`} onClick={() => store.post({ type: 'queueRemove', sessionId, queueId: q.id })}>
+              <Icon name="trash" />
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function HistoryPanel() {
+  const store = useStore();
+  if (!store.ui.historyOpen) return null;
+  const { history, historyLoading } = store.state;
+  return (
+    <section class="history" id="history-panel" aria-label="Session history">
+      <div class="history-header">
+        <span>History</span>
+        <button type="button" class="icon-button" aria-label="Refresh history" onClick={() => store.post({ type: 'refreshHistory' })}>
+          <Icon name="refresh" spin={historyLoading} />
+        </button>
+      </div>
+      {history.length === 0 && <div class="muted">{historyLoading ? 'Loading…' : 'No past sessions.'}</div>}
+      <ul>
+        {history.map((h) => (
+          <li key={h.id} class="history-item">
+            <div class="history-text">
+              <span class="history-title">{h.title || h.sessionId}</span>
+              <span class="muted">
+                {h.agentId}
+                {h.updatedAt ? ` · ${new Date(h.updatedAt).toLocaleString()}` : ''}
+                {h.source === 'agent' ? ' · from agent' : ''}
+              </span>
+            </div>
+            {h.canLoad && (
+              <button type="button" class="secondary-button" aria-label={`Open ${h.title || h.sessionId}`} onClick={() => store.post({ type: 'openHistory', historyId: h.id, mode: 'load' })}>
+                Open
+              </button>
+            )}
+            {h.canResume && (
+              <button type="button" class="secondary-button" aria-label={`Resume ${h.title || h.sessionId}`} onClick={() => store.post({ type: 'openHistory', historyId: h.id, mode: 'resume' })}>
+                Resume
+              </button>
+            )}
+            {h.canDelete && (
+              <button type="button" class="icon-button" aria-label={`Delete ${h.title || h.sessionId}`} onClick={() => store.post({ type: 'deleteHistory', historyId: h.id })}>
+                <Icon name="trash" />
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

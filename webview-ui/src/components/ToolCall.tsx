@@ -1,0 +1,199 @@
+import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, TranscriptItem } from '../../../src/shared/transcript';
+import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './common';
+import { ContentBlock } from './Content';
+
+type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
+
+export const KIND_ICON: Record<ToolKind, string> = {
+  read: 'file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'file-symlink-file',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'arrow-swap',
+  other: 'tools',
+};
+
+const STATUS: Record<ToolCallStatus, { icon: string; label: string; spin?: boolean }> = {
+  pending: { icon: 'circle-large-outline', label: 'Pending' },
+  in_progress: { icon: 'loading', label: 'Running', spin: true },
+  completed: { icon: 'check', label: 'Completed' },
+  failed: { icon: 'error', label: 'Failed' },
+};
+
+export function statusOf(s: string): { icon: string; label: string; spin?: boolean } {
+  return STATUS[s as ToolCallStatus] ?? { icon: 'question', label: s };
+}
+
+export function Locations({ locations }: { locations: ToolLocation[] }) {
+  const store = useStore();
+  if (!locations.length) return null;
+  return (
+    <ul class="locations" aria-label="Locations">
+      {locations.map((l, i) => {
+        const text = `${basename(l.path)}${l.line ? `:${l.line}` : ''}`;
+        return (
+          <li key={`${l.path}:${l.line ?? ''}:${i}`}>
+            <button
+              type="button"
+              class="link-button"
+              title={l.path + (l.line ? `:${l.line}` : '')}
+              aria-label={`Open ${l.path}${l.line ? ` at line ${l.line}` : ''}`}
+              onClick={() => store.post({ type: 'openLocation', path: l.path, ...(l.line ? { line: l.line } : {}) })}
+            >
+              <Icon name="go-to-file" />
+              {text}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** Compact line diff: common prefix/suffix trimmed, at most `max` changed lines shown. */
+export function compactDiff(oldText: string | null, newText: string, max = 16): { lines: { sign: '+' | '-' | ' '; text: string }[]; added: number; removed: number; more: number } {
+  const a = oldText === null ? [] : oldText.split('\n');
+  const b = newText.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const removed = a.slice(start, endA);
+  const added = b.slice(start, endB);
+  const lines: { sign: '+' | '-' | ' '; text: string }[] = [];
+  if (start > 0) lines.push({ sign: ' ', text: a[start - 1] });
+  for (const l of removed) lines.push({ sign: '-', text: l });
+  for (const l of added) lines.push({ sign: '+', text: l });
+  const shown = lines.slice(0, max);
+  return { lines: shown, added: added.length, removed: removed.length, more: lines.length - shown.length };
+}
+
+export function DiffPreview({ item, sessionId, toolCallId }: { item: Extract<ToolCallContentItem, { type: 'diff' }>; sessionId: string; toolCallId?: string }) {
+  const store = useStore();
+  const d = compactDiff(item.oldText, item.newText);
+  return (
+    <div class="diff-preview">
+      <div class="diff-header">
+        <Icon name={item.oldText === null ? 'new-file' : 'diff'} />
+        <span class="diff-path" title={item.path}>
+          {basename(item.path)}
+        </span>
+        <span class="diff-stat">
+          <span class="added">+{d.added}</span> <span class="removed">−{d.removed}</span>
+        </span>
+        {toolCallId && (
+          <button
+            type="button"
+            class="secondary-button"
+            onClick={() => store.post({ type: 'openDiff', sessionId, toolCallId, path: item.path })}
+          >
+            Open diff
+          </button>
+        )}
+      </div>
+      <pre class="diff-lines" aria-label={`Changes to ${basename(item.path)}`}>
+        {d.lines.map((l, i) => (
+          <div key={i} class={l.sign === '+' ? 'diff-add' : l.sign === '-' ? 'diff-del' : 'diff-ctx'}>
+            <span class="diff-sign" aria-hidden="true">
+              {l.sign}
+            </span>
+            {l.text || ' '}
+          </div>
+        ))}
+        {d.more > 0 && <div class="diff-more">… {d.more} more lines</div>}
+      </pre>
+    </div>
+  );
+}
+
+export function TerminalOutput({ terminalId }: { terminalId: string }) {
+  const store = useStore();
+  useStoreVersion();
+  const t = store.state.terminals.get(terminalId);
+  const exit = t?.exitStatus;
+  return (
+    <div class="terminal">
+      <pre class="terminal-output" tabIndex={0} aria-label="Terminal output">
+        {t?.truncated ? '…\n' : ''}
+        {t?.output ?? ''}
+      </pre>
+      {exit && (
+        <div class="terminal-exit">
+          {exit.signal ? `Killed by ${exit.signal}` : `Exited with code ${exit.exitCode ?? '?'}`}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function ToolContent({ content, sessionId, toolCallId, idBase }: { content: ToolCallContentItem[]; sessionId: string; toolCallId?: string; idBase: string }) {
+  return (
+    <>
+      {content.map((c, i) => {
+        switch (c.type) {
+          case 'content':
+            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} />;
+          case 'diff':
+            return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
+          case 'terminal':
+            return <TerminalOutput key={i} terminalId={c.terminalId} />;
+          default:
+            return (
+              <Collapsible key={i} id={`${idBase}-${i}`} label="Unsupported tool content">
+                {() => <pre class="raw-json">{JSON.stringify(c.raw, null, 2)}</pre>}
+              </Collapsible>
+            );
+        }
+      })}
+    </>
+  );
+}
+
+function commandOf(raw: unknown): string | undefined {
+  if (raw && typeof raw === 'object') {
+    const c = (raw as { command?: unknown }).command;
+    if (typeof c === 'string') return c;
+    if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return c.join(' ');
+  }
+  return undefined;
+}
+
+export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiting }: { item: ToolCallItem; sessionId: string; awaiting: boolean }) {
+  const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : statusOf(item.status);
+  const icon = KIND_ICON[item.toolKind] ?? 'tools';
+  const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
+  const hasBody = item.content.length > 0 || command !== undefined;
+  const quiet = item.status === 'completed' && ['read', 'search', 'think', 'fetch'].includes(item.toolKind);
+  const title = item.title || 'Tool call';
+  return (
+    <div class={`tool-call status-${item.status}${awaiting ? ' awaiting' : ''}`} role="group" aria-label={title}>
+      <div class="tool-header">
+        <Icon name={icon} label={item.rawKind ?? item.toolKind} />
+        <span class="tool-title">{title}</span>
+        <span class={`tool-status status-${item.status}`}>
+          <Icon name={st.icon} spin={st.spin} />
+          {st.label}
+        </span>
+      </div>
+      <Locations locations={item.locations} />
+      {hasBody && (
+        <Collapsible id={`tc-${item.id}`} label="Details" ariaLabel={`Details of ${title}`} defaultOpen={!quiet}>
+          {() => (
+            <>
+              {command !== undefined && <pre class="tool-command">$ {command}</pre>}
+              <ToolContent content={item.content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} />
+            </>
+          )}
+        </Collapsible>
+      )}
+    </div>
+  );
+});

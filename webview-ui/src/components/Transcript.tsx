@@ -1,0 +1,94 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { SessionState } from '../store';
+import { useStore } from './common';
+import { ElicitationCard } from './Elicitation';
+import { TranscriptItemView } from './Items';
+import { PermissionCard } from './Permission';
+
+/**
+ * The transcript: `role="log"` + `aria-live="polite"`. Windowed: only the last N items are rendered
+ * ("Show earlier messages" adds more), each with `content-visibility: auto`. Keyed by item id and
+ * memoised, so a streamed chunk re-renders one item.
+ */
+export function Transcript({ session }: { session: SessionState }) {
+  const store = useStore();
+  const ref = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const { view, transcript } = session;
+  const items = transcript.items;
+  const shown = store.shownCount(view.sessionId);
+  const start = Math.max(0, items.length - shown);
+  const awaiting = new Set(view.permissions.map((p) => p.toolCallId).filter((x): x is string => !!x));
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+
+  const onScroll = () => {
+    const el = ref.current;
+    if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+  };
+
+  // One delegated listener for sanitised Markdown: links go to the host, code buttons post code.
+  const onClick = (e: MouseEvent) => {
+    const target = e.target as Element | null;
+    if (!target || typeof target.closest !== 'function') return;
+    const md = target.closest('.md');
+    if (!md) return;
+    const button = target.closest('button[data-code-action]');
+    if (button) {
+      e.preventDefault();
+      const block = button.closest('.code-block');
+      const code = block?.querySelector('pre code')?.textContent ?? '';
+      const lang = block?.getAttribute('data-lang') || undefined;
+      const action = button.getAttribute('data-code-action');
+      if (action === 'copy') store.post({ type: 'copyCode', code });
+      else if (action === 'insert') store.post({ type: 'insertCode', code });
+      else if (action === 'open') store.post(lang ? { type: 'openCode', code, language: lang } : { type: 'openCode', code });
+      return;
+    }
+    const a = target.closest('a');
+    if (a) {
+      e.preventDefault();
+      const href = a.getAttribute('href');
+      if (href) store.post({ type: 'openLink', href });
+    }
+  };
+
+  return (
+    <div
+      class="transcript"
+      ref={ref}
+      role="log"
+      aria-live="polite"
+      aria-label="Transcript"
+      onScroll={onScroll}
+      onClick={onClick}
+    >
+      {start > 0 && (
+        <button type="button" class="show-earlier secondary-button" onClick={() => store.showEarlier(view.sessionId)}>
+          Show earlier messages ({start} hidden)
+        </button>
+      )}
+      {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
+      {view.loading && <div class="muted">Loading session…</div>}
+      {items.slice(start).map((item) => (
+        <div class="item" key={item.id} data-kind={item.kind}>
+          <TranscriptItemView item={item} sessionId={view.sessionId} awaiting={item.kind === 'tool_call' && awaiting.has(item.toolCallId)} />
+        </div>
+      ))}
+      {view.turn !== 'idle' && (
+        <div class="working muted" aria-hidden="true">
+          <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
+        </div>
+      )}
+      {view.permissions.map((p) => (
+        <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
+      ))}
+      {view.elicitations.map((el) => (
+        <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
+      ))}
+    </div>
+  );
+}

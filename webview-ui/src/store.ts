@@ -1,0 +1,366 @@
+// The webview's state: what the host sent (agents, sessions, transcripts, terminals, history) plus
+// visual UI state persisted with setState (drafts, expanded sections, windowing, recall history).
+// Host messages are applied as they arrive; subscribers are notified once per animation frame.
+import {
+  fuzzyScore,
+  type AgentView,
+  type HistoryItem,
+  type ImageAttachment,
+  type MentionCandidate,
+  type MentionRef,
+  type SessionView,
+  type TerminalSnapshot,
+} from '../../src/shared/chatState';
+import {
+  applyTranscriptOps,
+  CHAT_PROTOCOL_VERSION,
+  type HostToWebviewMessage,
+  type WebviewToHostMessage,
+} from '../../src/shared/messages';
+import type { Transcript } from '../../src/shared/transcript';
+import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
+
+export interface SessionState {
+  view: SessionView;
+  transcript: Transcript;
+}
+
+export interface Draft {
+  text: string;
+  mentions: MentionRef[];
+  images: ImageAttachment[];
+}
+
+/** Persisted with setState; must stay small. */
+export interface UiState {
+  drafts: Record<string, Draft>;
+  /** Agent chosen in the Agent picker (for New session / the first prompt). */
+  agentId?: string;
+  /** Explicit expand/collapse choices, by item id (bounded). */
+  expanded: Record<string, boolean>;
+  /** Windowing: how many items from the end are rendered, per session. */
+  shown: Record<string, number>;
+  historyOpen: boolean;
+  /** Recently sent texts (Up recalls). */
+  sent: string[];
+}
+
+export interface ChatState {
+  initialized: boolean;
+  agents: AgentView[];
+  defaultAgentId?: string;
+  sessions: Map<string, SessionState>;
+  /** Tab order. */
+  order: string[];
+  activeSessionId?: string;
+  history: HistoryItem[];
+  historyLoading: boolean;
+  terminals: Map<string, TerminalSnapshot>;
+  toast?: string;
+}
+
+export const DEFAULT_WINDOW = 120;
+const MAX_TERMINAL = 200_000;
+const MAX_EXPANDED = 500;
+/** Key of the draft used when no session exists yet. */
+export const NO_SESSION = '__new__';
+
+type Listener = () => void;
+type ComposerListener = (insert: string | undefined, mentions: MentionRef[] | undefined) => void;
+
+export class ChatStore {
+  state: ChatState = {
+    initialized: false,
+    agents: [],
+    sessions: new Map(),
+    order: [],
+    history: [],
+    historyLoading: false,
+    terminals: new Map(),
+  };
+  ui: UiState;
+  /** Incremented on every applied change; components use it to re-render. */
+  version = 0;
+  private listeners = new Set<Listener>();
+  private composerListeners = new Set<ComposerListener>();
+  private mentionListeners = new Set<(requestId: number, c: MentionCandidate[]) => void>();
+  private frame: number | undefined;
+  private persistTimer: ReturnType<typeof setTimeout> | undefined;
+  private toastTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly api: VsCodeApi;
+  private readonly raf: (cb: () => void) => number;
+
+  constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
+    this.api = api;
+    this.raf =
+      raf ??
+      (typeof requestAnimationFrame === 'function'
+        ? (cb) => requestAnimationFrame(cb)
+        : (cb) => setTimeout(cb, 16) as unknown as number);
+    this.ui = loadUi(api.getState());
+  }
+
+  // ------------------------------------------------------------------ host link
+
+  post(message: WebviewToHostMessage): void {
+    this.api.postMessage(message);
+  }
+
+  /** Tell the host we are ready (answered by `init`). */
+  start(): void {
+    this.post({ type: 'ready', protocolVersion: CHAT_PROTOCOL_VERSION });
+  }
+
+  receive(message: HostToWebviewMessage): void {
+    try {
+      this.apply(message);
+    } catch (e) {
+      // Our copy drifted from the host's: ask for a fresh snapshot.
+      this.post({ type: 'resync', reason: e instanceof Error ? e.message : String(e) });
+    }
+    this.changed();
+  }
+
+  private apply(m: HostToWebviewMessage): void {
+    const s = this.state;
+    switch (m.type) {
+      case 'init': {
+        const sessions = new Map<string, SessionState>();
+        for (const snap of m.snapshot.sessions) sessions.set(snap.view.sessionId, { view: snap.view, transcript: snap.transcript });
+        this.state = {
+          initialized: true,
+          agents: m.snapshot.agents,
+          defaultAgentId: m.snapshot.defaultAgentId,
+          sessions,
+          order: m.snapshot.sessions.map((x) => x.view.sessionId),
+          activeSessionId: m.snapshot.activeSessionId,
+          history: m.snapshot.history,
+          historyLoading: m.snapshot.historyLoading ?? false,
+          terminals: new Map(m.snapshot.terminals.map((t) => [t.terminalId, t])),
+        };
+        return;
+      }
+      case 'batch':
+        for (const x of m.messages) this.apply(x);
+        return;
+      case 'agents':
+        s.agents = m.agents;
+        s.defaultAgentId = m.defaultAgentId;
+        return;
+      case 'session': {
+        const cur = s.sessions.get(m.session.sessionId);
+        this.setSession(m.session.sessionId, {
+          view: m.session,
+          transcript: cur?.transcript ?? { sessionId: m.session.sessionId, items: [], commands: [], configOptions: [] },
+        });
+        return;
+      }
+      case 'sessionRemoved':
+        s.sessions = new Map(s.sessions);
+        s.sessions.delete(m.sessionId);
+        s.order = s.order.filter((x) => x !== m.sessionId);
+        if (s.activeSessionId === m.sessionId) s.activeSessionId = s.order[s.order.length - 1];
+        return;
+      case 'activeSession':
+        s.activeSessionId = m.sessionId;
+        return;
+      case 'transcriptReset': {
+        const cur = s.sessions.get(m.sessionId);
+        if (cur) this.setSession(m.sessionId, { view: cur.view, transcript: m.transcript });
+        return;
+      }
+      case 'transcriptOps': {
+        const cur = s.sessions.get(m.sessionId);
+        if (!cur) throw new Error(`ops for unknown session ${m.sessionId}`);
+        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops) });
+        return;
+      }
+      case 'terminalOutput': {
+        const prev = s.terminals.get(m.terminalId);
+        let output = (m.reset || !prev ? '' : prev.output) + m.data;
+        let truncated = prev?.truncated ?? false;
+        if (output.length > MAX_TERMINAL) {
+          output = output.slice(-MAX_TERMINAL);
+          truncated = true;
+        }
+        s.terminals = new Map(s.terminals);
+        s.terminals.set(m.terminalId, { terminalId: m.terminalId, output, truncated, exitStatus: m.exitStatus ?? prev?.exitStatus });
+        return;
+      }
+      case 'history':
+        s.history = m.items;
+        s.historyLoading = m.loading ?? false;
+        return;
+      case 'mentionResults':
+        for (const l of this.mentionListeners) l(m.requestId, m.candidates);
+        return;
+      case 'focusComposer':
+        for (const l of this.composerListeners) l(m.insert, m.mentions);
+        return;
+      case 'toast':
+        this.showToast(m.message);
+        return;
+    }
+  }
+
+  private setSession(id: string, st: SessionState): void {
+    const s = this.state;
+    s.sessions = new Map(s.sessions);
+    if (!s.sessions.has(id)) s.order = [...s.order, id];
+    s.sessions.set(id, st);
+  }
+
+  showToast(message: string): void {
+    this.state.toast = message;
+    if (this.toastTimer) clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      this.state.toast = undefined;
+      this.changed();
+    }, 2500);
+  }
+
+  // ------------------------------------------------------------------ subscriptions, per-frame render
+
+  subscribe(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  onComposerRequest(l: ComposerListener): () => void {
+    this.composerListeners.add(l);
+    return () => this.composerListeners.delete(l);
+  }
+
+  onMentionResults(l: (requestId: number, c: MentionCandidate[]) => void): () => void {
+    this.mentionListeners.add(l);
+    return () => this.mentionListeners.delete(l);
+  }
+
+  /** Mark changed; listeners run once on the next animation frame. */
+  changed(): void {
+    this.version++;
+    if (this.frame !== undefined) return;
+    this.frame = this.raf(() => {
+      this.frame = undefined;
+      this.notify();
+    });
+  }
+
+  /** Run pending listeners now (tests). */
+  flushNow(): void {
+    this.frame = undefined;
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  // ------------------------------------------------------------------ selectors
+
+  get active(): SessionState | undefined {
+    const id = this.state.activeSessionId;
+    return id ? this.state.sessions.get(id) : undefined;
+  }
+
+  agent(id: string | undefined): AgentView | undefined {
+    return id ? this.state.agents.find((a) => a.id === id) : undefined;
+  }
+
+  /** The agent the Agent picker shows: the active session's, else the user's choice, else the default. */
+  selectedAgentId(): string | undefined {
+    return this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
+  }
+
+  // ------------------------------------------------------------------ UI state (persisted)
+
+  draft(key: string): Draft {
+    return this.ui.drafts[key] ?? { text: '', mentions: [], images: [] };
+  }
+
+  setDraft(key: string, d: Draft): void {
+    if (!d.text && !d.mentions.length && !d.images.length) delete this.ui.drafts[key];
+    else this.ui.drafts[key] = d;
+    this.persist();
+  }
+
+  isExpanded(id: string, byDefault: boolean): boolean {
+    return this.ui.expanded[id] ?? byDefault;
+  }
+
+  setExpanded(id: string, open: boolean): void {
+    delete this.ui.expanded[id];
+    this.ui.expanded[id] = open;
+    const keys = Object.keys(this.ui.expanded);
+    if (keys.length > MAX_EXPANDED) for (const k of keys.slice(0, keys.length - MAX_EXPANDED)) delete this.ui.expanded[k];
+    this.persist();
+  }
+
+  shownCount(sessionId: string): number {
+    return this.ui.shown[sessionId] ?? DEFAULT_WINDOW;
+  }
+
+  showEarlier(sessionId: string): void {
+    this.ui.shown[sessionId] = this.shownCount(sessionId) + DEFAULT_WINDOW;
+    this.persist();
+    this.changed();
+  }
+
+  setAgent(agentId: string): void {
+    this.ui.agentId = agentId;
+    this.persist();
+    this.changed();
+  }
+
+  setHistoryOpen(open: boolean): void {
+    this.ui.historyOpen = open;
+    this.persist();
+    this.changed();
+  }
+
+  rememberSent(text: string): void {
+    if (!text.trim()) return;
+    this.ui.sent = [...this.ui.sent.filter((t) => t !== text), text].slice(-30);
+    this.persist();
+  }
+
+  private persist(): void {
+    if (this.persistTimer) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      this.persistNow();
+    }, 200);
+  }
+
+  persistNow(): void {
+    // Images in drafts are not persisted (size); text and mentions are.
+    const drafts: Record<string, Draft> = {};
+    for (const [k, d] of Object.entries(this.ui.drafts)) drafts[k] = { text: d.text, mentions: d.mentions, images: [] };
+    this.api.setState({ ...this.ui, drafts });
+  }
+}
+
+function loadUi(raw: unknown): UiState {
+  const base: UiState = { drafts: {}, expanded: {}, shown: {}, historyOpen: false, sent: [] };
+  if (!raw || typeof raw !== 'object') return base;
+  const r = raw as Partial<UiState>;
+  return {
+    drafts: r.drafts && typeof r.drafts === 'object' ? r.drafts : {},
+    agentId: typeof r.agentId === 'string' ? r.agentId : undefined,
+    expanded: r.expanded && typeof r.expanded === 'object' ? r.expanded : {},
+    shown: r.shown && typeof r.shown === 'object' ? r.shown : {},
+    historyOpen: r.historyOpen === true,
+    sent: Array.isArray(r.sent) ? r.sent.filter((x): x is string => typeof x === 'string') : [],
+  };
+}
+
+/** Fuzzy filter + rank (the host may send candidates for an older query). */
+export function rankCandidates<T extends { label: string; detail?: string }>(query: string, items: T[], limit = 30): T[] {
+  if (!query) return items.slice(0, limit);
+  return items
+    .map((c) => ({ c, s: Math.max(fuzzyScore(query, c.label), fuzzyScore(query, c.detail ?? '') - 1) }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, limit)
+    .map((x) => x.c);
+}

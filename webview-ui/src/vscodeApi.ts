@@ -1,0 +1,28 @@
+// The webview's handle on the host: postMessage + persisted UI state. `acquireVsCodeApi` may be called
+// once per page; tests inject a fake through setVsCodeApi().
+import type { WebviewToHostMessage } from '../../src/shared/messages';
+
+export interface VsCodeApi {
+  postMessage(message: WebviewToHostMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+let api: VsCodeApi | undefined;
+
+export function getVsCodeApi(): VsCodeApi {
+  if (!api) {
+    if (typeof acquireVsCodeApi === 'function') api = acquireVsCodeApi();
+    else {
+      let state: unknown;
+      api = { postMessage: () => undefined, getState: () => state, setState: (s) => (state = s) };
+    }
+  }
+  return api;
+}
+
+export function setVsCodeApi(a: VsCodeApi): void {
+  api = a;
+}
