@@ -114,8 +114,7 @@ export class FsBridge implements vscode.Disposable {
     edit.createFile(uri, { ignoreIfExists: true });
     edit.insert(uri, new vscode.Position(0, 0), req.content);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
-    const doc = await vscode.workspace.openTextDocument(uri);
-    if (!(await doc.save())) throw new Error('saving failed');
+    await saveIfDirty(await vscode.workspace.openTextDocument(uri));
     this.recordWrite(req, real, null, false, undefined);
   }
 
@@ -168,7 +167,12 @@ async function applyAndSave(doc: vscode.TextDocument, content: string): Promise<
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(old.length - tail)), next.slice(start, next.length - tail));
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   }
-  if (!(await doc.save())) throw new Error('saving failed');
+  await saveIfDirty(doc);
+}
+
+/** VS Code may already have saved a file a workspace edit touched while it had no editor (files.refactoring.autoSave). */
+async function saveIfDirty(doc: vscode.TextDocument): Promise<void> {
+  if (doc.isDirty && !(await doc.save()) && doc.isDirty) throw new Error('saving failed');
 }
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
