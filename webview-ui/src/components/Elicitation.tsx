@@ -30,7 +30,7 @@ export function ElicitationCard({ request, sessionId }: { request: PendingElicit
     Object.fromEntries(props.map(([k, p]) => [k, initialValue(p)])),
   );
   const [error, setError] = useState<string | undefined>();
-  const set = (k: string, v: ElicitationValue | undefined) => setValues({ ...values, [k]: v });
+  const set = (k: string, v: ElicitationValue | undefined) => setValues((prev) => ({ ...prev, [k]: v }));
   const answer = (action: 'accept' | 'decline' | 'cancel') => {
     if (action === 'accept' && request.mode === 'form') {
       const content: Record<string, ElicitationValue> = {};

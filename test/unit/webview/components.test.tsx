@@ -1,0 +1,402 @@
+import './setupDom';
+import * as assert from 'node:assert/strict';
+import type { TranscriptItem } from '../../../src/shared/transcript';
+import { accessibleName, change, click, getByRole, keydown, mount, queryAllByRole, snapshot, typeInto, type Harness } from './helpers';
+
+const ALL_ITEMS: TranscriptItem[] = [
+  { kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'Please fix the bug' }] },
+  { kind: 'thought', id: 'th1', content: [{ type: 'text', text: 'Let me think about it' }] },
+  { kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'Here is **the** fix:\n\n```ts\nconst x = 1;\n```\n\nSee [docs](https://example.com) or [evil](command:workbench.action.quit).' }] },
+  {
+    kind: 'tool_call', id: 't1', toolCallId: 'tc1', title: 'Edit src/app.ts', toolKind: 'edit', status: 'completed',
+    locations: [{ path: '/ws/src/app.ts', line: 3 }],
+    content: [
+      { type: 'diff', path: '/ws/src/app.ts', oldText: 'a\nb\nc', newText: 'a\nB\nc' },
+      { type: 'content', content: { type: 'text', text: 'edited' } },
+      { type: 'content', content: { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'content', content: { type: 'resource_link', uri: 'file:///ws/README.md', name: 'README.md' } },
+    ],
+  },
+  {
+    kind: 'tool_call', id: 't2', toolCallId: 'tc2', title: 'Run npm test', toolKind: 'execute', status: 'in_progress',
+    locations: [], content: [{ type: 'terminal', terminalId: 'term1' }], rawInput: { command: 'npm test' },
+  },
+  { kind: 'plan', id: 'p1', entries: [
+    { content: 'Write the test', priority: 'high', status: 'completed' },
+    { content: 'Fix the bug', priority: 'medium', status: 'in_progress' },
+  ] },
+  { kind: 'notice', id: 'n1', severity: 'warning', title: 'Rate limited', description: 'Retrying in 5s' },
+  { kind: 'compaction', id: 'c1', compactionId: 'cc', status: 'completed', summary: [{ type: 'text', text: 'Summary of the chat' }] },
+  { kind: 'unsupported', id: 'x1', updateType: 'future_thing', raw: { sessionUpdate: 'future_thing', secret: 42 } },
+  { kind: 'error', id: 'e1', message: 'Prompt failed', detail: 'stack...' },
+  { kind: 'turn_end', id: 'te1', stopReason: 'max_tokens', empty: false },
+  { kind: 'turn_end', id: 'te2', stopReason: 'end_turn', empty: true },
+  { kind: 'turn_end', id: 'te3', stopReason: 'refusal', empty: false },
+  { kind: 'turn_end', id: 'te4', stopReason: 'cancelled', empty: false },
+];
+
+describe('webview: rendering every transcript item', () => {
+  let h: Harness;
+  beforeEach(() => {
+    const snap = snapshot(ALL_ITEMS, {}, {
+      modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] },
+      models: { currentModelId: 'm1', availableModels: [{ modelId: 'm1', name: 'Model One' }, { modelId: 'm2', name: 'Model Two' }] },
+      usage: { used: 12_000, size: 200_000, cost: { amount: 0.12, currency: 'USD' } },
+      title: 'Fixing the bug',
+    });
+    snap.terminals = [{ terminalId: 'term1', output: 'running tests\n' }];
+    h = mount(snap);
+  });
+  afterEach(() => h.unmount());
+
+  it('has the transcript as a polite live log', () => {
+    const log = getByRole(h.root, 'log', 'Transcript');
+    assert.equal(log.getAttribute('aria-live'), 'polite');
+  });
+
+  it('renders user and agent messages as Markdown, thoughts collapsed', () => {
+    assert.match(h.root.textContent!, /Please fix the bug/);
+    const strong = h.root.querySelector('.message.agent strong');
+    assert.equal(strong?.textContent, 'the');
+    assert.doesNotMatch(h.root.textContent!, /Let me think about it/);
+    const toggle = getByRole(h.root, 'button', 'Thinking');
+    assert.equal(toggle.getAttribute('aria-expanded'), 'false');
+    click(toggle);
+    assert.match(h.root.textContent!, /Let me think about it/);
+    assert.equal(getByRole(h.root, 'button', 'Thinking').getAttribute('aria-expanded'), 'true');
+  });
+
+  it('tool calls are groups named by their title, with status, locations, diff preview and content', () => {
+    const edit = getByRole(h.root, 'group', 'Edit src/app.ts');
+    assert.match(edit.textContent!, /Completed/);
+    assert.match(edit.textContent!, /\+1/);
+    assert.ok(edit.querySelector('.diff-del')?.textContent?.includes('b'));
+    assert.ok(edit.querySelector('.diff-add')?.textContent?.includes('B'));
+    assert.ok(edit.querySelector('img.content-image')?.getAttribute('src')?.startsWith('data:image/png;base64,'));
+    click(getByRole(edit, 'button', 'Open diff'));
+    assert.deepEqual(h.last('openDiff'), { type: 'openDiff', sessionId: 's1', toolCallId: 'tc1', path: '/ws/src/app.ts' });
+    click(getByRole(edit, 'button', 'Open /ws/src/app.ts at line 3'));
+    assert.deepEqual(h.last('openLocation'), { type: 'openLocation', path: '/ws/src/app.ts', line: 3 });
+    click(getByRole(edit, 'button', 'README.md'));
+    assert.deepEqual(h.last('openResource'), { type: 'openResource', uri: 'file:///ws/README.md' });
+  });
+
+  it('streams terminal output into the execute card', () => {
+    const run = getByRole(h.root, 'group', 'Run npm test');
+    assert.match(run.textContent!, /Running/);
+    assert.match(run.textContent!, /\$ npm test/);
+    assert.match(run.querySelector('.terminal-output')!.textContent!, /running tests/);
+    h.send({ type: 'terminalOutput', terminalId: 'term1', data: '3 passing\n', exitStatus: { exitCode: 0 } });
+    const out = getByRole(h.root, 'group', 'Run npm test');
+    assert.match(out.querySelector('.terminal-output')!.textContent!, /running tests\n3 passing/);
+    assert.match(out.textContent!, /Exited with code 0/);
+  });
+
+  it('renders plan, notice, compaction, unsupported (raw JSON collapsed), error and stop reasons', () => {
+    const plan = getByRole(h.root, 'group', 'Plan');
+    assert.match(plan.textContent!, /Write the test/);
+    assert.match(plan.textContent!, /high/);
+    assert.match(plan.textContent!, /1 of 2 done/);
+    assert.match(h.root.textContent!, /Rate limited/);
+    assert.match(h.root.textContent!, /Context compacted/);
+    assert.match(h.root.textContent!, /Unsupported update: future_thing/);
+    assert.doesNotMatch(h.root.textContent!, /"secret": 42/);
+    click(getByRole(h.root, 'button', /Unsupported update: future_thing/));
+    assert.match(h.root.textContent!, /"secret": 42/);
+    assert.match(h.root.textContent!, /Prompt failed/);
+    assert.match(h.root.textContent!, /The agent returned no response\./);
+    assert.match(h.root.textContent!, /maximum number of tokens/);
+    assert.match(h.root.textContent!, /refused/);
+    assert.match(h.root.textContent!, /Cancelled\./);
+  });
+
+  it('shows session title, usage meter and pickers named Agent, Mode, Model', () => {
+    assert.match(h.root.querySelector('.session-title')!.textContent!, /Fixing the bug/);
+    const meter = getByRole(h.root, 'meter', 'Context usage');
+    assert.equal(meter.getAttribute('aria-valuetext'), '12k of 200k tokens · 0.12 USD');
+    const agent = getByRole(h.root, 'combobox', 'Agent') as HTMLSelectElement;
+    assert.equal(agent.value, 'Fake Agent');
+    const mode = getByRole(h.root, 'combobox', 'Mode') as HTMLSelectElement;
+    assert.equal(mode.value, 'default');
+    change(mode, 'plan');
+    assert.deepEqual(h.last('setMode'), { type: 'setMode', sessionId: 's1', modeId: 'plan' });
+    const model = getByRole(h.root, 'combobox', 'Model') as HTMLSelectElement;
+    change(model, 'm2');
+    assert.deepEqual(h.last('setModel'), { type: 'setModel', sessionId: 's1', modelId: 'm2' });
+  });
+
+  it('code block buttons and links post to the host; command: links are not links', () => {
+    click(getByRole(h.root, 'button', 'Copy code'));
+    assert.deepEqual(h.last('copyCode'), { type: 'copyCode', code: 'const x = 1;\n' });
+    click(getByRole(h.root, 'button', 'Insert code at cursor'));
+    assert.deepEqual(h.last('insertCode'), { type: 'insertCode', code: 'const x = 1;\n' });
+    click(getByRole(h.root, 'button', 'Open code in editor'));
+    assert.deepEqual(h.last('openCode'), { type: 'openCode', code: 'const x = 1;\n', language: 'ts' });
+    const links = queryAllByRole(h.root.querySelector('.message.agent')!, 'link');
+    assert.deepEqual(links.map((a) => a.getAttribute('href')), ['https://example.com']);
+    const ev = new window.MouseEvent('click', { bubbles: true, cancelable: true });
+    links[0].dispatchEvent(ev);
+    assert.equal(ev.defaultPrevented, true, 'the webview never navigates');
+    assert.deepEqual(h.last('openLink'), { type: 'openLink', href: 'https://example.com' });
+  });
+});
+
+describe('webview: streaming', () => {
+  it('applies appendText deltas to the right message, and a new item appends', () => {
+    const h = mount(snapshot([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'Hel' }] }], { turn: 'running' }));
+    for (const chunk of ['lo', ' wor', 'ld', '\n\nSecond ', 'paragraph']) {
+      h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: chunk }] });
+    }
+    const msg = h.root.querySelector('.message.agent')!;
+    assert.deepEqual(Array.from(msg.querySelectorAll('p')).map((p) => p.textContent), ['Hello world', 'Second paragraph']);
+    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'append', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'pending', content: [], locations: [] } }] });
+    getByRole(h.root, 'group', 'Read file');
+    // Replacing the tool call updates the status.
+    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'replace', index: 1, id: 't9', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'failed', content: [], locations: [] } }] });
+    assert.match(getByRole(h.root, 'group', 'Read file').textContent!, /Failed/);
+    h.unmount();
+  });
+
+  it('asks the host to resync when an op does not apply', () => {
+    const h = mount(snapshot([]));
+    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 5, id: 'nope', contentIndex: 0, text: 'x' }] });
+    assert.equal(h.last('resync')?.type, 'resync');
+    h.unmount();
+  });
+
+  it('windows long transcripts: renders the last items and a "Show earlier" control', () => {
+    const items: TranscriptItem[] = Array.from({ length: 2000 }, (_, i) => ({ kind: 'user_message' as const, id: `m${i}`, content: [{ type: 'text' as const, text: `message ${i}` }] }));
+    const h = mount(snapshot(items));
+    const rendered = h.root.querySelectorAll('.transcript .item').length;
+    assert.ok(rendered <= 200, `rendered ${rendered}`);
+    assert.match(h.root.textContent!, /message 1999/);
+    const more = getByRole(h.root, 'button', /Show earlier messages/);
+    click(more);
+    h.flush();
+    assert.ok(h.root.querySelectorAll('.transcript .item').length > rendered);
+    h.unmount();
+  });
+});
+
+describe('webview: composer', () => {
+  it('has the named controls', () => {
+    const h = mount(snapshot([]));
+    getByRole(h.root, 'textbox', 'Message');
+    getByRole(h.root, 'button', 'Send');
+    getByRole(h.root, 'button', 'Stop');
+    getByRole(h.root, 'button', 'New session');
+    getByRole(h.root, 'combobox', 'Agent');
+    h.unmount();
+  });
+
+  it('Enter sends, Shift+Enter does not, Up recalls the last message', () => {
+    const h = mount(snapshot([]));
+    const box = getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement;
+    typeInto(box, 'line one');
+    keydown(box, 'Enter', { shiftKey: true });
+    assert.equal(h.last('prompt'), undefined);
+    typeInto(box, 'line one\nline two');
+    keydown(box, 'Enter');
+    assert.deepEqual(h.last('prompt'), { type: 'prompt', sessionId: 's1', prompt: { text: 'line one\nline two', mentions: [], images: [] } });
+    assert.equal((getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement).value, '');
+    keydown(box, 'ArrowUp');
+    assert.equal((getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement).value, 'line one\nline two');
+    h.unmount();
+  });
+
+  it('Send button sends; Stop is enabled only while the agent works and cancels', () => {
+    const h = mount(snapshot([]));
+    const stop = getByRole(h.root, 'button', 'Stop') as HTMLButtonElement;
+    assert.equal(stop.disabled, true);
+    typeInto(getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement, 'hello');
+    click(getByRole(h.root, 'button', 'Send'));
+    assert.equal(h.last('prompt')?.prompt.text, 'hello');
+    h.send({ type: 'session', session: { ...h.store.active!.view, turn: 'running' } });
+    const stop2 = getByRole(h.root, 'button', 'Stop') as HTMLButtonElement;
+    assert.equal(stop2.disabled, false);
+    click(stop2);
+    assert.deepEqual(h.last('cancel'), { type: 'cancel', sessionId: 's1' });
+    h.unmount();
+  });
+
+  it('shows queued messages while busy: editable, removable, Send now', () => {
+    const h = mount(snapshot([], { turn: 'running', queue: [{ id: 'q1', text: 'next thing', mentions: [], images: [] }] }));
+    const q = getByRole(h.root, 'textbox', 'Queued message 1') as HTMLTextAreaElement;
+    assert.equal(q.value, 'next thing');
+    change(q, 'edited thing');
+    assert.deepEqual(h.last('queueEdit'), { type: 'queueEdit', sessionId: 's1', queueId: 'q1', text: 'edited thing' });
+    click(getByRole(h.root, 'button', 'Send now'));
+    assert.deepEqual(h.last('queueSendNow'), { type: 'queueSendNow', sessionId: 's1', queueId: 'q1' });
+    click(getByRole(h.root, 'button', 'Remove queued message 1'));
+    assert.deepEqual(h.last('queueRemove'), { type: 'queueRemove', sessionId: 's1', queueId: 'q1' });
+    // Typing while busy still posts the prompt; the host queues it.
+    typeInto(getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement, 'another');
+    keydown(getByRole(h.root, 'textbox', 'Message'), 'Enter');
+    assert.equal(h.last('prompt')?.prompt.text, 'another');
+    h.unmount();
+  });
+
+  it('completes slash commands with their input hint', () => {
+    const h = mount(snapshot([], {}, { commands: [{ name: 'review', description: 'Review changes', inputHint: 'what to review' }, { name: 'init', description: 'Create AGENTS.md' }] }));
+    const box = getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement;
+    typeInto(box, '/rev');
+    const list = getByRole(h.root, 'listbox', 'Commands');
+    assert.equal(queryAllByRole(list, 'option').length, 1);
+    keydown(box, 'Enter');
+    assert.equal((getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement).value, '/review ');
+    assert.equal(h.last('prompt'), undefined, 'accepting a suggestion does not send');
+    assert.match(h.root.querySelector('.input-hint')!.textContent!, /what to review/);
+    h.unmount();
+  });
+
+  it('@-mentions ask the host, filter fuzzily and are sent as mention objects', () => {
+    const h = mount(snapshot([]));
+    const box = getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement;
+    typeInto(box, 'look at @apts');
+    const q = h.last('mentionQuery')!;
+    assert.equal(q.query, 'apts');
+    h.send({ type: 'mentionResults', requestId: q.requestId, candidates: [
+      { kind: 'file', uri: 'file:///ws/src/app.ts', label: 'app.ts', detail: 'src/app.ts' },
+      { kind: 'file', uri: 'file:///ws/zzz.md', label: 'zzz.md', detail: 'zzz.md' },
+    ] });
+    const options = queryAllByRole(getByRole(h.root, 'listbox', 'Mentions'), 'option');
+    assert.equal(options.length, 1);
+    keydown(box, 'Enter');
+    const box2 = getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement;
+    assert.equal(box2.value, 'look at @app.ts ');
+    keydown(box2, 'Enter');
+    assert.deepEqual(h.last('prompt')?.prompt, { text: 'look at @app.ts ', mentions: [{ kind: 'file', uri: 'file:///ws/src/app.ts', label: 'app.ts' }], images: [] });
+    h.unmount();
+  });
+
+  it('without a session, the first prompt carries the chosen agent', () => {
+    const snap = snapshot([]);
+    snap.sessions = [];
+    snap.activeSessionId = undefined;
+    const h = mount(snap);
+    const agent = getByRole(h.root, 'combobox', 'Agent') as HTMLSelectElement;
+    change(agent, 'Other Agent');
+    h.flush();
+    typeInto(getByRole(h.root, 'textbox', 'Message') as HTMLTextAreaElement, 'hi');
+    keydown(getByRole(h.root, 'textbox', 'Message'), 'Enter');
+    assert.deepEqual(h.last('prompt'), { type: 'prompt', agentId: 'Other Agent', prompt: { text: 'hi', mentions: [], images: [] } });
+    click(getByRole(h.root, 'button', 'New session'));
+    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' });
+    h.unmount();
+  });
+});
+
+describe('webview: permissions, elicitation, banners, tabs, history', () => {
+  it('permission card: one button per option named by the option name; click posts the answer', () => {
+    const h = mount(snapshot(
+      [{ kind: 'tool_call', id: 't1', toolCallId: 'tc1', title: 'Write config.json', toolKind: 'edit', status: 'pending', content: [], locations: [] }],
+      { turn: 'running', permissions: [{
+        requestId: '0', toolCallId: 'tc1', title: 'Write config.json', toolKind: 'edit',
+        locations: [{ path: '/ws/config.json' }],
+        content: [{ type: 'diff', path: '/ws/config.json', oldText: null, newText: '{}' }],
+        options: [
+          { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+          { optionId: 'always', name: 'Always allow edits', kind: 'allow_always' },
+          { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+        ],
+      }] },
+    ));
+    const card = getByRole(h.root, 'region', 'Permission: Write config.json');
+    assert.match(card.textContent!, /config\.json/);
+    assert.match(getByRole(h.root, 'group', 'Write config.json').textContent!, /Awaiting permission/);
+    for (const name of ['Allow once', 'Always allow edits', 'Reject']) {
+      const b = getByRole(h.root, 'button', name);
+      assert.equal(b.tagName, 'BUTTON');
+      assert.notEqual(b.tabIndex, -1);
+    }
+    assert.ok(getByRole(h.root, 'button', 'Always allow edits').classList.contains('kind-allow_always'));
+    click(getByRole(h.root, 'button', 'Always allow edits'));
+    assert.deepEqual(h.last('permissionAnswer'), { type: 'permissionAnswer', sessionId: 's1', requestId: '0', answer: { optionId: 'always' } });
+    h.unmount();
+  });
+
+  it('elicitation form from the schema posts typed content; Decline and Cancel', () => {
+    const h = mount(snapshot([], { elicitations: [{
+      requestId: 'e1', mode: 'form', message: 'Configure the deploy',
+      schema: { type: 'object', required: ['name'], properties: {
+        name: { type: 'string', title: 'Name' },
+        count: { type: 'integer', title: 'Count' },
+        dry: { type: 'boolean', title: 'Dry run' },
+        env: { type: 'string', title: 'Environment', enum: ['dev', 'prod'], enumNames: ['Development', 'Production'] },
+        tags: { type: 'array', title: 'Tags', items: { enum: ['a', 'b'] } },
+      } },
+    }] }));
+    const form = getByRole(h.root, 'form', 'Configure the deploy');
+    click(getByRole(form, 'button', 'Accept'));
+    assert.equal(h.last('elicitationAnswer'), undefined, 'required field blocks accept');
+    typeInto(getByRole(form, 'textbox', 'Name (required)') as HTMLInputElement, 'web');
+    typeInto(getByRole(form, 'spinbutton', 'Count') as HTMLInputElement, '3');
+    click(getByRole(form, 'checkbox', 'Dry run'));
+    const env = getByRole(form, 'combobox', 'Environment') as HTMLSelectElement;
+    change(env, 'prod');
+    click(getByRole(form, 'checkbox', 'b'));
+    click(getByRole(form, 'button', 'Accept'));
+    assert.deepEqual(h.last('elicitationAnswer'), { type: 'elicitationAnswer', sessionId: 's1', requestId: 'e1', answer: { action: 'accept', content: { name: 'web', count: 3, dry: true, env: 'prod', tags: ['b'] } } });
+    click(getByRole(form, 'button', 'Decline'));
+    assert.deepEqual(h.last('elicitationAnswer')?.answer, { action: 'decline' });
+    click(getByRole(form, 'button', 'Cancel'));
+    assert.deepEqual(h.last('elicitationAnswer')?.answer, { action: 'cancel' });
+    h.unmount();
+  });
+
+  it('crash banner shows the last stderr lines and Restart; auth panel lists methods', () => {
+    const snap = snapshot([]);
+    snap.agents[0] = { id: 'Fake Agent', name: 'Fake Agent', status: 'crashed', crash: { message: 'exited', exitCode: 1, stderrTail: ['Error: boom', 'at main'] } };
+    const h = mount(snap);
+    const alert = h.root.querySelector('[role="alert"]')!;
+    assert.match(alert.textContent!, /Error: boom\nat main/);
+    click(getByRole(h.root, 'button', 'Restart'));
+    assert.deepEqual(h.last('restartAgent'), { type: 'restartAgent', agentId: 'Fake Agent' });
+    h.send({ type: 'agents', agents: [{ id: 'Fake Agent', name: 'Fake Agent', status: 'auth_required', authMethods: [
+      { id: 'login', name: 'Log in with browser', kind: 'agent' },
+      { id: 'key', name: 'Use an API key', kind: 'env_var', vars: ['FAKE_API_KEY'] },
+    ] }], defaultAgentId: 'Fake Agent' });
+    getByRole(h.root, 'region', 'Sign in to Fake Agent');
+    click(getByRole(h.root, 'button', 'Use an API key'));
+    assert.deepEqual(h.last('authenticate'), { type: 'authenticate', agentId: 'Fake Agent', methodId: 'key' });
+    h.unmount();
+  });
+
+  it('session tabs select and close; history opens, loads, resumes, deletes', () => {
+    const snap = snapshot([]);
+    snap.sessions.push({ view: { ...snap.sessions[0].view, sessionId: 's2', title: 'Second' }, transcript: { sessionId: 's2', items: [], commands: [], configOptions: [] } });
+    snap.history = [{ id: 'h1', sessionId: 'old', agentId: 'Fake Agent', title: 'Old chat', source: 'local', canLoad: true, canResume: true, canDelete: true }];
+    const h = mount(snap);
+    const tabs = queryAllByRole(h.root, 'tab');
+    assert.equal(tabs.length, 2);
+    assert.equal(tabs[0].getAttribute('aria-selected'), 'true');
+    click(getByRole(h.root, 'tab', 'Second'));
+    assert.deepEqual(h.last('selectSession'), { type: 'selectSession', sessionId: 's2' });
+    keydown(tabs[0], 'ArrowRight');
+    assert.deepEqual(h.last('selectSession'), { type: 'selectSession', sessionId: 's2' });
+    click(getByRole(h.root, 'button', 'Close session Second'));
+    assert.deepEqual(h.last('closeSession'), { type: 'closeSession', sessionId: 's2' });
+    const historyButton = getByRole(h.root, 'button', 'History');
+    click(historyButton);
+    h.flush();
+    assert.equal(h.last('refreshHistory')?.type, 'refreshHistory');
+    click(getByRole(h.root, 'button', 'Open Old chat'));
+    assert.deepEqual(h.last('openHistory'), { type: 'openHistory', historyId: 'h1', mode: 'load' });
+    click(getByRole(h.root, 'button', 'Resume Old chat'));
+    assert.deepEqual(h.last('openHistory'), { type: 'openHistory', historyId: 'h1', mode: 'resume' });
+    click(getByRole(h.root, 'button', 'Delete Old chat'));
+    assert.deepEqual(h.last('deleteHistory'), { type: 'deleteHistory', historyId: 'h1' });
+    h.unmount();
+  });
+
+  it('every button, textbox and select has an accessible name', () => {
+    const snap = snapshot(ALL_ITEMS, { turn: 'running', queue: [{ id: 'q', text: 'x', mentions: [], images: [] }] });
+    const h = mount(snap);
+    for (const role of ['button', 'textbox', 'combobox', 'checkbox', 'tab']) {
+      for (const el of queryAllByRole(h.root, role)) {
+        assert.ok(accessibleName(el).length > 0, `unnamed ${role}: ${el.outerHTML.slice(0, 120)}`);
+      }
+    }
+    h.unmount();
+  });
+});
