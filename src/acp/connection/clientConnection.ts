@@ -389,6 +389,8 @@ export class AcpClientConnection {
   }
 
   private capabilities(): R.AgentCapabilities {
+    const closed = this.channel.closeReason;
+    if (closed) throw closed;
     if (!this.agentInfo) throw new Error('Call initialize() before other ACP requests');
     return this.agentInfo.agentCapabilities;
   }

@@ -94,6 +94,11 @@ export class RpcChannel {
     return this.closeError !== undefined;
   }
 
+  /** Why the connection closed, once it has. */
+  get closeReason(): ConnectionClosedError | undefined {
+    return this.closeError;
+  }
+
   setErrorMapper(mapper: ErrorMapper): void {
     this.errorMapper = mapper;
   }

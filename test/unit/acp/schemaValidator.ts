@@ -1,0 +1,65 @@
+// Validates every message the client sends against the official ACP JSON schema
+// (schema/v1/schema.json from @agentclientprotocol/sdk), per method where the schema
+// defines one, and the JSON-RPC envelope always.
+import Ajv2020 from 'ajv/dist/2020';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { TraceEvent } from '../../../src/acp';
+
+type Json = Record<string, unknown>;
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const schemaPath = path.join(ROOT, 'node_modules/@agentclientprotocol/sdk/schema/v1/schema.json');
+
+function load() {
+  const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8')) as { $defs: Record<string, Json> };
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema(schema, 'acp');
+  const def = (name: string) => {
+    const validate = ajv.getSchema(`acp#/$defs/${name}`);
+    if (!validate) throw new Error(`no $def ${name}`);
+    return validate;
+  };
+  // method -> params/result definitions, from the schema's own x-method annotations.
+  const clientSends = new Map<string, string>(); // our requests/notifications: params def
+  const clientAnswers = new Map<string, string>(); // our responses to agent requests: result def
+  for (const [name, d] of Object.entries(schema.$defs)) {
+    const method = d['x-method'] as string | undefined;
+    if (!method) continue;
+    if ((d['x-side'] === 'agent' || d['x-side'] === 'protocol') && (name.endsWith('Request') || name.endsWith('Notification'))) clientSends.set(method, name);
+    if (d['x-side'] === 'client' && name.endsWith('Response')) clientAnswers.set(method, name);
+  }
+  return { def, clientSends, clientAnswers, root: ajv.compile({ $ref: 'acp#' }) };
+}
+
+let cached: ReturnType<typeof load> | undefined;
+
+/** Returns a list of problems (empty when every message is valid). */
+export function validateSent(events: TraceEvent[]): string[] {
+  const v = (cached ??= load());
+  const problems: string[] = [];
+  for (const e of events) {
+    if (e.direction !== 'send') continue;
+    const message = e.json as Json;
+    const check = (name: string, value: unknown) => {
+      const validate = v.def(name);
+      if (!validate(value)) problems.push(`${e.method ?? e.type} ${name}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(message).slice(0, 300)}`);
+    };
+    if (!v.root(message)) problems.push(`envelope: ${JSON.stringify(v.root.errors?.slice(0, 3))} in ${JSON.stringify(message).slice(0, 300)}`);
+    if (e.type === 'request' || e.type === 'notification') {
+      const name = v.clientSends.get(e.method!);
+      if (name) check(name, message.params);
+      else if (!e.method!.startsWith('_') && e.method !== 'session/set_model') problems.push(`unknown method sent: ${e.method}`);
+    } else if (e.type === 'response') {
+      const name = e.method ? v.clientAnswers.get(e.method) : undefined;
+      if (name) check(name, message.result);
+    } else if (e.type === 'error') {
+      check('Error', message.error);
+    }
+  }
+  return problems;
+}
+
+export function countValidated(events: TraceEvent[]): number {
+  return events.filter((e) => e.direction === 'send').length;
+}
