@@ -1,0 +1,26 @@
+// Headless Chromium through playwright-core (Debian's /usr/bin/chromium: Playwright cannot download a
+// browser here), and the VS Code workbench readiness check shared by the runners.
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { CHROMIUM } from './paths.mjs';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export async function launchChromium({ headless = true } = {}) {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless, args: CHROMIUM_ARGS, timeout: 60_000 });
+}
+
+/** Resolves when the workbench has rendered its activity bar (the extension host may still be starting). */
+export async function waitForWorkbench(page, { timeout = 60_000 } = {}) {
+  await page.locator('.monaco-workbench .part.activitybar').first().waitFor({ state: 'visible', timeout });
+}

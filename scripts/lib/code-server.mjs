@@ -1,0 +1,236 @@
+// The test host: code-server (real VS Code, served to a browser), installed once per machine into a cache
+// outside the clone, started on a free loopback port with throwaway user-data and extensions dirs.
+// Facts and flags: ../../../shared/TESTING.md (in the repo: see the README's testing section).
+import { existsSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readFileSync, createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { CODE_SERVER_VERSION, TEST_HOST_DIR, TMP } from './paths.mjs';
+import { run, startTracked, cleanEnv, sleep } from './proc.mjs';
+
+const PKG_DIR = join(TEST_HOST_DIR, 'node_modules', 'code-server');
+export const CODE_SERVER_ENTRY = join(PKG_DIR, 'out', 'node', 'entry.js');
+const MARKER = join(TEST_HOST_DIR, `.switchboard-ok-${CODE_SERVER_VERSION}`);
+
+/** True when a complete code-server of the pinned version is in the cache. */
+export function codeServerInstalled() {
+  if (existsSync(MARKER) && existsSync(CODE_SERVER_ENTRY)) return true;
+  try {
+    const version = JSON.parse(readFileSync(join(PKG_DIR, 'package.json'), 'utf8')).version;
+    const vscode = join(PKG_DIR, 'lib', 'vscode', 'node_modules');
+    // The postinstall (which builds VS Code's own node_modules) must have completed too.
+    const complete =
+      version === CODE_SERVER_VERSION &&
+      existsSync(CODE_SERVER_ENTRY) &&
+      existsSync(join(vscode, 'node-pty', 'build', 'Release', 'pty.node')) &&
+      existsSync(join(vscode, '@vscode', 'ripgrep', 'bin', 'rg'));
+    if (complete) writeFileSync(MARKER, `${new Date().toISOString()}\n`);
+    return complete;
+  } catch {
+    return false;
+  }
+}
+
+function which(cmd) {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A directory lock (atomic mkdir) so that two runs never install into the cache at once. */
+async function withLock(fn) {
+  const lock = `${TEST_HOST_DIR}.lock`;
+  const deadline = Date.now() + 20 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        /* being created */
+      }
+      if (owner && !pidAlive(owner)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another install of the test host holds ${lock} for too long`);
+      await sleep(2000);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * @vscode/ripgrep's postinstall downloads rg from GitHub unless its cache already holds the archive;
+ * without internet we put the system's rg (Debian package ripgrep) there.
+ */
+function seedRipgrepCache(log) {
+  const rg = which('rg');
+  if (!rg) throw new Error('ripgrep is required to install the test host: apt-get install -y ripgrep');
+  const target = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
+  if (!target) throw new Error(`no ripgrep cache recipe for ${process.arch}`);
+  const dir = join(process.env.TMPDIR || TMP, 'vscode-ripgrep-cache-1.15.11');
+  const archive = join(dir, `ripgrep-v13.0.0-10-${target}.tar.gz`);
+  if (existsSync(archive)) return;
+  mkdirSync(join(dir, 'x'), { recursive: true });
+  copyFileSync(rg, join(dir, 'x', 'rg'));
+  execFileSync('tar', ['czf', archive, '-C', join(dir, 'x'), 'rg']);
+  log(`seeded ${archive} with ${rg}`);
+}
+
+/** Installs code-server into the cache when it is missing. Returns the path of its entry script. */
+export async function ensureCodeServer({ log = (m) => console.log(`[test-host] ${m}`) } = {}) {
+  if (codeServerInstalled()) return CODE_SERVER_ENTRY;
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major !== 20) throw new Error(`code-server ${CODE_SERVER_VERSION} needs Node 20 (this is ${process.version})`);
+  return withLock(async () => {
+    if (codeServerInstalled()) return CODE_SERVER_ENTRY;
+    const started = Date.now();
+    log(`installing code-server ${CODE_SERVER_VERSION} into ${TEST_HOST_DIR} (once; about 2 minutes)…`);
+    mkdirSync(TEST_HOST_DIR, { recursive: true });
+    seedRipgrepCache(log);
+    writeFileSync(join(TEST_HOST_DIR, 'package.json'), JSON.stringify({ name: 'switchboard-test-host', private: true }, null, 2) + '\n');
+    // node-pty's postinstall runs npx (npm_config_yes avoids its prompt); kerberos builds with node-gyp
+    // (needs libkrb5-dev). npm 11 has no --unsafe-perm: as root it runs install scripts anyway.
+    const { code, output } = await run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
+      { cwd: TEST_HOST_DIR, env: cleanEnv({ npm_config_yes: 'true' }), quiet: true, timeoutMs: 20 * 60_000 },
+    );
+    if (code !== 0 || !codeServerInstalled()) {
+      throw new Error(`installing code-server failed (exit ${code}):\n${output.split('\n').slice(-40).join('\n')}`);
+    }
+    log(`code-server installed in ${Math.round((Date.now() - started) / 1000)} s`);
+    return CODE_SERVER_ENTRY;
+  });
+}
+
+/** A free TCP port on 127.0.0.1 (the OS picks; code-server binds it right after). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function baseArgs({ userDataDir, extensionsDir }) {
+  // Our own config file: code-server otherwise writes ~/.config/code-server/config.yaml with a password.
+  const config = join(userDataDir, 'code-server.yaml');
+  if (!existsSync(config)) {
+    mkdirSync(userDataDir, { recursive: true });
+    writeFileSync(config, 'auth: none\n');
+  }
+  return ['--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+}
+
+/** `code-server --install-extension file.vsix` into extensionsDir. Throws with its output on failure. */
+export async function installVsix(vsix, { userDataDir, extensionsDir }) {
+  const entry = await ensureCodeServer();
+  const { code, output } = await run(process.execPath, [entry, ...baseArgs({ userDataDir, extensionsDir }), '--install-extension', vsix, '--force'], {
+    env: cleanEnv(),
+    quiet: true,
+    timeoutMs: 120_000,
+  });
+  if (code !== 0 || !/successfully installed/i.test(output)) {
+    throw new Error(`code-server --install-extension ${vsix} failed (exit ${code}):\n${output}`);
+  }
+  return output.trim();
+}
+
+/**
+ * Starts code-server on a free loopback port. Returns {url, port, folder, child, stop()}.
+ * Its log goes to logFile (and to the console with `echo`). Workspace trust is disabled unless
+ * `trust` is true (then the trust flow is real, as for a user).
+ */
+export async function startCodeServer({ folder, userDataDir, extensionsDir, trust = false, env = {}, logFile, echo = false, timeoutMs = 90_000 }) {
+  const entry = await ensureCodeServer();
+  mkdirSync(extensionsDir, { recursive: true });
+  const logStream = logFile ? createWriteStream(logFile, { flags: 'a' }) : null;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const args = [
+      entry,
+      ...baseArgs({ userDataDir, extensionsDir }),
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+      ...(trust ? [] : ['--disable-workspace-trust']),
+      ...(folder ? [folder] : []),
+    ];
+    const child = startTracked(process.execPath, args, {
+      env: cleanEnv(env),
+      log: (d) => {
+        logStream?.write(d);
+        if (echo) process.stdout.write(d);
+      },
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + timeoutMs;
+    let exited = null;
+    child.exited.then((e) => (exited = e));
+    while (!exited && Date.now() < deadline) {
+      try {
+        const res = await fetch(`${url}/healthz`);
+        if (res.ok) {
+          const stop = async () => {
+            await child.stop();
+            logStream?.end();
+          };
+          return { url, port, folder, child, stop, userDataDir, extensionsDir };
+        }
+      } catch {
+        /* not listening yet */
+      }
+      await sleep(250);
+    }
+    await child.stop();
+    if (exited && /EADDRINUSE/.test(child.output) && attempt < 4) continue;
+    logStream?.end();
+    throw new Error(
+      exited
+        ? `code-server exited (code ${exited.code}) before it served ${url}:\n${child.output.slice(-3000)}`
+        : `code-server did not answer ${url}/healthz within ${timeoutMs / 1000} s:\n${child.output.slice(-3000)}`,
+    );
+  }
+}
+
+/** The workbench URL for a folder; with `payload` pairs, e.g. [["extensionDevelopmentPath", uri]]. */
+export function workbenchUrl(server, { folder = server.folder, payload } = {}) {
+  const q = new URLSearchParams();
+  if (folder) q.set('folder', folder);
+  if (payload) q.set('payload', JSON.stringify(payload));
+  return `${server.url}/?${q.toString()}`;
+}
+
+/** vscode-remote URI of a path on the code-server machine, as extensionDevelopmentPath needs. */
+export function remoteUri(server, path) {
+  return `vscode-remote://127.0.0.1:${server.port}${path}`;
+}
