@@ -1,11 +1,120 @@
 // activate/deactivate only: build the context, register, report activation errors.
-// (Skeleton: the integration commit replaces this with the real context.)
 import * as vscode from 'vscode';
+import { LoginShellEnvironmentCache } from './agents';
+import { ChatViewProvider } from './chat/chatViewProvider';
+import { AgentConfiguration } from './host/agentConfiguration';
+import { AgentSecrets } from './host/auth/agentSecrets';
+import { ChatElicitationPresenter, ChatPermissionPresenter } from './host/chatPresenters';
+import { registerCommands } from './host/commands';
+import { DiffReview } from './host/diff';
+import { connectPermissionBroker, connectWriteSource } from './host/diff/adapters';
+import { ElicitationBroker, QuickInputElicitationPresenter } from './host/elicitationBroker';
+import { FileConfinement, normalizePolicy } from './host/fileConfinement';
+import { FsBridge } from './host/fsBridge';
+import { LogChannels } from './host/logChannels';
+import { readMcpServers } from './host/mcpServers';
+import { NotificationPermissionPresenter, PermissionBroker } from './host/permissionBroker';
+import { ProtocolLog } from './host/protocolLog';
+import { SessionBackend } from './host/session/sessionBackend';
+import { TranscriptStore } from './host/session/transcriptStore';
+import { AgentStatusBar } from './host/statusBar';
+import { TerminalBridge } from './host/terminalBridge';
+import { WriteHistory } from './host/writeHistory';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Switchboard', { log: true });
-  context.subscriptions.push(log);
-  log.info('Switchboard activated');
+/** What tests and other extensions can reach through `extension.exports`. */
+export interface SwitchboardApi {
+  backend: SessionBackend;
+  chat: ChatViewProvider;
+  diffReview: DiffReview;
+  permissions: PermissionBroker;
 }
 
-export function deactivate(): void {}
+let backendForDeactivate: SessionBackend | undefined;
+
+export function activate(context: vscode.ExtensionContext): SwitchboardApi {
+  const logs = new LogChannels();
+  context.subscriptions.push(logs);
+  try {
+    return build(context, logs);
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    logs.main.error(`Activation failed: ${message}`);
+    void vscode.window.showErrorMessage('Switchboard could not start. See the Switchboard output for details.', 'Show Log').then((c) => c && logs.main.show());
+    throw error;
+  }
+}
+
+function build(context: vscode.ExtensionContext, logs: LogChannels): SwitchboardApi {
+  const log = logs.main;
+  const sub = <T extends vscode.Disposable>(d: T): T => {
+    context.subscriptions.push(d);
+    return d;
+  };
+  const protocolLog = sub(new ProtocolLog(logs.protocol));
+  const configuration = sub(new AgentConfiguration(log));
+  const statusBar = sub(new AgentStatusBar());
+  const secrets = new AgentSecrets(context.secrets);
+  const shellEnvironment = new LoginShellEnvironmentCache({
+    logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+  });
+
+  // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
+  let backend: SessionBackend | undefined;
+  let chat: ChatViewProvider | undefined;
+  const confinement = new FileConfinement({
+    getRoots: (sessionId) => backend?.rootsOf(sessionId),
+    getPolicy: () => normalizePolicy(vscode.workspace.getConfiguration('switchboard').get('fileAccess')),
+    askUser: async (question) => {
+      const allow = 'Allow';
+      const choice = await vscode.window.showWarningMessage(question.message, { modal: true }, allow);
+      return choice === allow;
+    },
+  });
+  const history = new WriteHistory();
+  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => backend?.turnIdOf(sessionId) ?? 'default' }));
+  const terminals = sub(new TerminalBridge({ confinement }));
+  const chatVisibility = { get isVisible() { return chat?.isVisible ?? false; } };
+  const permissions = sub(
+    new PermissionBroker({
+      presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
+      getAgentName: (sessionId) => backend?.agentNameOf(sessionId),
+      resolveToolKind: (sessionId, toolCallId) => backend?.toolKindOf(sessionId, toolCallId),
+    }),
+  );
+  const elicitations = sub(
+    new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
+  );
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log }));
+  sub(diffReview.register());
+  sub(connectPermissionBroker(diffReview, permissions));
+  sub(connectWriteSource(diffReview, fs));
+
+  const store = new TranscriptStore(context.workspaceState, context.storageUri ?? context.globalStorageUri, log);
+  backend = new SessionBackend({
+    logs,
+    protocolLog,
+    configuration,
+    statusBar,
+    fs,
+    terminals,
+    permissions,
+    elicitations,
+    diffReview,
+    store,
+    secrets,
+    shellEnvironment,
+    clientVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
+    mcpServers: () => readMcpServers(log),
+  });
+  backendForDeactivate = backend;
+  chat = ChatViewProvider.register(context, backend, { log });
+  for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
+  log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
+  return { backend, chat, diffReview, permissions };
+}
+
+export async function deactivate(): Promise<void> {
+  // Stop every agent (and its process tree) before the extension host goes away.
+  await backendForDeactivate?.dispose();
+  backendForDeactivate = undefined;
+}

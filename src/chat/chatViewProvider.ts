@@ -68,6 +68,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
   }
 
+  /** The chat is on screen: permission prompts go to its inline cards instead of notifications. */
+  get isVisible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
   /** Shows the chat view (and focuses the composer). */
   async reveal(insert?: string): Promise<void> {
     if (this.view) this.view.show(false);

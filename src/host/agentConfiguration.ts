@@ -1,0 +1,110 @@
+// Reads `switchboard.agents` / `switchboard.defaultAgent` live, honouring workspace trust, and reports
+// each problem with a setting once (not on every read), naming the entry and what is wrong.
+import * as vscode from 'vscode';
+import { mergeWithPresets, parseAgentSettings, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../agents';
+
+export interface AgentConfigurationSnapshot {
+  agents: ResolvedAgentDefinition[];
+  defaultAgent: string | undefined;
+  problems: AgentConfigProblem[];
+  /** True when workspace settings defined agents that restricted mode ignores. */
+  ignoredUntrustedWorkspaceAgents: boolean;
+}
+
+export class AgentConfiguration implements vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly reported = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
+  private current: AgentConfigurationSnapshot;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.current = this.read();
+    this.report(this.current);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('switchboard.agents') || e.affectsConfiguration('switchboard.defaultAgent')) this.refresh();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+    );
+  }
+
+  get snapshot(): AgentConfigurationSnapshot {
+    return this.current;
+  }
+
+  find(name: string): ResolvedAgentDefinition | undefined {
+    return this.current.agents.find((a) => a.name === name);
+  }
+
+  refresh(): void {
+    this.current = this.read();
+    this.report(this.current);
+    this.changeEmitter.fire();
+  }
+
+  private read(): AgentConfigurationSnapshot {
+    const config = vscode.workspace.getConfiguration('switchboard');
+    const trusted = vscode.workspace.isTrusted;
+    const inspected = config.inspect<unknown>('agents');
+    const workspaceAgents = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
+    const userAgents = inspected?.globalValue;
+    const user = parseAgentSettings(userAgents, 'user settings (switchboard.agents)');
+    const workspace = parseAgentSettings(workspaceAgents, 'workspace settings (switchboard.agents)');
+    // Workspace entries override user entries of the same name, as VS Code merges objects.
+    const byName = new Map<string, AgentDefinition>();
+    for (const agent of [...user.agents, ...workspace.agents]) byName.set(agent.name, agent);
+    const ignoredUntrustedWorkspaceAgents =
+      !trusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined);
+    const inspectedDefault = config.inspect<string>('defaultAgent');
+    const defaultAgent =
+      (trusted ? (inspectedDefault?.workspaceFolderValue ?? inspectedDefault?.workspaceValue) : undefined) ??
+      inspectedDefault?.globalValue;
+    return {
+      agents: mergeWithPresets([...byName.values()]),
+      defaultAgent: defaultAgent && defaultAgent.trim() ? defaultAgent.trim() : undefined,
+      problems: [...user.problems, ...workspace.problems],
+      ignoredUntrustedWorkspaceAgents,
+    };
+  }
+
+  /** Each distinct problem is shown once per window; the log keeps every one. */
+  private report(snapshot: AgentConfigurationSnapshot): void {
+    const fresh = snapshot.problems.filter((p) => !this.reported.has(p.message));
+    for (const p of fresh) {
+      this.reported.add(p.message);
+      this.log.warn(p.message);
+    }
+    if (fresh.length > 0) {
+      const text =
+        fresh.length === 1
+          ? `Switchboard: ${fresh[0].message}`
+          : `Switchboard: ${fresh.length} agent entries in switchboard.agents were ignored. ${fresh.map((p) => p.message).join(' ')}`;
+      void vscode.window.showWarningMessage(text, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettingsJson');
+      });
+    }
+    if (snapshot.defaultAgent && !snapshot.agents.some((a) => a.name === snapshot.defaultAgent)) {
+      const message = `switchboard.defaultAgent is "${snapshot.defaultAgent}", which is neither a key of switchboard.agents nor a built-in preset.`;
+      if (!this.reported.has(message)) {
+        this.reported.add(message);
+        this.log.warn(message);
+        void vscode.window.showWarningMessage(`Switchboard: ${message}`);
+      }
+    }
+    const untrusted = 'untrusted';
+    if (snapshot.ignoredUntrustedWorkspaceAgents && !this.reported.has(untrusted)) {
+      this.reported.add(untrusted);
+      const message =
+        'This workspace is not trusted, so Switchboard ignores the agents defined in its settings (an agent is a program that runs on your machine). Trust the workspace to use them.';
+      this.log.warn(message);
+      void vscode.window.showWarningMessage(`Switchboard: ${message}`, 'Manage Workspace Trust').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

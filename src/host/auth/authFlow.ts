@@ -1,0 +1,75 @@
+// Runs one sign-in flow the agent advertised: `agent` calls authenticate, `terminal` runs the agent's
+// login in a VS Code terminal and waits for it to exit, `env_var` asks for each variable and keeps it
+// in SecretStorage (the agent is then restarted with it). The caller retries what needed sign-in.
+import * as vscode from 'vscode';
+import type { AuthFlow } from './authMethods';
+import type { AgentSecrets } from './agentSecrets';
+
+export interface AuthTarget {
+  agentName: string;
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+  authenticate(methodId: string): Promise<void>;
+  /** Restart the agent so it sees new secrets in its environment. */
+  restart(): Promise<void>;
+}
+
+export type AuthOutcome = 'done' | 'cancelled';
+
+export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: AgentSecrets): Promise<AuthOutcome> {
+  switch (flow.type) {
+    case 'agent':
+      await target.authenticate(flow.id);
+      return 'done';
+    case 'terminal': {
+      const exitCode = await runLoginTerminal(flow, target);
+      if (exitCode === undefined) return 'cancelled';
+      // Some agents need authenticate after the terminal login to pick the credentials up; the
+      // spec lets the client call it. A failure here is not fatal: the retry will tell.
+      await target.authenticate(flow.id).catch(() => undefined);
+      return 'done';
+    }
+    case 'env_var': {
+      for (const v of flow.vars) {
+        const existing = await secrets.get(target.agentName, v.name);
+        const value = await vscode.window.showInputBox({
+          title: `${target.agentName}: ${flow.name}`,
+          prompt: `${v.label ?? v.name}${v.optional ? ' (optional)' : ''}. Kept in VS Code's secret storage, passed to the agent as ${v.name}.`,
+          password: v.secret,
+          ignoreFocusOut: true,
+          value: existing && !v.secret ? existing : undefined,
+          placeHolder: existing ? 'Leave empty to keep the stored value' : undefined,
+          validateInput: (text) => (!text && !v.optional && !existing ? `${v.name} is required` : undefined),
+        });
+        if (value === undefined) return 'cancelled';
+        if (value) await secrets.set(target.agentName, v.name, value);
+      }
+      await target.restart();
+      return 'done';
+    }
+  }
+}
+
+/** Resolves with the exit code when the login terminal closes, or undefined if it could not start. */
+function runLoginTerminal(flow: Extract<AuthFlow, { type: 'terminal' }>, target: AuthTarget): Promise<number | undefined> {
+  const command = flow.command ?? target.command;
+  const args = flow.command ? flow.args : [...target.args, ...flow.args];
+  const terminal = vscode.window.createTerminal({
+    name: `${target.agentName}: ${flow.name}`,
+    shellPath: command,
+    shellArgs: args,
+    cwd: target.cwd,
+    env: { ...target.env, ...flow.env },
+    isTransient: true,
+  });
+  terminal.show(false);
+  return new Promise((resolve) => {
+    const listener = vscode.window.onDidCloseTerminal((closed) => {
+      if (closed !== terminal) return;
+      listener.dispose();
+      resolve(closed.exitStatus?.code ?? 0);
+    });
+  });
+}

@@ -1,0 +1,109 @@
+// The Switchboard commands (diff review registers its own). Each one reports failures once, clearly.
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { importJetBrainsAcpJson, importZedSettings } from '../agents';
+import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { ProtocolLog } from './protocolLog';
+import type { SessionBackend } from './session/sessionBackend';
+import { messageOf } from './session/agentRuntime';
+
+export interface CommandDeps {
+  backend: SessionBackend;
+  chat: ChatViewProvider;
+  protocolLog: ProtocolLog;
+  log: vscode.LogOutputChannel;
+}
+
+function guarded(log: vscode.LogOutputChannel, run: (...args: unknown[]) => unknown): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    try {
+      await run(...args);
+    } catch (error) {
+      log.error(messageOf(error));
+      void vscode.window.showErrorMessage(`Switchboard: ${messageOf(error)}`);
+    }
+  };
+}
+
+async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<string | undefined> {
+  const agents = backend.getAgents();
+  const pick = await vscode.window.showQuickPick(
+    agents.map((a) => ({ label: a.name, description: a.status === 'stopped' ? undefined : a.status })),
+    { placeHolder },
+  );
+  return pick?.label;
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { backend, chat, log } = deps;
+  const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, guarded(log, run));
+  return [
+    register('switchboard.newSession', async (agent?: unknown) => {
+      await chat.reveal();
+      await backend.newSession(typeof agent === 'string' ? agent : undefined);
+    }),
+    register('switchboard.cancel', async () => {
+      const active = backend.getActiveSessionId();
+      if (active) await backend.cancel(active);
+    }),
+    register('switchboard.showProtocolLog', () => deps.protocolLog.show()),
+    register('switchboard.focusChat', () => chat.reveal()),
+    register('switchboard.restartAgent', async (agent?: unknown) => {
+      const name = typeof agent === 'string' ? agent : (backend.activeSession?.agentId ?? (await pickAgent(backend, 'Restart which agent?')));
+      if (name) await backend.restartAgent(name);
+    }),
+    register('switchboard.logout', async () => {
+      const name = backend.activeSession?.agentId ?? (await pickAgent(backend, 'Sign out of which agent?'));
+      if (!name) return;
+      await backend.logout(name);
+      void vscode.window.showInformationMessage(`Switchboard: signed out of ${name} and forgot the keys kept for it.`);
+    }),
+    register('switchboard.importAgents', () => importAgents(log)),
+  ];
+}
+
+/** Imports agents from Zed's settings.json (`agent_servers`) or JetBrains' ~/.jetbrains/acp.json into user settings. */
+async function importAgents(log: vscode.LogOutputChannel): Promise<void> {
+  const zed = path.join(os.homedir(), '.config', 'zed', 'settings.json');
+  const jetbrains = path.join(os.homedir(), '.jetbrains', 'acp.json');
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: 'Zed settings.json', detail: zed, file: zed, source: 'zed' as const },
+      { label: 'JetBrains acp.json', detail: jetbrains, file: jetbrains, source: 'jetbrains' as const },
+      { label: 'Choose a file…', file: undefined, source: 'pick' as const },
+    ],
+    { placeHolder: 'Import ACP agents from…' },
+  );
+  if (!choice) return;
+  let file = choice.file;
+  let kind: 'zed' | 'jetbrains' = choice.source === 'jetbrains' ? 'jetbrains' : 'zed';
+  if (!file) {
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { JSON: ['json', 'jsonc'] } });
+    if (!picked?.[0]) return;
+    file = picked[0].fsPath;
+    kind = path.basename(file) === 'acp.json' ? 'jetbrains' : 'zed';
+  }
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file)));
+  } catch {
+    throw new Error(`Could not read ${file}.`);
+  }
+  const result = kind === 'jetbrains' ? importJetBrainsAcpJson(text) : importZedSettings(text);
+  for (const p of [...result.problems, ...result.skipped]) log.warn(`Import from ${file}: ${p.message}`);
+  if (result.agents.length === 0) {
+    const why = [...result.problems, ...result.skipped].map((p) => p.message).join(' ');
+    throw new Error(`No agents to import from ${file}. ${why}`);
+  }
+  const config = vscode.workspace.getConfiguration('switchboard');
+  const current = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) };
+  for (const a of result.agents) {
+    current[a.name] = { command: a.command, args: [...a.args], ...(Object.keys(a.env).length ? { env: { ...a.env } } : {}) };
+  }
+  await config.update('agents', current, vscode.ConfigurationTarget.Global);
+  const skipped = result.skipped.length + result.problems.length;
+  void vscode.window.showInformationMessage(
+    `Switchboard: imported ${result.agents.map((a) => a.name).join(', ')} into your user settings${skipped ? ` (${skipped} skipped: see the Switchboard log)` : ''}.`,
+  );
+}

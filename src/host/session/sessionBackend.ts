@@ -1,0 +1,832 @@
+// The chat's backend: real ACP sessions on real agent processes. It owns the agent runtimes (one
+// process per agent, shared by its sessions), the sessions and their transcripts, sign-in, crash
+// recovery and history, and routes the agent's requests to the editor bridges.
+import * as vscode from 'vscode';
+import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import {
+  AuthRequiredError,
+  type AcpClientConnection,
+  type ClientRequestHandlers,
+  type NewSessionResult,
+  type SessionNotification,
+} from '../../acp';
+import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
+import type {
+  BackendSessionSnapshot,
+  BackendSessionView,
+  ChatBackend,
+  TerminalOutputEvent as ChatTerminalOutput,
+  TranscriptChangeEvent,
+} from '../../chat/chatBackend';
+import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
+import type { AgentConfiguration } from '../agentConfiguration';
+import type { AgentSecrets } from '../auth/agentSecrets';
+import { runAuthFlow } from '../auth/authFlow';
+import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
+import { isBridgeError } from '../bridgeErrors';
+import type { DiffReview } from '../diff';
+import type { ElicitationBroker } from '../elicitationBroker';
+import type { FsBridge } from '../fsBridge';
+import type { LogChannels } from '../logChannels';
+import type { PermissionBroker } from '../permissionBroker';
+import type { ProtocolLog } from '../protocolLog';
+import type { AgentStatusBar } from '../statusBar';
+import type { TerminalBridge } from '../terminalBridge';
+import { AgentRuntime, messageOf } from './agentRuntime';
+import { buildPromptBlocks } from './promptBuilder';
+import { SessionRecord } from './sessionRecord';
+import type { TranscriptStore } from './transcriptStore';
+import { agentView, elicitationView, permissionView } from './views';
+
+export interface SessionBackendOptions {
+  logs: LogChannels;
+  protocolLog: ProtocolLog;
+  configuration: AgentConfiguration;
+  statusBar: AgentStatusBar;
+  fs: FsBridge;
+  terminals: TerminalBridge;
+  permissions: PermissionBroker;
+  elicitations: ElicitationBroker;
+  diffReview: DiffReview;
+  store: TranscriptStore;
+  secrets: AgentSecrets;
+  shellEnvironment: LoginShellEnvironmentCache;
+  clientVersion: string;
+  /** `switchboard.mcpServers` as ACP McpServer entries. */
+  mcpServers(): McpServer[];
+}
+
+/** Something that needed sign-in, retried once the user signed in. */
+type RetryAfterAuth = () => Promise<void>;
+
+/** How long Stop waits for the agent's answer before ending the turn locally. */
+const CANCEL_GRACE_MS = 5000;
+
+export class SessionBackend implements ChatBackend, vscode.Disposable {
+  private readonly runtimes = new Map<string, AgentRuntime>();
+  private readonly sessions = new Map<string, SessionRecord>();
+  private readonly byAcpId = new Map<string, SessionRecord>();
+  private readonly authFlows = new Map<string, AuthFlow[]>();
+  private readonly retryAfterAuth = new Map<string, RetryAfterAuth>();
+  private readonly agentHistory = new Map<string, HistoryItem>();
+  private readonly terminalIds = new Set<string>();
+  private activeKey: string | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private readonly agentsEmitter = new vscode.EventEmitter<void>();
+  private readonly sessionEmitter = new vscode.EventEmitter<BackendSessionView>();
+  private readonly closeEmitter = new vscode.EventEmitter<string>();
+  private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
+  private readonly transcriptEmitter = new vscode.EventEmitter<TranscriptChangeEvent>();
+  private readonly historyEmitter = new vscode.EventEmitter<{ loading?: boolean }>();
+  private readonly terminalEmitter = new vscode.EventEmitter<ChatTerminalOutput>();
+  readonly onDidChangeAgents = this.agentsEmitter.event;
+  readonly onDidChangeSession = this.sessionEmitter.event;
+  readonly onDidCloseSession = this.closeEmitter.event;
+  readonly onDidChangeActiveSession = this.activeEmitter.event;
+  readonly onDidChangeTranscript = this.transcriptEmitter.event;
+  readonly onDidChangeHistory = this.historyEmitter.event;
+  readonly onDidTerminalOutput = this.terminalEmitter.event;
+
+  constructor(private readonly o: SessionBackendOptions) {
+    this.disposables.push(
+      this.agentsEmitter,
+      this.sessionEmitter,
+      this.closeEmitter,
+      this.activeEmitter,
+      this.transcriptEmitter,
+      this.historyEmitter,
+      this.terminalEmitter,
+      o.configuration.onDidChange(() => this.applyConfiguration()),
+      o.permissions.onDidRequest((p) => this.fireSessionByAcpId(p.sessionId)),
+      o.permissions.onDidResolve((d) => this.fireSessionByAcpId(d.prompt.sessionId)),
+      o.elicitations.onDidRequest((p) => p.sessionId && this.fireSessionByAcpId(p.sessionId)),
+      o.elicitations.onDidResolve((d) => d.prompt.sessionId && this.fireSessionByAcpId(d.prompt.sessionId)),
+      o.terminals.onDidOutput((e) => {
+        this.terminalIds.add(e.terminalId);
+        this.terminalEmitter.fire({ terminalId: e.terminalId, data: e.text });
+      }),
+      o.terminals.onDidExit((e) => {
+        this.terminalIds.add(e.terminalId);
+        this.terminalEmitter.fire({ terminalId: e.terminalId, data: '', exitStatus: e.exitStatus });
+      }),
+    );
+  }
+
+  // ---- state ---------------------------------------------------------------------
+
+  getAgents(): AgentView[] {
+    return this.o.configuration.snapshot.agents.map((a) => agentView(a.name, this.runtimes.get(a.name), this.authFlows.get(a.name)));
+  }
+
+  getDefaultAgentId(): string | undefined {
+    const snapshot = this.o.configuration.snapshot;
+    if (snapshot.defaultAgent && snapshot.agents.some((a) => a.name === snapshot.defaultAgent)) return snapshot.defaultAgent;
+    // Prefer an agent the user configured over the built-in presets.
+    return snapshot.agents.find((a) => a.source === 'settings')?.name ?? snapshot.agents[0]?.name;
+  }
+
+  getSessions(): BackendSessionSnapshot[] {
+    return [...this.sessions.values()].map((r) => ({ view: this.viewOf(r), transcript: r.transcript }));
+  }
+
+  getActiveSessionId(): string | undefined {
+    return this.activeKey;
+  }
+
+  getHistory(): HistoryItem[] {
+    const open = new Set(this.sessions.keys());
+    const local: HistoryItem[] = this.o.store
+      .list()
+      .filter((m) => !open.has(m.key))
+      .map((m) => ({
+        id: `local:${m.key}`,
+        sessionId: m.acpSessionId,
+        agentId: m.agentId,
+        title: m.title,
+        updatedAt: m.updatedAt,
+        source: 'local',
+        cwd: m.cwd,
+        canLoad: true,
+        canResume: false,
+        canDelete: true,
+      }));
+    const localIds = new Set(local.map((l) => l.sessionId));
+    const fromAgents = [...this.agentHistory.values()].filter((h) => !localIds.has(h.sessionId) && !this.byAcpId.has(h.sessionId));
+    return [...local, ...fromAgents];
+  }
+
+  getTerminals(): TerminalSnapshot[] {
+    const out: TerminalSnapshot[] = [];
+    for (const id of this.terminalIds) {
+      const t = this.o.terminals.getOutput(id);
+      if (!t) continue;
+      const snap: TerminalSnapshot = { terminalId: id, output: t.output, truncated: t.truncated };
+      if (t.exitStatus) snap.exitStatus = t.exitStatus;
+      out.push(snap);
+    }
+    return out;
+  }
+
+  // ---- sessions ----------------------------------------------------------------
+
+  async newSession(agentId?: string): Promise<string> {
+    const name = agentId ?? this.getDefaultAgentId();
+    if (!name) throw new Error('No agent is configured. Add one to switchboard.agents.');
+    const definition = this.o.configuration.find(name);
+    if (!definition) throw new Error(`There is no agent named "${name}" in switchboard.agents or the built-in presets.`);
+    const runtime = this.runtimeFor(definition);
+    const connection = await runtime.start();
+    const cwd = this.workspaceCwd();
+    const additionalDirectories = this.additionalDirectories(cwd);
+    const result = await this.withAuth(name, () =>
+      connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
+    );
+    const record = new SessionRecord(result.sessionId, name, result.sessionId, cwd, additionalDirectories);
+    this.bind(record, result.sessionId, runtime);
+    record.state.applySessionSetup(result);
+    this.sessions.set(record.key, record);
+    this.setActive(record.key);
+    this.fireSession(record);
+    this.fireTranscript(record, true);
+    await this.applyDefaults(record, definition, connection, result);
+    this.o.statusBar.show(name, 'ready');
+    return record.key;
+  }
+
+  selectSession(sessionId: string): void {
+    if (this.sessions.has(sessionId)) this.setActive(sessionId);
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    const record = this.sessions.get(sessionId);
+    if (!record) return;
+    if (record.turn !== 'idle') await this.cancel(sessionId);
+    this.o.permissions.cancelAll(record.acpSessionId);
+    this.o.elicitations.cancelAll(record.acpSessionId);
+    this.o.terminals.disposeSession(record.acpSessionId);
+    await this.saveHistory(record);
+    const connection = this.runtimes.get(record.agentId)?.connection;
+    if (connection && !record.detached && connection.agent?.agentCapabilities.sessionCapabilities.close) {
+      await connection.closeSession(record.acpSessionId).catch((e: unknown) => this.o.logs.main.warn(`session/close failed: ${messageOf(e)}`));
+    }
+    this.sessions.delete(sessionId);
+    this.byAcpId.delete(record.acpSessionId);
+    this.closeEmitter.fire(sessionId);
+    if (this.activeKey === sessionId) this.setActive([...this.sessions.keys()].pop());
+    this.historyEmitter.fire({});
+  }
+
+  async sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void> {
+    const record = this.requireSession(sessionId);
+    if (record.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
+    record.error = undefined;
+    record.turn = 'running';
+    record.turnNumber++;
+    this.fireSession(record);
+    this.o.statusBar.show(record.agentId, 'working');
+    try {
+      const connection = await this.ensureBound(record);
+      const built = await buildPromptBlocks(prompt, record.capabilities);
+      if (built.dropped.length > 0) {
+        record.state.recordError(`Not sent: ${built.dropped.join(', ')}. ${record.agentId} does not accept images.`);
+      }
+      record.state.recordUserPrompt(built.blocks);
+      this.fireTranscript(record);
+      await this.runTurn(record, connection, built.blocks);
+    } catch (error) {
+      this.failTurn(record, error);
+    } finally {
+      record.turn = 'idle';
+      record.abort = undefined;
+      this.fireSession(record);
+      this.fireTranscript(record);
+      this.o.statusBar.show(record.agentId, this.runtimes.get(record.agentId)?.status === 'crashed' ? 'crashed' : 'ready');
+      void this.saveHistory(record);
+    }
+  }
+
+  private async runTurn(record: SessionRecord, connection: AcpClientConnection, blocks: ContentBlock[]): Promise<void> {
+    record.abort = new AbortController();
+    const result = await this.withAuth(record.agentId, () =>
+      connection.prompt(record.acpSessionId, blocks, { signal: record.abort!.signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
+    );
+    record.state.recordTurnEnd(result.stopReason);
+    if (result.cancelledLocally) {
+      record.state.recordError(
+        `${record.agentId} did not confirm the cancellation; the turn was ended here.`,
+        'If the agent keeps working, use Restart Agent.',
+      );
+      void vscode.window
+        .showWarningMessage(`${record.agentId} did not stop when asked. Restart it?`, 'Restart Agent')
+        .then((choice) => choice && this.restartAgent(record.agentId));
+    }
+  }
+
+  private failTurn(record: SessionRecord, error: unknown): void {
+    if (error instanceof AuthRequiredError) {
+      record.error = { message: `${record.agentId} needs you to sign in. Choose a sign-in method above, then send again.` };
+      return;
+    }
+    const message = messageOf(error);
+    this.o.logs.main.error(`Turn failed in ${record.key}: ${message}`);
+    const runtime = this.runtimes.get(record.agentId);
+    if (runtime?.status === 'crashed') return; // the crash banner says it
+    record.state.recordError(message);
+    record.error = { message };
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    const record = this.sessions.get(sessionId);
+    if (!record || record.turn === 'idle') return;
+    record.turn = 'cancelling';
+    this.fireSession(record);
+    this.o.permissions.cancelAll(record.acpSessionId);
+    this.o.elicitations.cancelAll(record.acpSessionId);
+    record.abort?.abort();
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    const record = this.requireSession(sessionId);
+    const connection = await this.ensureBound(record);
+    await connection.setMode(record.acpSessionId, modeId);
+    const modes = record.transcript.modes;
+    record.transcript.modes = { currentModeId: modeId, availableModes: modes?.availableModes ?? [] };
+    this.fireTranscript(record);
+  }
+
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    const record = this.requireSession(sessionId);
+    const connection = await this.ensureBound(record);
+    await connection.setModel(record.acpSessionId, modelId);
+    record.state.setCurrentModel(modelId);
+    this.fireTranscript(record);
+  }
+
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void> {
+    const record = this.requireSession(sessionId);
+    const connection = await this.ensureBound(record);
+    const result = await connection.setConfigOption(record.acpSessionId, configId, value);
+    if (result.configOptions) record.transcript.configOptions = result.configOptions;
+    this.fireTranscript(record);
+  }
+
+  answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void {
+    const record = this.sessions.get(sessionId);
+    if ('cancelled' in answer) {
+      const pending = this.o.permissions.pending(record?.acpSessionId).find((p) => p.id === requestId);
+      // A card dismissed without choosing: the request stays answerable from the notification or diff editor.
+      if (pending) this.o.logs.main.info(`Permission card ${requestId} dismissed`);
+      return;
+    }
+    if (!this.o.permissions.resolve(requestId, answer.optionId)) {
+      this.o.logs.main.warn(`Permission ${requestId} was already answered`);
+    }
+  }
+
+  answerElicitation(_sessionId: string, requestId: string, answer: ElicitationAnswer): void {
+    const response =
+      answer.action === 'accept' ? { action: 'accept' as const, content: answer.content ?? {} } : { action: answer.action };
+    this.o.elicitations.resolve(requestId, response as Parameters<ElicitationBroker['resolve']>[1]);
+  }
+
+  dismissError(sessionId: string): void {
+    const record = this.sessions.get(sessionId);
+    if (!record) return;
+    record.error = undefined;
+    this.fireSession(record);
+  }
+
+  async restartAgent(agentId: string): Promise<void> {
+    const definition = this.o.configuration.find(agentId);
+    if (!definition) throw new Error(`There is no agent named "${agentId}".`);
+    const runtime = this.runtimeFor(definition);
+    for (const record of this.sessionsOf(agentId)) this.detach(record, 'restart');
+    await runtime.restart();
+    this.o.statusBar.show(agentId, 'ready');
+  }
+
+  async authenticate(agentId: string, methodId: string): Promise<void> {
+    const flow = this.authFlows.get(agentId)?.find((f) => f.id === methodId);
+    const runtime = this.runtimes.get(agentId);
+    if (!flow || !runtime) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
+    const definition = runtime.definition;
+    const outcome = await runAuthFlow(
+      flow,
+      {
+        agentName: agentId,
+        command: definition.command,
+        args: definition.args,
+        env: definition.env,
+        cwd: this.workspaceCwd(),
+        authenticate: async (id) => (await runtime.start()).authenticate(id),
+        restart: async () => {
+          for (const record of this.sessionsOf(agentId)) this.detach(record, 'restart');
+          await runtime.restart();
+        },
+      },
+      this.o.secrets,
+    );
+    if (outcome === 'cancelled') return;
+    this.authFlows.delete(agentId);
+    runtime.markReady();
+    this.agentsEmitter.fire();
+    const retry = this.retryAfterAuth.get(agentId);
+    this.retryAfterAuth.delete(agentId);
+    if (retry) await retry();
+  }
+
+  /** Logs out where the agent supports it, and forgets the secrets Switchboard kept for it. */
+  async logout(agentId: string): Promise<void> {
+    const connection = this.runtimes.get(agentId)?.connection;
+    if (connection?.agent?.agentCapabilities.auth.logout) await connection.logout();
+    await this.o.secrets.clear(agentId);
+  }
+
+  // ---- history -----------------------------------------------------------------
+
+  async refreshHistory(): Promise<void> {
+    this.historyEmitter.fire({ loading: true });
+    try {
+      for (const runtime of this.runtimes.values()) {
+        const connection = runtime.connection;
+        if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) continue;
+        const caps = connection.agent.agentCapabilities;
+        let count = 0;
+        for await (const info of connection.listAllSessions({ cwd: this.workspaceCwd() })) {
+          this.agentHistory.set(`agent:${runtime.name}:${info.sessionId}`, {
+            id: `agent:${runtime.name}:${info.sessionId}`,
+            sessionId: info.sessionId,
+            agentId: runtime.name,
+            title: info.title ?? info.sessionId,
+            updatedAt: info.updatedAt ?? undefined,
+            source: 'agent',
+            cwd: info.cwd,
+            canLoad: caps.loadSession,
+            canResume: Boolean(caps.sessionCapabilities.resume),
+            canDelete: Boolean(caps.sessionCapabilities.delete),
+          });
+          if (++count >= 500) break;
+        }
+      }
+    } catch (error) {
+      this.o.logs.main.warn(`session/list failed: ${messageOf(error)}`);
+    } finally {
+      this.historyEmitter.fire({ loading: false });
+    }
+  }
+
+  async openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void> {
+    if (historyId.startsWith('local:')) return this.openLocal(historyId.slice('local:'.length));
+    const item = this.agentHistory.get(historyId);
+    if (!item) throw new Error('That history entry is gone.');
+    const definition = this.o.configuration.find(item.agentId);
+    if (!definition) throw new Error(`The agent "${item.agentId}" is no longer configured.`);
+    const runtime = this.runtimeFor(definition);
+    const connection = await runtime.start();
+    const cwd = item.cwd ?? this.workspaceCwd();
+    const record = new SessionRecord(item.sessionId, item.agentId, item.sessionId, cwd, this.additionalDirectories(cwd));
+    record.loading = true;
+    this.bind(record, item.sessionId, runtime);
+    this.sessions.set(record.key, record);
+    this.setActive(record.key);
+    this.fireSession(record);
+    try {
+      const params = { cwd, additionalDirectories: record.additionalDirectories, mcpServers: this.o.mcpServers() };
+      const setup = await this.withAuth(item.agentId, () =>
+        mode === 'resume' ? connection.resumeSession(item.sessionId, params) : connection.loadSession(item.sessionId, params),
+      );
+      record.state.applySessionSetup(setup);
+    } catch (error) {
+      record.error = { message: `Could not ${mode} the session: ${messageOf(error)}` };
+    } finally {
+      record.loading = false;
+      this.fireSession(record);
+      this.fireTranscript(record, true);
+    }
+  }
+
+  private async openLocal(key: string): Promise<void> {
+    if (this.sessions.has(key)) return this.setActive(key);
+    const meta = this.o.store.get(key);
+    const transcript = meta && (await this.o.store.load(key));
+    if (!meta || !transcript) throw new Error('That saved session could not be read.');
+    const record = new SessionRecord(key, meta.agentId, meta.acpSessionId, meta.cwd, this.additionalDirectories(meta.cwd), transcript);
+    // Not bound to a live agent session yet: the first prompt loads it (or starts a new one).
+    record.detached = true;
+    this.sessions.set(key, record);
+    this.byAcpId.set(record.acpSessionId, record);
+    this.setActive(key);
+    this.fireSession(record);
+    this.fireTranscript(record, true);
+    this.historyEmitter.fire({});
+  }
+
+  async deleteHistory(historyId: string): Promise<void> {
+    if (historyId.startsWith('local:')) {
+      await this.o.store.delete(historyId.slice('local:'.length));
+    } else {
+      const item = this.agentHistory.get(historyId);
+      const connection = item && this.runtimes.get(item.agentId)?.connection;
+      if (item && connection) await connection.deleteSession(item.sessionId);
+      this.agentHistory.delete(historyId);
+    }
+    this.historyEmitter.fire({});
+  }
+
+  async openDiff(sessionId: string, toolCallId: string, path: string): Promise<void> {
+    const record = this.sessions.get(sessionId);
+    const item = record?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    const diff = item?.kind === 'tool_call' ? item.content.find((c) => c.type === 'diff' && c.path === path) : undefined;
+    if (!diff || diff.type !== 'diff') throw new Error(`No diff for ${path} in that tool call.`);
+    await this.o.diffReview.opener.openAcpDiff({ path: diff.path, oldText: diff.oldText, newText: diff.newText }, item?.kind === 'tool_call' ? item.title : undefined);
+  }
+
+
+  // ---- agent -> client requests --------------------------------------------------
+
+  /** Handlers for every agent->client request; errors from the bridges become JSON-RPC errors. */
+  private handlersFor(agentName: string): Partial<ClientRequestHandlers> {
+    const wrap =
+      <P, R>(run: (params: P) => R | Promise<R>) =>
+      async (params: P): Promise<R> => {
+        try {
+          return await run(params);
+        } catch (error) {
+          if (isBridgeError(error)) throw new ResponseError(error.code, error.message, error.data);
+          this.o.logs.main.error(`[${agentName}] request failed: ${messageOf(error)}`);
+          throw error;
+        }
+      };
+    const t = this.o.terminals;
+    return {
+      'fs/read_text_file': wrap((p) => this.o.fs.readTextFile(p)),
+      'fs/write_text_file': wrap((p) => this.o.fs.writeTextFile(p)),
+      'terminal/create': wrap((p) => t.create(p, { name: this.terminalName(p.sessionId) })),
+      'terminal/output': wrap((p) => t.output(p)),
+      'terminal/wait_for_exit': wrap((p) => t.waitForExit(p)),
+      'terminal/kill': wrap((p) => t.kill(p)),
+      'terminal/release': wrap((p) => t.release(p)),
+      'session/request_permission': wrap((p) => this.o.permissions.handle(p as Parameters<PermissionBroker['handle']>[0])),
+      'elicitation/create': wrap((p) => this.o.elicitations.handle(p as Parameters<ElicitationBroker['handle']>[0])),
+    };
+  }
+
+  /** A terminal is named after the tool call that is running when it starts. */
+  private terminalName(acpSessionId: string): string | undefined {
+    const record = this.byAcpId.get(acpSessionId);
+    const items = record?.transcript.items ?? [];
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item.kind === 'tool_call' && item.status !== 'completed' && item.status !== 'failed') return item.title;
+    }
+    return undefined;
+  }
+
+  private onUpdate(notification: SessionNotification): void {
+    const record = this.byAcpId.get(notification.sessionId);
+    if (!record) {
+      this.o.logs.main.debug(`session/update for unknown session ${notification.sessionId}`);
+      return;
+    }
+    if (record.suppressReplay) return;
+    const changed = record.state.apply(notification.update);
+    this.fireTranscript(record, false, changed ? [changed.id] : undefined);
+    if (notification.update.sessionUpdate === 'tool_call' || notification.update.sessionUpdate === 'tool_call_update') {
+      this.followToolCall(record, notification.update as { locations?: { path: string; line?: number | null }[] | null });
+    }
+  }
+
+  private followToolCall(record: SessionRecord, update: { locations?: { path: string; line?: number | null }[] | null }): void {
+    const locations = update.locations ?? [];
+    for (const location of locations) {
+      void this.o.diffReview.tracker
+        .recordAgentTouchedFile({ sessionId: record.acpSessionId, turnId: record.turnId, uri: vscode.Uri.file(location.path).toString() })
+        .catch(() => undefined);
+    }
+    const first = locations[0];
+    if (first) void this.o.diffReview.follow.followLocation(first.path, first.line ?? undefined).catch(() => undefined);
+  }
+
+  // ---- agents --------------------------------------------------------------------
+
+  private runtimeFor(definition: ResolvedAgentDefinition): AgentRuntime {
+    let runtime = this.runtimes.get(definition.name);
+    if (runtime) {
+      runtime.updateDefinition(definition);
+      return runtime;
+    }
+    runtime = new AgentRuntime({
+      definition,
+      cwd: this.workspaceCwd(),
+      stderrLog: this.o.logs.agent(definition.name),
+      log: this.o.logs.main,
+      trace: this.o.protocolLog.hookFor(definition.name),
+      shellEnvironment: this.o.shellEnvironment,
+      getSecretEnv: () => this.o.secrets.environment(definition.name),
+      handlers: this.handlersFor(definition.name),
+      clientVersion: this.o.clientVersion,
+      onConnection: (connection) => {
+        const sub = connection.onSessionUpdate((n) => this.onUpdate(n));
+        return { dispose: () => sub.dispose() };
+      },
+    });
+    const r = runtime;
+    this.disposables.push(
+      runtime,
+      runtime.onDidChange(() => {
+        this.agentsEmitter.fire();
+        this.o.statusBar.show(r.name, r.status === 'crashed' ? 'crashed' : r.status === 'starting' ? 'starting' : r.status === 'auth_required' ? 'auth' : r.status === 'ready' ? 'ready' : 'stopped');
+      }),
+      runtime.onDidExit((e) => {
+        if (e.crashed) this.onAgentCrash(r);
+      }),
+    );
+    this.runtimes.set(definition.name, runtime);
+    return runtime;
+  }
+
+  /** Transcripts stay; the turn ends; pending requests are answered cancelled; terminals die with the agent. */
+  private onAgentCrash(runtime: AgentRuntime): void {
+    for (const record of this.sessionsOf(runtime.name)) {
+      if (record.turn !== 'idle') {
+        record.state.recordError(runtime.crash?.message ?? `${runtime.name} stopped unexpectedly.`, runtime.crash?.stderrTail.slice(-10).join('\n'));
+        record.abort?.abort();
+      }
+      this.detach(record, 'crash');
+      this.fireSession(record);
+      this.fireTranscript(record);
+    }
+    const tail = runtime.crash?.stderrTail.slice(-3).join('\n');
+    void vscode.window
+      .showErrorMessage(`${runtime.crash?.message ?? `${runtime.name} crashed.`}${tail ? `\n${tail}` : ''}`, 'Restart Agent', 'Show Log')
+      .then((choice) => {
+        if (choice === 'Restart Agent') void this.restartAgent(runtime.name).catch((e: unknown) => void vscode.window.showErrorMessage(messageOf(e)));
+        if (choice === 'Show Log') this.o.logs.agent(runtime.name).show(true);
+      });
+  }
+
+  /** The session's agent process is gone (crash or restart): forget the binding, cancel what waits on it. */
+  private detach(record: SessionRecord, _why: 'crash' | 'restart'): void {
+    this.o.permissions.cancelAll(record.acpSessionId);
+    this.o.elicitations.cancelAll(record.acpSessionId);
+    this.o.terminals.disposeSession(record.acpSessionId);
+    record.detached = true;
+  }
+
+  /** Binds a detached session again: session/load when the agent can (the replay is skipped), else a new session. */
+  private async ensureBound(record: SessionRecord): Promise<AcpClientConnection> {
+    const definition = this.o.configuration.find(record.agentId);
+    if (!definition) throw new Error(`The agent "${record.agentId}" is no longer configured.`);
+    const runtime = this.runtimeFor(definition);
+    const connection = await runtime.start();
+    if (!record.detached) return connection;
+    const params = { cwd: record.cwd, additionalDirectories: record.additionalDirectories, mcpServers: this.o.mcpServers() };
+    if (connection.agent?.agentCapabilities.loadSession) {
+      record.suppressReplay = true;
+      try {
+        const setup = await this.withAuth(record.agentId, () => connection.loadSession(record.acpSessionId, params));
+        record.state.applySessionSetup(setup);
+        this.bind(record, record.acpSessionId, runtime);
+        return connection;
+      } catch (error) {
+        this.o.logs.main.warn(`Could not load session ${record.acpSessionId} again: ${messageOf(error)}; starting a new one`);
+      } finally {
+        record.suppressReplay = false;
+      }
+    }
+    const result: NewSessionResult = await this.withAuth(record.agentId, () => connection.newSession(params));
+    record.state.applySessionSetup(result);
+    record.state.recordError(`${record.agentId} started a new session: it does not remember the messages above.`);
+    this.bind(record, result.sessionId, runtime);
+    return connection;
+  }
+
+  private bind(record: SessionRecord, acpSessionId: string, runtime: AgentRuntime): void {
+    this.byAcpId.delete(record.acpSessionId);
+    record.acpSessionId = acpSessionId;
+    record.detached = false;
+    this.byAcpId.set(acpSessionId, record);
+    const caps = runtime.agentInfo?.agentCapabilities;
+    record.capabilities = {
+      image: Boolean(caps?.promptCapabilities.image),
+      audio: Boolean(caps?.promptCapabilities.audio),
+      embeddedContext: Boolean(caps?.promptCapabilities.embeddedContext),
+      loadSession: Boolean(caps?.loadSession),
+    };
+  }
+
+  /** Mode, model and config options from the agent's settings entry, applied after session/new. */
+  private async applyDefaults(record: SessionRecord, definition: ResolvedAgentDefinition, connection: AcpClientConnection, setup: NewSessionResult): Promise<void> {
+    const tryIt = async (what: string, run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } catch (error) {
+        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${messageOf(error)}`;
+        this.o.logs.main.warn(message);
+        record.state.recordError(message);
+      }
+    };
+    if (definition.defaultMode && setup.modes?.currentModeId !== definition.defaultMode) {
+      await tryIt(`defaultMode "${definition.defaultMode}"`, () => this.setMode(record.key, definition.defaultMode!));
+    }
+    if (definition.defaultModel) {
+      const modelOption = record.transcript.configOptions.find((o) => o.category === 'model' && o.kind === 'select');
+      if (modelOption) {
+        if (modelOption.currentValue !== definition.defaultModel) {
+          await tryIt(`defaultModel "${definition.defaultModel}"`, () => this.setConfigOption(record.key, modelOption.id, definition.defaultModel!));
+        }
+      } else if (setup.models && setup.models.currentModelId !== definition.defaultModel) {
+        await tryIt(`defaultModel "${definition.defaultModel}"`, () => this.setModel(record.key, definition.defaultModel!));
+      }
+    }
+    for (const [id, value] of Object.entries(definition.defaultConfigOptions ?? {})) {
+      await tryIt(`config option "${id}"`, () => connection.setConfigOption(record.acpSessionId, id, value).then((r) => {
+        if (r.configOptions) record.transcript.configOptions = r.configOptions;
+      }));
+    }
+    this.fireTranscript(record);
+  }
+
+  /**
+   * Runs an agent request; on -32000 shows the agent's sign-in methods and rethrows. After the user
+   * signs in, `authenticate()` retries the request that needed it.
+   */
+  private async withAuth<T>(agentId: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof AuthRequiredError)) throw error;
+      const flows = classifyAuthMethods(error.authMethods);
+      this.authFlows.set(agentId, flows);
+      this.runtimes.get(agentId)?.setAuthRequired();
+      this.agentsEmitter.fire();
+      this.o.logs.main.info(`${agentId} requires sign-in: ${flows.map((f) => `${f.name} (${f.type})`).join(', ') || 'no methods advertised'}`);
+      if (flows.length === 0) {
+        throw new Error(`${agentId} requires sign-in but advertises no sign-in method. Sign in with its own tool, then restart it. (${error.message})`);
+      }
+      throw error;
+    }
+  }
+
+  private applyConfiguration(): void {
+    const agents = this.o.configuration.snapshot.agents;
+    for (const [name, runtime] of this.runtimes) {
+      const definition = agents.find((a) => a.name === name);
+      if (definition) runtime.updateDefinition(definition);
+    }
+    this.agentsEmitter.fire();
+  }
+
+  // ---- helpers -------------------------------------------------------------------
+
+  private sessionsOf(agentId: string): SessionRecord[] {
+    return [...this.sessions.values()].filter((r) => r.agentId === agentId);
+  }
+
+  private requireSession(key: string): SessionRecord {
+    const record = this.sessions.get(key);
+    if (!record) throw new Error('That session is closed.');
+    return record;
+  }
+
+  /** The session's folder: the first workspace folder (agents get the others as additionalDirectories). */
+  workspaceCwd(): string {
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    return folder?.uri.fsPath ?? require('node:os').homedir();
+  }
+
+  private additionalDirectories(cwd: string): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file' && f.uri.fsPath !== cwd).map((f) => f.uri.fsPath);
+  }
+
+  /** Session folders for the fs and terminal bridges, by the agent's session id. */
+  rootsOf(acpSessionId: string): { cwd: string; additionalDirectories: string[] } | undefined {
+    const record = this.byAcpId.get(acpSessionId);
+    return record ? { cwd: record.cwd, additionalDirectories: record.additionalDirectories } : undefined;
+  }
+
+  turnIdOf(acpSessionId: string): string {
+    return this.byAcpId.get(acpSessionId)?.turnId ?? 'default';
+  }
+
+  agentNameOf(acpSessionId: string): string | undefined {
+    return this.byAcpId.get(acpSessionId)?.agentId;
+  }
+
+  toolKindOf(acpSessionId: string, toolCallId: string): string | undefined {
+    const item = this.byAcpId.get(acpSessionId)?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
+  }
+
+  /** The chat tab of an agent session, to route a permission prompt to the right card. */
+  sessionKeyOf(acpSessionId: string): string | undefined {
+    return this.byAcpId.get(acpSessionId)?.key;
+  }
+
+  get activeSession(): SessionRecord | undefined {
+    return this.activeKey ? this.sessions.get(this.activeKey) : undefined;
+  }
+
+  private viewOf(record: SessionRecord): BackendSessionView {
+    const view: BackendSessionView = {
+      sessionId: record.key,
+      agentId: record.agentId,
+      title: record.title,
+      turn: record.turn,
+      capabilities: record.capabilities,
+      permissions: this.o.permissions.pending(record.acpSessionId).map(permissionView),
+      elicitations: this.o.elicitations.pending(record.acpSessionId).map(elicitationView),
+    };
+    if (record.error) view.error = record.error;
+    if (record.loading) view.loading = true;
+    return view;
+  }
+
+  private setActive(key: string | undefined): void {
+    this.activeKey = key;
+    void vscode.commands.executeCommand('setContext', 'switchboard.turnRunning', this.activeSession ? this.activeSession.turn !== 'idle' : false);
+    this.activeEmitter.fire(key);
+  }
+
+  private fireSession(record: SessionRecord): void {
+    if (!this.sessions.has(record.key)) return;
+    if (record.key === this.activeKey) void vscode.commands.executeCommand('setContext', 'switchboard.turnRunning', record.turn !== 'idle');
+    this.sessionEmitter.fire(this.viewOf(record));
+  }
+
+  private fireSessionByAcpId(acpSessionId: string): void {
+    const record = this.byAcpId.get(acpSessionId);
+    if (record) this.fireSession(record);
+  }
+
+  private fireTranscript(record: SessionRecord, reset = false, changedItemIds?: string[]): void {
+    if (!this.sessions.has(record.key)) return;
+    const event: TranscriptChangeEvent = { sessionId: record.key, transcript: record.transcript, reset };
+    if (changedItemIds) event.changedItemIds = changedItemIds;
+    this.transcriptEmitter.fire(event);
+  }
+
+  private async saveHistory(record: SessionRecord): Promise<void> {
+    if (!record.transcript.items.some((i) => i.kind === 'user_message')) return;
+    await this.o.store.save(
+      { key: record.key, agentId: record.agentId, acpSessionId: record.acpSessionId, title: record.title, cwd: record.cwd, updatedAt: new Date().toISOString() },
+      record.transcript,
+    );
+  }
+
+  /** Saves every open transcript (window closing). */
+  async saveAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((r) => this.saveHistory(r)));
+  }
+
+  async dispose(): Promise<void> {
+    await this.saveAll().catch(() => undefined);
+    this.o.permissions.cancelAllPending();
+    this.o.elicitations.cancelAllPending();
+    await Promise.all([...this.runtimes.values()].map((r) => r.stop().catch(() => undefined)));
+    for (const d of this.disposables) d.dispose();
+  }
+}
