@@ -1,0 +1,146 @@
+import * as assert from 'assert';
+import { importJetBrainsAcpJson, importZedSettings } from '../../../src/agents/importers';
+import { jsoncToJson, parseJsonc } from '../../../src/agents/jsonc';
+
+/** A Zed settings.json as people have them: comments, trailing commas, other settings around. */
+const ZED_SETTINGS = `// Zed settings
+//
+// For information on how to configure Zed, see the Zed documentation.
+{
+  "theme": "One Dark", // inline comment
+  "url": "https://example.com/not//a/comment", /* block
+     comment */
+  "agent_servers": {
+    // Registry agents: Zed downloads them, there is no command here.
+    "claude-acp": {
+      "type": "registry",
+      "env": { "CLAUDE_CODE_EXECUTABLE": "/opt/claude" },
+    },
+    "gemini": { "ignore_system_version": false },
+    "My Agent": {
+      "type": "custom",
+      "command": "/usr/local/bin/my-agent",
+      "args": ["--acp", "--flag=/*not a comment*/",],
+      "env": { "MY_AGENT_LOG": "debug", },
+      "default_mode": "plan",
+      "default_model": "big-model",
+      "favorite_models": ["a", "b"],
+    },
+    "OpenCode": { "command": "opencode", "args": ["acp"] },
+    "Legacy nested": { "command": { "path": "/opt/legacy", "args": ["serve"], "env": { "X": "1" } } },
+    "Broken": { "type": "custom", "command": "", "args": "oops" },
+    "Worse": 42,
+    "ext-agent": { "type": "extension" },
+  },
+}
+`;
+
+describe('importers: Zed settings.json', () => {
+  it('imports custom agents from JSONC and reports registry/built-in ones as skipped with a reason', () => {
+    const result = importZedSettings(ZED_SETTINGS);
+    assert.deepStrictEqual(result.agents, [
+      {
+        name: 'My Agent',
+        command: '/usr/local/bin/my-agent',
+        args: ['--acp', '--flag=/*not a comment*/'],
+        env: { MY_AGENT_LOG: 'debug' },
+        defaultMode: 'plan',
+        defaultModel: 'big-model',
+      },
+      { name: 'OpenCode', command: 'opencode', args: ['acp'], env: {} },
+      { name: 'Legacy nested', command: '/opt/legacy', args: ['serve'], env: { X: '1' } },
+    ]);
+    assert.deepStrictEqual(result.skipped, [
+      {
+        entry: 'claude-acp',
+        message:
+          'Zed agent "claude-acp" was skipped: it is installed from the ACP registry by Zed and has no "command" to import. Use Switchboard\'s built-in "Claude Agent" preset instead (copy its "env" values too).',
+      },
+      {
+        entry: 'gemini',
+        message: 'Zed agent "gemini" was skipped: it is one of Zed\'s built-in agents and has no "command" to import. Use Switchboard\'s built-in "Gemini CLI" preset instead.',
+      },
+      {
+        entry: 'ext-agent',
+        message: 'Zed agent "ext-agent" was skipped: it is provided by a Zed extension and has no "command" to import. Add it by hand with the command that starts it.',
+      },
+    ]);
+    assert.deepStrictEqual(result.problems, [
+      {
+        entry: 'Broken',
+        message: 'Zed agent "Broken" was not imported: "command" must not be empty; "args" must be an array of strings, not the string "oops".',
+      },
+      { entry: 'Worse', message: 'Zed agent "Worse" was not imported: it must be an object, but it is the number 42.' },
+    ]);
+  });
+
+  it('reports a file that is not JSON, or has no agent_servers, as one problem', () => {
+    const broken = importZedSettings('{ "agent_servers": { "a": { "command": "x" } ');
+    assert.deepStrictEqual([broken.agents, broken.skipped], [[], []]);
+    assert.strictEqual(broken.problems.length, 1);
+    assert.strictEqual(broken.problems[0].entry, undefined);
+    assert.match(broken.problems[0].message, /^The Zed settings.json file is not valid JSON: .+\.$/);
+
+    assert.deepStrictEqual(importZedSettings('{ "theme": "x", }').problems, [
+      { entry: undefined, message: 'The Zed settings.json file has no "agent_servers" section, so there is nothing to import.' },
+    ]);
+    assert.deepStrictEqual(importZedSettings('[]').problems, [{ entry: undefined, message: 'The Zed settings.json file must contain an object, but it contains an array.' }]);
+    assert.deepStrictEqual(importZedSettings('{"agent_servers": []}').problems, [
+      { entry: undefined, message: '"agent_servers" in the Zed settings.json file must be an object, but it is an array.' },
+    ]);
+  });
+});
+
+describe('importers: JetBrains acp.json', () => {
+  it('imports {agent_servers: {name: {command, args, env}}}, ignoring JetBrains-only keys', () => {
+    const text = JSON.stringify({
+      default_mcp_settings: { use_idea_mcp: true },
+      agent_servers: {
+        OpenCode: { command: '/absolute/path/bin/opencode', args: ['acp'] },
+        OpenHands: { command: 'openhands', args: ['acp', '--llm-approve'], env: { LLM_MODEL: 'x' }, use_idea_mcp: false },
+        'No command': { args: ['acp'] },
+        'Bad env': { command: 'x', env: { A: 1 } },
+      },
+    });
+    const result = importJetBrainsAcpJson(text);
+    assert.deepStrictEqual(result.agents, [
+      { name: 'OpenCode', command: '/absolute/path/bin/opencode', args: ['acp'], env: {} },
+      { name: 'OpenHands', command: 'openhands', args: ['acp', '--llm-approve'], env: { LLM_MODEL: 'x' } },
+    ]);
+    assert.deepStrictEqual(result.skipped, []);
+    assert.deepStrictEqual(result.problems, [
+      { entry: 'No command', message: 'JetBrains agent "No command" was not imported: "command" is missing (the executable to start, e.g. "npx" or "/usr/local/bin/my-agent").' },
+      { entry: 'Bad env', message: 'JetBrains agent "Bad env" was not imported: each value in "env" must be a string, not the number 1 (at env.A).' },
+    ]);
+  });
+
+  it('tolerates comments and trailing commas there too', () => {
+    const result = importJetBrainsAcpJson('{\n // mine\n "agent_servers": { "A": { "command": "a", }, },\n}');
+    assert.deepStrictEqual(result.agents, [{ name: 'A', command: 'a', args: [], env: {} }]);
+  });
+});
+
+describe('jsonc', () => {
+  it('keeps strings intact (slashes, escaped quotes, commas before brackets inside strings)', () => {
+    const text = '{"a": "http://x//y", "b": "say \\"/* hi */\\"", "c": ",]", "d": [1, 2,], /* x */ "e": {"f": 1,},}';
+    assert.deepStrictEqual(parseJsonc(text), { ok: true, value: { a: 'http://x//y', b: 'say "/* hi */"', c: ',]', d: [1, 2], e: { f: 1 } } });
+  });
+
+  it('does not move any character, so error positions stay right', () => {
+    const text = '{\n  // c\n  "a": 1, /* b */\n}';
+    const json = jsoncToJson(text);
+    assert.strictEqual(json.length, text.length);
+    assert.strictEqual(json.split('\n').length, text.split('\n').length);
+  });
+
+  it('handles a BOM, CRLF line comments and an unterminated block comment', () => {
+    assert.deepStrictEqual(parseJsonc('\ufeff{"a": 1 // x\r\n}'), { ok: true, value: { a: 1 } });
+    assert.strictEqual(parseJsonc('{"a": 1} /* never closed').ok, true);
+  });
+
+  it('reports invalid JSON with a message instead of throwing', () => {
+    const result = parseJsonc('{\n  "a": 1\n  "b": 2\n}');
+    assert.strictEqual(result.ok, false);
+    assert.ok(!result.ok && /line 3, column 3/.test(result.message), JSON.stringify(result));
+  });
+});
