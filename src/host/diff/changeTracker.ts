@@ -3,7 +3,7 @@
 // Memento, and exposes summaries for the chat and the tree view.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { ChangeEntry, ChangeStore, PersistedChanges, TurnRef } from './changeStore';
+import { ChangeEntry, ChangeStore, PersistedChanges, TurnRef, entryKey } from './changeStore';
 import { CurrentContent, readCurrent } from './fileAccess';
 import { Hunk, computeHunks, sumCounts } from './hunks';
 import { MAX_DIFF_BYTES, byteLength } from './inspect';
@@ -70,9 +70,11 @@ export class ChangeTracker implements vscode.Disposable {
   }
 
   /** Same as `snapshot` with text already at hand (open buffers at turn start). */
-  snapshotText(sessionId: string, turnId: string, uri: string, text: string): void {
+  snapshotText(sessionId: string, turnId: string, uri: string, text: string, replace = false): void {
     const k = snapshotKey(sessionId, turnId, uri);
-    if (!this.snapshots.has(k)) this.snapshots.set(k, text);
+    // Once the file is in the turn's list its baseline is fixed; a snapshot no longer matters.
+    if (replace && this.store.has(entryKey(sessionId, turnId, uri))) return;
+    if (replace || !this.snapshots.has(k)) this.snapshots.set(k, text);
   }
 
   /** The agent changed a file by itself; recorded when its content differs from what was seen before. */
@@ -83,6 +85,7 @@ export class ChangeTracker implements vscode.Disposable {
     const k = snapshotKey(input.sessionId, input.turnId, key);
     const before = input.before !== undefined ? input.before : this.snapshots.has(k) ? this.snapshots.get(k) : undefined;
     const c = await readCurrent(uri);
+    if (c.kind === 'error') return; // folders, unreadable files: nothing reviewable
     const after = c.kind === 'text' ? c.text : c.kind === 'missing' ? null : undefined;
     if (before !== undefined && after !== undefined && before === after) return;
     if (before === undefined && after === null) return; // never saw it, now gone: nothing to show or undo

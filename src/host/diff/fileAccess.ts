@@ -19,9 +19,13 @@ export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
 }
 
+/**
+ * The file as the user has it: a dirty buffer's text, else the disk. A clean buffer is not trusted:
+ * it lags behind writes made outside VS Code (the agent's own tools) and outlives deleted files.
+ */
 export async function readCurrent(uri: vscode.Uri): Promise<CurrentContent> {
   const doc = openDocument(uri);
-  if (doc) return { kind: 'text', text: doc.getText(), fromBuffer: true };
+  if (doc && (doc.isDirty || doc.isUntitled || uri.scheme !== 'file')) return { kind: 'text', text: doc.getText(), fromBuffer: true };
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.type & vscode.FileType.Directory) return { kind: 'error', message: 'is a folder' };

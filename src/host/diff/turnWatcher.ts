@@ -4,6 +4,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ChangeTracker } from './changeTracker';
+import { readCurrent } from './fileAccess';
 import { isInsideAny } from './inspect';
 import type { DiffLogger } from './types';
 
@@ -11,9 +12,6 @@ import type { DiffLogger } from './types';
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
 /** Guard against a build or install flooding the list. */
 const MAX_FILES_PER_TURN = 200;
-/** A save the user made this recently explains a file event; it is not the agent's. */
-const USER_SAVE_WINDOW_MS = 2000;
-
 interface ActiveTurn {
   sessionId: string;
   turnId: string;
@@ -24,16 +22,24 @@ interface ActiveTurn {
 
 export class TurnWatcher implements vscode.Disposable {
   private readonly turns = new Map<string, ActiveTurn>();
-  private readonly userSaves = new Map<string, number>();
+  /** Text of the last save per file: an event whose disk content equals it is that save, not the agent. */
+  private readonly userSaves = new Map<string, string>();
   private readonly sub: vscode.Disposable;
 
   constructor(
     private readonly tracker: ChangeTracker,
     private readonly log: DiffLogger,
   ) {
-    this.sub = vscode.workspace.onWillSaveTextDocument((e) => {
+    this.sub = vscode.workspace.onDidSaveTextDocument((doc) => {
+      const key = doc.uri.toString();
       // Saves come from the user or from the fs bridge (which reports its writes itself).
-      if (!this.tracker.writing.has(e.document.uri.toString())) this.userSaves.set(e.document.uri.toString(), Date.now());
+      if (this.tracker.writing.has(key)) return;
+      const text = doc.getText();
+      this.userSaves.set(key, text);
+      // What the user saved mid-turn is theirs: it becomes the "before" for a later agent change.
+      for (const t of this.turns.values()) {
+        if (doc.uri.scheme === 'file' && isInsideAny(t.folders, doc.uri.fsPath)) this.tracker.snapshotText(t.sessionId, t.turnId, key, text, true);
+      }
     });
   }
 
@@ -64,13 +70,19 @@ export class TurnWatcher implements vscode.Disposable {
     const key = uri.toString();
     if (this.tracker.writing.has(key)) return;
     if (uri.fsPath.split(path.sep).some((s) => IGNORED_SEGMENTS.has(s))) return;
-    const savedAt = this.userSaves.get(key);
-    if (savedAt !== undefined && Date.now() - savedAt < USER_SAVE_WINDOW_MS) return;
     if (!turn.seen.has(key) && turn.seen.size >= MAX_FILES_PER_TURN) return;
+    void this.handle(turn, uri).catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`));
+  }
+
+  private async handle(turn: ActiveTurn, uri: vscode.Uri): Promise<void> {
+    const key = uri.toString();
+    const saved = this.userSaves.get(key);
+    if (saved !== undefined) {
+      const now = await readCurrent(uri);
+      if (now.kind === 'text' && now.text === saved) return; // the echo of a save in VS Code
+    }
     turn.seen.add(key);
-    void this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key }).catch((err: unknown) =>
-      this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`),
-    );
+    await this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key });
   }
 
   dispose(): void {

@@ -19,7 +19,7 @@ export interface PendingPermissionDiff {
   /** The agent's idea of the current content; null = the agent creates a new file. */
   oldText: string | null;
   newText: string;
-  options: PermissionOptionLike[];
+  options: readonly PermissionOptionLike[];
   /** Answers the request. Called at most once by this module. */
   answer(optionId: string): void;
   /** Tool call title, shown in the diff editor's title when given. */

@@ -1,0 +1,79 @@
+// Glue from the host bridges to diff review, typed structurally (only the fields used) so this module
+// does not depend on the bridges' internals: PermissionBroker and FsBridge satisfy these shapes.
+import * as vscode from 'vscode';
+import type { DiffReview } from './index';
+import type { PermissionOptionLike } from './types';
+
+/** The part of `PermissionBroker` diff review needs. */
+export interface PermissionSource {
+  readonly onDidRequest: vscode.Event<{
+    id: string;
+    sessionId: string;
+    toolCall: { title?: string | null; content?: readonly unknown[] | null };
+    options: readonly PermissionOptionLike[];
+  }>;
+  readonly onDidResolve: vscode.Event<{ prompt: { id: string; sessionId: string } }>;
+  resolve(promptId: string, optionId: string): boolean;
+}
+
+/** The part of `FsBridge` diff review needs (its `onDidWrite` fires a WriteRecord). */
+export interface WriteSource {
+  readonly onDidWrite: vscode.Event<{ sessionId: string; turnId: string; path: string; before: string | null; after: string }>;
+}
+
+interface DiffItem {
+  path: string;
+  oldText: string | null;
+  newText: string;
+}
+
+function diffItems(content: readonly unknown[] | null | undefined): DiffItem[] {
+  const out: DiffItem[] = [];
+  for (const c of content ?? []) {
+    if (typeof c !== 'object' || c === null) continue;
+    const r = c as Record<string, unknown>;
+    if (r.type !== 'diff' || typeof r.path !== 'string' || typeof r.newText !== 'string') continue;
+    out.push({ path: r.path, oldText: typeof r.oldText === 'string' ? r.oldText : null, newText: r.newText });
+  }
+  return out;
+}
+
+/**
+ * Every permission request that carries diffs becomes reviewable in the diff editor (one pending diff
+ * per file; answering any answers the request); answers from anywhere else close them.
+ */
+export function connectPermissionBroker(review: DiffReview, broker: PermissionSource): vscode.Disposable {
+  const byPrompt = new Map<string, string[]>();
+  return vscode.Disposable.from(
+    broker.onDidRequest((prompt) => {
+      const diffs = diffItems(prompt.toolCall.content);
+      const ids: string[] = [];
+      diffs.forEach((d, i) => {
+        const requestId = diffs.length === 1 ? prompt.id : `${prompt.id}#${i}`;
+        ids.push(requestId);
+        review.addPendingPermissionDiff({
+          sessionId: prompt.sessionId,
+          requestId,
+          path: d.path,
+          oldText: d.oldText,
+          newText: d.newText,
+          options: prompt.options,
+          title: prompt.toolCall.title ?? undefined,
+          answer: (optionId) => void broker.resolve(prompt.id, optionId),
+        });
+      });
+      if (ids.length > 0) byPrompt.set(prompt.id, ids);
+    }),
+    broker.onDidResolve((decision) => {
+      const ids = byPrompt.get(decision.prompt.id);
+      if (!ids) return;
+      byPrompt.delete(decision.prompt.id);
+      for (const id of ids) review.permissionResolved(decision.prompt.sessionId, id);
+    }),
+  );
+}
+
+/** Every write the fs bridge applies is recorded in the turn's changed files. */
+export function connectWriteSource(review: DiffReview, bridge: WriteSource): vscode.Disposable {
+  return bridge.onDidWrite((r) => review.recordWrite({ sessionId: r.sessionId, turnId: r.turnId, uri: r.path, before: r.before, after: r.after }));
+}

@@ -1,0 +1,248 @@
+// Deciding after the write: changed files per turn, Keep/Undo per file, turn and hunk, byte for byte,
+// user edits never overwritten silently, decisions undoable, pending changes surviving a reload.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { BUTTON_SHOW_CONFLICTS, BUTTON_UNDO_AGENT_ONLY, hunkRef } from '../../../src/host/diff/changeDecisions';
+import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
+import { DiffReview } from '../../../src/host/diff/index';
+import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, makeReview, silentLog, tempDir, userEdit, writeFile } from './helpers';
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const TURN = { sessionId: 'sess', turnId: 't1' };
+
+describe('diff review: changed files after the write', () => {
+  let ctx: ReturnType<typeof makeReview>;
+  let dir: string;
+
+  beforeEach(() => {
+    ctx = makeReview(new FakeUi());
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    await closeAllEditors();
+    ctx.registration.dispose();
+    ctx.review.dispose();
+  });
+
+  /** Agent write through the fs-bridge path, recorded like the bridge's onDidWrite would. */
+  async function write(uri: vscode.Uri, content: string, turn = TURN): Promise<string> {
+    const before = await agentWrite(uri, content);
+    ctx.review.recordWrite({ ...turn, uri: uri.toString(), before, after: content });
+    await ctx.review.tracker.refreshUri(uri.toString());
+    return before;
+  }
+
+  it('lists changed files with added/removed counts', async () => {
+    const a = writeFile(path.join(dir, 'a.txt'), 'one\ntwo\nthree\n');
+    await write(a, 'one\nTWO\nthree\nfour\n');
+    const [s] = ctx.review.changedFiles(TURN);
+    assert.ok(s);
+    assert.strictEqual(s.status, 'modified');
+    assert.deepStrictEqual([s.added, s.removed, s.countsKnown, s.undoable, s.conflict], [2, 1, true, true, false]);
+    assert.deepStrictEqual(ctx.review.pendingTurns(), [TURN]);
+  });
+
+  it('Undo All restores every file byte for byte, unsaved user edits and CRLF included, and deletes new files', async () => {
+    const a = writeFile(path.join(dir, 'crlf.txt'), 'l1\r\nl2\r\nl3');
+    const b = writeFile(path.join(dir, 'dirty.ts'), 'saved on disk\n');
+    await userEdit(b, 'saved on disk\nunsaved user line\n');
+    const c = vscode.Uri.file(path.join(dir, 'created.md'));
+    fs.writeFileSync(c.fsPath, '');
+    fs.unlinkSync(c.fsPath);
+
+    await write(a, 'l1\r\nL2\r\nl3\r\nl4\r\n');
+    const bBefore = await write(b, 'agent rewrote it\n');
+    assert.strictEqual(bBefore, 'saved on disk\nunsaved user line\n');
+    // The fs bridge creates files with a WorkspaceEdit too.
+    const edit = new vscode.WorkspaceEdit();
+    edit.createFile(c, { contents: new TextEncoder().encode('# new\n') });
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    ctx.review.recordWrite({ ...TURN, uri: c.fsPath, before: null, after: '# new\n' });
+    await ctx.review.tracker.refreshAll();
+    assert.strictEqual(ctx.review.changedFiles(TURN).length, 3);
+
+    assert.ok(await ctx.review.undoAll(TURN, 'cancel'));
+    assert.deepStrictEqual(fs.readFileSync(a.fsPath), Buffer.from('l1\r\nl2\r\nl3'));
+    assert.strictEqual(diskText(b), 'saved on disk\nunsaved user line\n');
+    assert.strictEqual((await vscode.workspace.openTextDocument(b)).getText(), 'saved on disk\nunsaved user line\n');
+    assert.strictEqual(fs.existsSync(c.fsPath), false);
+    assert.strictEqual(ctx.review.changedFiles().length, 0);
+  });
+
+  it('Undo lands on the undo stack: Ctrl+Z brings the agent text and its review entry back', async () => {
+    const a = writeFile(path.join(dir, 'z.txt'), 'before\n');
+    await write(a, 'after\n');
+    const editor = await vscode.window.showTextDocument(a);
+    const [s] = ctx.review.changedFiles();
+    assert.ok(await ctx.review.undoFile(s.key));
+    assert.strictEqual(editor.document.getText(), 'before\n');
+    await vscode.commands.executeCommand('undo');
+    await waitUntil(() => editor.document.getText() === 'after\n', 'Ctrl+Z to restore the agent text');
+    await waitUntil(() => ctx.review.changedFiles().length === 1, 'the entry to come back');
+  });
+
+  it('Keep All drops the turn and leaves the files; Undo Last Review Decision brings it back', async () => {
+    const a = writeFile(path.join(dir, 'k.txt'), 'k0\n');
+    await write(a, 'k1\n');
+    assert.strictEqual(ctx.review.keepAll(TURN), 1);
+    assert.strictEqual(ctx.review.changedFiles().length, 0);
+    assert.strictEqual(diskText(a), 'k1\n');
+    assert.ok(await ctx.review.decisions.undoLastDecision());
+    assert.strictEqual(ctx.review.changedFiles().length, 1);
+    assert.ok(await ctx.review.undoAll(undefined, 'cancel'));
+    assert.strictEqual(diskText(a), 'k0\n');
+  });
+
+  it('undoing one hunk keeps the others; keeping one hunk survives Undo All', async () => {
+    const a = writeFile(path.join(dir, 'h.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
+    await write(a, 'a\nB\nc\nd\nE\nf\nG\n');
+    const key = ctx.review.changedFiles()[0].key;
+    const hunks = ctx.review.tracker.hunks(key);
+    assert.ok(hunks && hunks.length === 3);
+    assert.ok(await ctx.review.decisions.undoHunk(hunkRef(key, hunks[1])));
+    assert.strictEqual(diskText(a), 'a\nB\nc\nd\ne\nf\nG\n');
+    const [after] = ctx.review.changedFiles();
+    assert.deepStrictEqual([after.added, after.removed], [2, 2]);
+    const remaining = ctx.review.tracker.hunks(key);
+    assert.ok(remaining && remaining.length === 2);
+    assert.ok(await ctx.review.decisions.keepHunk(hunkRef(key, remaining[0])));
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.deepStrictEqual([ctx.review.changedFiles()[0].added, ctx.review.changedFiles()[0].removed], [1, 1]);
+    assert.ok(await ctx.review.undoAll(TURN, 'cancel'));
+    assert.strictEqual(diskText(a), 'a\nB\nc\nd\ne\nf\ng\n');
+  });
+
+  it('CodeLenses offer Keep/Undo on each hunk of the live document', async () => {
+    const a = writeFile(path.join(dir, 'lens.txt'), 'x\ny\nz\n');
+    await write(a, 'x\nY\nz\nw\n');
+    const doc = await vscode.workspace.openTextDocument(a);
+    const lenses = ctx.review.codeLens.provideCodeLenses(doc);
+    assert.strictEqual(lenses.length, 4);
+    assert.deepStrictEqual(lenses.map((l) => l.range.start.line), [1, 1, 3, 3]);
+    assert.deepStrictEqual(lenses.map((l) => l.command?.command), ['switchboard.changes.keepHunk', 'switchboard.changes.undoHunk', 'switchboard.changes.keepHunk', 'switchboard.changes.undoHunk']);
+  });
+
+  it('the diff editor shows the virtual baseline against the real file, so its revert arrows edit the file', async () => {
+    const a = writeFile(path.join(dir, 'arrows.txt'), 'p\nq\nr\n');
+    await write(a, 'p\nQ\nr\n');
+    const key = ctx.review.changedFiles()[0].key;
+    assert.ok(await ctx.review.opener.openEntryDiff(key));
+    const tab = activeDiffTab();
+    assert.ok(tab);
+    assert.strictEqual(tab.original.scheme, DIFF_SCHEME);
+    assert.strictEqual(tab.modified.toString(), a.toString());
+    assert.strictEqual((await vscode.workspace.openTextDocument(tab.original)).getText(), 'p\nq\nr\n');
+    // What a revert arrow does: edit the right side back to the left for that hunk.
+    const doc = await vscode.workspace.openTextDocument(a);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(a, new vscode.Range(1, 0, 1, 1), 'q');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.strictEqual(doc.getText(), 'p\nq\nr\n');
+    await waitUntil(() => ctx.review.changedFiles().length === 0, 'the fully reverted file to leave the list');
+  });
+
+  it('a file the user edited after the agent: Undo asks, can show the conflict, and keeps the user edits', async () => {
+    const a = writeFile(path.join(dir, 'conflict.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
+    await write(a, 'a\nB\nc\nd\ne\nf\nG\n');
+    await userEdit(a, 'a\nB\nc\nd\nmine\nf\nG\n');
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.strictEqual(ctx.review.changedFiles()[0].conflict, true);
+
+    ctx.ui.answer = () => undefined;
+    assert.strictEqual(await ctx.review.undoAll(TURN), false);
+    assert.strictEqual((await vscode.workspace.openTextDocument(a)).getText(), 'a\nB\nc\nd\nmine\nf\nG\n');
+    assert.match(ctx.ui.last('ask') ?? '', /edited after the agent changed it/);
+
+    ctx.ui.answer = () => BUTTON_SHOW_CONFLICTS;
+    assert.strictEqual(await ctx.review.undoAll(TURN), false);
+    const tab = activeDiffTab();
+    assert.ok(tab, 'the conflict diff is open');
+    assert.strictEqual(tab.modified.toString(), a.toString());
+
+    ctx.ui.answer = (_m, buttons) => (buttons.includes(BUTTON_UNDO_AGENT_ONLY) ? BUTTON_UNDO_AGENT_ONLY : undefined);
+    assert.ok(await ctx.review.undoAll(TURN));
+    assert.strictEqual((await vscode.workspace.openTextDocument(a)).getText(), 'a\nb\nc\nd\nmine\nf\ng\n');
+  });
+
+  it('a file deleted after the agent wrote it can be restored from before the turn', async () => {
+    const a = writeFile(path.join(dir, 'del.txt'), 'keep me\n');
+    await write(a, 'agent\n');
+    await closeAllEditors();
+    fs.unlinkSync(a.fsPath);
+    await ctx.review.tracker.refreshUri(a.toString());
+    const [s] = ctx.review.changedFiles();
+    assert.strictEqual(s.status, 'deleted');
+    assert.ok(await ctx.review.undoFile(s.key, 'agentOnly'));
+    assert.strictEqual(diskText(a), 'keep me\n');
+  });
+
+  it('pending changes survive a reload (a new instance on the same Memento) until kept', async () => {
+    const a = writeFile(path.join(dir, 'persist.txt'), 'v0\n');
+    await write(a, 'v1\n');
+    const memento = ctx.memento;
+    const second = new DiffReview({ memento, log: silentLog, ui: new FakeUi() });
+    try {
+      await second.tracker.refreshAll();
+      const [s] = second.changedFiles(TURN);
+      assert.ok(s, 'restored entry');
+      assert.deepStrictEqual([s.added, s.removed, s.undoable], [1, 1, true]);
+      assert.ok(await second.undoAll(TURN, 'cancel'));
+      assert.strictEqual(diskText(a), 'v0\n');
+      const third = new DiffReview({ memento, log: silentLog, ui: new FakeUi() });
+      assert.strictEqual(third.changedFiles().length, 0);
+      third.dispose();
+    } finally {
+      second.dispose();
+    }
+  });
+
+  it('a change the agent made by itself is picked up from file events, with the open buffer as baseline', async () => {
+    const a = writeFile(path.join(dir, 'tool.txt'), 'disk\n');
+    await userEdit(a, 'disk\nbuffer only\n');
+    await (await vscode.workspace.openTextDocument(a)).save();
+    await waitUntil(() => !vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.toString())?.isDirty, 'the save');
+    ctx.review.beginTurn('sess', 't2', [dir]);
+    fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');
+    const b = path.join(dir, 'made-by-tool.txt');
+    fs.writeFileSync(b, 'new\n');
+    const names = () => ctx.review.changedFiles({ sessionId: 'sess', turnId: 't2' }).map((s) => path.basename(s.path)).sort();
+    await waitUntil(() => names().includes('tool.txt') && names().includes('made-by-tool.txt'), 'file events to be recorded', 10000);
+    ctx.review.endTurn('sess');
+    assert.deepStrictEqual(names(), ['made-by-tool.txt', 'tool.txt'], 'only the two files, not their folder');
+    const byPath = new Map(ctx.review.changedFiles().map((s) => [path.basename(s.path), s]));
+    assert.strictEqual(byPath.get('tool.txt')?.undoable, true);
+    assert.strictEqual(byPath.get('made-by-tool.txt')?.undoable, false, 'never seen before: keep only');
+    await waitUntil(() => diskText(a).includes('agent tool') && (vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.toString())?.getText() ?? '').includes('agent tool'), 'the buffer to reload');
+    assert.ok(await ctx.review.undoFile(byPath.get('tool.txt')?.key ?? '', 'cancel'));
+    assert.strictEqual(diskText(a), 'disk\nbuffer only\n');
+    assert.strictEqual(await ctx.review.undoFile(byPath.get('made-by-tool.txt')?.key ?? '', 'cancel'), false);
+    assert.match(ctx.ui.last('warn') ?? '', /did not see it before the agent changed it/);
+  });
+
+  it('follow along reveals a location without stealing focus, only when switchboard.followAgent is on', async () => {
+    const a = writeFile(path.join(dir, 'follow.txt'), Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const cfg = vscode.workspace.getConfiguration('switchboard');
+    const old = cfg.inspect<boolean>('followAgent')?.globalValue;
+    try {
+      await cfg.update('followAgent', false, vscode.ConfigurationTarget.Global);
+      assert.strictEqual(await ctx.review.followLocation(a.fsPath, 30), false);
+      await cfg.update('followAgent', true, vscode.ConfigurationTarget.Global);
+      assert.strictEqual(await ctx.review.followLocation(a.fsPath, 30), true);
+      const editor = vscode.window.activeTextEditor;
+      assert.strictEqual(editor?.document.uri.toString(), a.toString());
+      assert.strictEqual(editor?.selection.active.line, 29);
+      assert.strictEqual(await ctx.review.followLocation('/etc/passwd', 1), false);
+    } finally {
+      await cfg.update('followAgent', old, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+// Shared pieces for the diff-review host tests: a fake UI that records messages and answers modal
+// questions, an in-memory Memento, temp files in the workspace, and an fs-bridge-like agent write.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { DiffReview } from '../../../src/host/diff/index';
+import type { DiffLogger, MementoLike } from '../../../src/host/diff/types';
+import type { DiffUi } from '../../../src/host/diff/ui';
+import { workspaceRoot } from '../index';
+
+export class FakeUi implements DiffUi {
+  readonly messages: { level: 'ask' | 'info' | 'warn' | 'error'; message: string }[] = [];
+  /** What modal questions answer (undefined = cancel). */
+  answer: (message: string, buttons: readonly string[]) => string | undefined = () => undefined;
+  async ask(message: string, _detail: string | undefined, buttons: readonly string[]): Promise<string | undefined> {
+    this.messages.push({ level: 'ask', message });
+    return this.answer(message, buttons);
+  }
+  async info(message: string): Promise<string | undefined> {
+    this.messages.push({ level: 'info', message });
+    return undefined;
+  }
+  async warn(message: string): Promise<string | undefined> {
+    this.messages.push({ level: 'warn', message });
+    return undefined;
+  }
+  async error(message: string): Promise<string | undefined> {
+    this.messages.push({ level: 'error', message });
+    return undefined;
+  }
+  last(level: 'ask' | 'info' | 'warn' | 'error'): string | undefined {
+    return [...this.messages].reverse().find((m) => m.level === level)?.message;
+  }
+}
+
+export class MemoryMemento implements MementoLike {
+  readonly data = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    // Round-trip through JSON like workspaceState does.
+    const v = this.data.get(key);
+    return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, value);
+  }
+}
+
+export const silentLog: DiffLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export function makeReview(ui = new FakeUi(), memento = new MemoryMemento()): { review: DiffReview; ui: FakeUi; memento: MemoryMemento; registration: vscode.Disposable } {
+  const review = new DiffReview({ memento, log: silentLog, ui });
+  // A second instance next to the extension's own: no commands or tree view (those ids are taken).
+  const registration = review.register({ commands: false, treeView: false });
+  return { review, ui, memento, registration };
+}
+
+let n = 0;
+/** A fresh folder under the workspace for one test. */
+export function tempDir(): string {
+  const dir = path.join(workspaceRoot(), 'diff-tests', `${process.pid}-${Date.now()}-${++n}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function writeFile(file: string, content: string | Uint8Array): vscode.Uri {
+  fs.writeFileSync(file, content);
+  return vscode.Uri.file(file);
+}
+
+export function diskText(uri: vscode.Uri): string {
+  return fs.readFileSync(uri.fsPath, 'utf8');
+}
+
+export function fullRange(doc: vscode.TextDocument): vscode.Range {
+  return new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+}
+
+/** What the fs bridge does: replace the buffer through a WorkspaceEdit and save. Returns the text before. */
+export async function agentWrite(uri: vscode.Uri, content: string): Promise<string> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const before = doc.getText();
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, fullRange(doc), content);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('agent write refused');
+  if (!(await doc.save())) throw new Error('agent save failed');
+  return before;
+}
+
+/** The user types into the buffer without saving. */
+export async function userEdit(uri: vscode.Uri, content: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, fullRange(doc), content);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('user edit refused');
+  return doc;
+}
+
+/** Close every editor without "save changes?" prompts (dirty buffers are reverted first). */
+export async function closeAllEditors(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+export function activeDiffTab(): vscode.TabInputTextDiff | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputTextDiff ? input : undefined;
+}
