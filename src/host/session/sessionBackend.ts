@@ -181,8 +181,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const connection = await runtime.start();
     const cwd = this.workspaceCwd();
     const additionalDirectories = this.additionalDirectories(cwd);
-    const result = await this.withAuth(name, () =>
-      connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
+    const result = await this.withAuth(
+      name,
+      () => connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
+      async () => void (await this.newSession(name)),
     );
     const record = new SessionRecord(result.sessionId, name, result.sessionId, cwd, additionalDirectories);
     this.bind(record, result.sessionId, runtime);
@@ -235,7 +237,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       }
       record.state.recordUserPrompt(built.blocks);
       this.fireTranscript(record);
-      await this.runTurn(record, connection, built.blocks);
+      await this.runTurn(record, connection, built.blocks, prompt);
     } catch (error) {
       this.failTurn(record, error);
     } finally {
@@ -248,10 +250,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     }
   }
 
-  private async runTurn(record: SessionRecord, connection: AcpClientConnection, blocks: ContentBlock[]): Promise<void> {
+  private async runTurn(record: SessionRecord, connection: AcpClientConnection, blocks: ContentBlock[], prompt: ComposerPrompt): Promise<void> {
     record.abort = new AbortController();
-    const result = await this.withAuth(record.agentId, () =>
-      connection.prompt(record.acpSessionId, blocks, { signal: record.abort!.signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
+    const result = await this.withAuth(
+      record.agentId,
+      () => connection.prompt(record.acpSessionId, blocks, { signal: record.abort!.signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
+      () => this.sendPrompt(record.key, prompt),
     );
     record.state.recordTurnEnd(result.stopReason);
     if (result.cancelledLocally) {
@@ -694,11 +698,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
    * Runs an agent request; on -32000 shows the agent's sign-in methods and rethrows. After the user
    * signs in, `authenticate()` retries the request that needed it.
    */
-  private async withAuth<T>(agentId: string, run: () => Promise<T>): Promise<T> {
+  private async withAuth<T>(agentId: string, run: () => Promise<T>, retry?: RetryAfterAuth): Promise<T> {
     try {
       return await run();
     } catch (error) {
       if (!(error instanceof AuthRequiredError)) throw error;
+      if (retry) this.retryAfterAuth.set(agentId, retry);
       const flows = classifyAuthMethods(error.authMethods);
       this.authFlows.set(agentId, flows);
       this.runtimes.get(agentId)?.setAuthRequired();

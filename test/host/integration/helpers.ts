@@ -1,0 +1,37 @@
+// Shared by the integration host tests: the extension's API and agents defined on the fake agent.
+import * as path from 'path';
+import type { SwitchboardApi } from '../../../src/extension';
+import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
+import { repoRoot, setSettings, switchboardExtension, waitFor } from '../index';
+
+export const fakeAgent = path.join(repoRoot, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
+
+export async function api(): Promise<SwitchboardApi> {
+  return (await switchboardExtension().activate()) as SwitchboardApi;
+}
+
+/** Defines agents that run the fake agent with the given flags; returns a restore function. */
+export function useFakeAgents(agents: Record<string, string[]>): Promise<() => Promise<void>> {
+  const value: Record<string, unknown> = {};
+  for (const [name, flags] of Object.entries(agents)) value[name] = { command: 'node', args: [fakeAgent, ...flags] };
+  return setSettings({ 'switchboard.agents': value });
+}
+
+export function transcriptOf(sb: SwitchboardApi, sessionId: string): Transcript {
+  const snapshot = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId);
+  if (!snapshot) throw new Error(`no session ${sessionId}`);
+  return snapshot.transcript;
+}
+
+export function textOf(item: TranscriptItem): string {
+  if (item.kind !== 'agent_message' && item.kind !== 'user_message' && item.kind !== 'thought') return '';
+  return item.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+export async function waitForAgentStatus(sb: SwitchboardApi, agent: string, status: string, timeoutMs = 15_000): Promise<void> {
+  await waitFor(() => sb.backend.getAgents().find((a) => a.id === agent)?.status === status, `${agent} to be ${status}`, timeoutMs);
+}
+
+export function prompt(text: string) {
+  return { text, mentions: [], images: [] };
+}
