@@ -22,7 +22,7 @@ export const AuthMethodsSchema = lenientArray(AuthMethodSchema);
 
 const flag = z.boolean().catch(false);
 // Capability objects: present (an object) means supported.
-const present = z.unknown().transform((v) => isRecord(v));
+const present = z.unknown().optional().transform((v) => isRecord(v));
 
 const AgentCapabilitiesSchema = z
   .object({
