@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     const md = [
       '## Bridges',
       '',
-      `Node ${process.version}, ${os.cpus().length} cores, ${os.platform()}; ${new Date().toISOString().slice(0, 10)}. Plain Node (the pure parts of src/host);`,
+      `Node ${process.version}, ${os.cpus().length} cores, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} at the start (other jobs share the machine: compare rows of one run, not runs); ${new Date().toISOString().slice(0, 10)}. Plain Node (the pure parts of src/host);`,
       'the open-TextDocument path and the pseudoterminal need an extension host and are not measured here.',
       '',
       '### fs/read_text_file window of 100 lines from disk (`readLineWindow`) vs reading and decoding the whole file',
