@@ -4,6 +4,7 @@ import type { AgentDefinition } from './agentDefinition';
 import { silentLogger, type AgentLogger } from './logger';
 import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type ProcessEntry } from './processTree';
 import { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
+import type { LoginShellEnvironment } from './shellEnvironment';
 import { LineRing, LineSplitter } from './stderrLines';
 
 /*
@@ -13,18 +14,21 @@ import { LineRing, LineSplitter } from './stderrLines';
  */
 
 export interface AgentProcessOptions {
-  readonly definition: AgentDefinition;
+  /** A settings entry or preset; a `ResolvedAgentDefinition`'s `installHint` is used when not given below. */
+  readonly definition: AgentDefinition & { readonly installHint?: string };
   /** The workspace folder the agent works in. */
   readonly cwd: string;
   /** Receives each stderr line (info) and lifecycle messages. */
   readonly logger?: AgentLogger;
   /** Inherited environment (default: process.env). */
   readonly baseEnv?: NodeJS.ProcessEnv;
-  /** PATH of the user's login shell (see shellEnvironment), replacing the inherited PATH. */
+  /** PATH of the user's login shell, replacing the inherited PATH. */
   readonly loginShellPath?: string;
+  /** Alternatively the result of `LoginShellEnvironmentCache.get()`: its PATH is used when it came from the shell. */
+  readonly loginShellEnvironment?: LoginShellEnvironment;
   /** Secrets from SecretStorage (e.g. API keys collected for `env_var` auth); applied last. */
   readonly secretEnv?: Readonly<Record<string, string>>;
-  /** Shown when the command is not found (presets carry one). */
+  /** Shown when the command is not found (default: the definition's own hint). */
   readonly installHint?: string;
   /** How many stderr lines to keep for crash banners (default 100). */
   readonly stderrLineLimit?: number;
@@ -77,7 +81,7 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
   const resolved = resolveCommand(options.definition.command, getPathFromEnv(env, platform), platform, {
     cwd: options.cwd,
     pathExt: env.PATHEXT,
-    installHint: options.installHint,
+    installHint: options.installHint ?? options.definition.installHint,
     agentName: options.definition.name,
   });
   const invocation = buildSpawnInvocation(resolved, options.definition.args);
@@ -286,12 +290,14 @@ export class AgentProcess {
  * secrets (so a secret always wins over a value written in settings).
  */
 export function buildAgentEnvironment(
-  options: Pick<AgentProcessOptions, 'definition' | 'baseEnv' | 'loginShellPath' | 'secretEnv'>,
+  options: Pick<AgentProcessOptions, 'definition' | 'baseEnv' | 'loginShellPath' | 'loginShellEnvironment' | 'secretEnv'>,
   platform: NodeJS.Platform = process.platform,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.baseEnv ?? process.env)) if (value !== undefined) env[key] = value;
-  if (options.loginShellPath) setEnvVar(env, 'PATH', options.loginShellPath, platform);
+  const shellEnv = options.loginShellEnvironment;
+  const loginPath = options.loginShellPath ?? (shellEnv?.source === 'login-shell' ? getPathFromEnv(shellEnv.env, platform) : undefined);
+  if (loginPath) setEnvVar(env, 'PATH', loginPath, platform);
   for (const [key, value] of Object.entries(options.definition.env)) setEnvVar(env, key, value, platform);
   for (const [key, value] of Object.entries(options.secretEnv ?? {})) setEnvVar(env, key, value, platform);
   return env;

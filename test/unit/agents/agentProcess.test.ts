@@ -1,12 +1,19 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { AgentSpawnError, startAgentProcess, type AgentProcess, type AgentProcessOptions } from '../../../src/agents/agentProcess';
+import { AgentSpawnError, buildAgentEnvironment, describeAgentExit, startAgentProcess, type AgentProcess, type AgentProcessOptions } from '../../../src/agents/agentProcess';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
+import { resolveAgentSetting } from '../../../src/agents/agentSettings';
 import { CommandNotFoundError } from '../../../src/agents/resolveCommand';
-import { fixture, killQuietly, nextLine, pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
+import { fixture, killQuietly, LineReader, nextLine, pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
+/*
+ * Graceful tests wait up to 10 s for the clean exit (they end as soon as it happens, so a long wait
+ * costs nothing and a loaded machine cannot turn a clean exit into a SIGTERM); escalation tests use
+ * short waits, which only bound how soon the signal comes.
+ */
+const GRACEFUL = { stdinCloseMs: 10_000, terminateMs: 10_000 };
 const FAST_STOP = { stdinCloseMs: 400, terminateMs: 400 };
 
 function nodeAgent(name: string, script: string, args: string[] = [], env: Record<string, string> = {}): AgentDefinition {
@@ -14,20 +21,24 @@ function nodeAgent(name: string, script: string, args: string[] = [], env: Recor
 }
 
 posixOnly('agentProcess', function () {
-  this.timeout(20_000);
+  this.timeout(40_000);
   const started: AgentProcess[] = [];
   const strayPids: number[] = [];
   let cwd: string;
 
   async function start(options: Partial<AgentProcessOptions> & { definition: AgentDefinition }): Promise<AgentProcess> {
-    const agent = await startAgentProcess({ cwd, stopTimeouts: FAST_STOP, ...options });
+    const agent = await startAgentProcess({ cwd, stopTimeouts: GRACEFUL, ...options });
     started.push(agent);
     return agent;
   }
 
   /** Starts treeAgent and waits for it to report its grandchild. */
-  async function startTree(flags: string[], logger = new RecordingLogger()): Promise<{ agent: AgentProcess; grandchild: number; logger: RecordingLogger }> {
-    const agent = await start({ definition: nodeAgent('Tree Agent', 'treeAgent.js', flags), logger });
+  async function startTree(
+    flags: string[],
+    stopTimeouts: AgentProcessOptions['stopTimeouts'] = GRACEFUL,
+  ): Promise<{ agent: AgentProcess; grandchild: number; logger: RecordingLogger }> {
+    const logger = new RecordingLogger();
+    const agent = await start({ definition: nodeAgent('Tree Agent', 'treeAgent.js', flags), logger, stopTimeouts });
     const report = JSON.parse(await nextLine(agent.stdout, (line) => line.startsWith('{'))) as { pid: number; grandchild: number };
     strayPids.push(report.grandchild);
     assert.strictEqual(report.pid, agent.pid);
@@ -46,9 +57,10 @@ posixOnly('agentProcess', function () {
 
   it('exposes stdin and stdout for the protocol layer', async () => {
     const agent = await start({ definition: nodeAgent('Echo', 'echoAgent.js') });
-    await nextLine(agent.stdout, (line) => line === 'ready');
+    const reader = new LineReader(agent.stdout);
+    await reader.next((line) => line === 'ready');
     agent.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize"}\n');
-    assert.strictEqual(await nextLine(agent.stdout), 'echo:{"jsonrpc":"2.0","id":0,"method":"initialize"}');
+    assert.strictEqual(await reader.next(), 'echo:{"jsonrpc":"2.0","id":0,"method":"initialize"}');
     assert.ok(agent.running);
     assert.match(agent.commandLine, /echoAgent\.js$/);
   });
@@ -63,8 +75,9 @@ posixOnly('agentProcess', function () {
       loginShellPath: '/home/me/.nvm/versions/node/v20/bin:/usr/bin:/bin',
       secretEnv: { SECRET: 'from-secret-storage' },
     });
+    const reader = new LineReader(agent.stdout);
     const lines: string[] = [];
-    for (let i = 0; i < 5; i++) lines.push(await nextLine(agent.stdout));
+    for (let i = 0; i < 5; i++) lines.push(await reader.next());
     assert.deepStrictEqual(lines, [
       'FROM_BASE=base',
       'OVERRIDDEN=from-definition',
@@ -120,6 +133,7 @@ posixOnly('agentProcess', function () {
 
   it('stop is idempotent and works after the agent has exited', async () => {
     const agent = await start({ definition: nodeAgent('Echo', 'echoAgent.js') });
+    await nextLine(agent.stdout, (line) => line === 'ready');
     const first = agent.stop();
     assert.strictEqual(agent.stop(), first);
     const exit = await first;
@@ -139,7 +153,7 @@ posixOnly('agentProcess', function () {
 
     it('sends SIGTERM to the whole tree when the agent ignores stdin close', async () => {
       const { agent, grandchild, logger } = await startTree(['--ignore-stdin-close']);
-      const exit = await agent.stop();
+      const exit = await agent.stop(FAST_STOP);
       assert.strictEqual(exit.signal, 'SIGTERM');
       assert.ok(!pidExists(agent.pid), 'agent still running');
       assert.ok(!pidExists(grandchild), 'grandchild still running');
@@ -148,7 +162,7 @@ posixOnly('agentProcess', function () {
 
     it('SIGKILLs the tree when the agent and its grandchild ignore SIGTERM', async () => {
       const { agent, grandchild, logger } = await startTree(['--ignore-stdin-close', '--ignore-sigterm', '--grandchild-ignores-sigterm']);
-      const exit = await agent.stop();
+      const exit = await agent.stop(FAST_STOP);
       assert.strictEqual(exit.signal, 'SIGKILL');
       assert.ok(!pidExists(agent.pid), 'agent still running');
       assert.ok(!pidExists(grandchild), 'grandchild still running');
@@ -157,21 +171,22 @@ posixOnly('agentProcess', function () {
 
     it('finds a grandchild that left the process group (setsid) by walking the tree', async () => {
       const { agent, grandchild } = await startTree(['--ignore-stdin-close', '--ignore-sigterm', '--grandchild-new-session', '--grandchild-ignores-sigterm']);
-      await agent.stop();
+      await agent.stop(FAST_STOP);
       assert.ok(!pidExists(agent.pid));
       assert.ok(!pidExists(grandchild), 'grandchild in its own session survived');
     });
 
     it('ends what the agent left behind when it exits on stdin close (the npx-wrapper orphan)', async () => {
       const { agent, grandchild, logger } = await startTree(['--exit-on-stdin-close', '--grandchild-new-session', '--grandchild-ignores-sigterm']);
-      const exit = await agent.stop();
+      // Short wait for the leftovers' SIGTERM -> SIGKILL, long wait for the agent's own clean exit.
+      const exit = await agent.stop({ stdinCloseMs: 10_000, terminateMs: 400 });
       assert.deepStrictEqual([exit.code, exit.signal], [0, null]);
       assert.ok(!pidExists(grandchild), 'orphaned grandchild survived stop()');
       assert.ok(logger.messages().some((line) => line.includes(`leftover process(es) of the agent: ${grandchild}`)));
     });
 
     it('ends the orphans of an agent that crashed (same process group)', async () => {
-      const { agent, grandchild } = await startTree(['--grandchild-ignores-sigterm']);
+      const { agent, grandchild } = await startTree(['--grandchild-ignores-sigterm'], FAST_STOP);
       process.kill(agent.pid, 'SIGKILL'); // the wrapper dies; the real agent would keep running
       const exit = await agent.exited;
       assert.deepStrictEqual([exit.signal, exit.requested], ['SIGKILL', false]);
@@ -182,12 +197,14 @@ posixOnly('agentProcess', function () {
   describe('start failures are typed errors, never unhandled', () => {
     it('a command missing from PATH -> CommandNotFoundError with the install hint', async () => {
       const emptyBin = tempDir('empty-bin');
+      // As the integrator calls it: a merged preset entry (carrying its install hint) and the cached shell env.
+      const gemini = resolveAgentSetting({}).agents.find((agent) => agent.name === 'Gemini CLI');
+      assert.ok(gemini);
       const error = await startAgentProcess({
-        definition: { name: 'Gemini CLI', command: 'gemini', args: ['--acp'], env: {} },
+        definition: gemini,
         cwd,
         baseEnv: { PATH: '/usr/bin' },
-        loginShellPath: emptyBin,
-        installHint: 'Install Gemini CLI with: npm install -g @google/gemini-cli',
+        loginShellEnvironment: { env: { PATH: emptyBin }, source: 'login-shell' },
       }).then(
         () => assert.fail('expected a CommandNotFoundError'),
         (reason: unknown) => reason,
@@ -243,5 +260,32 @@ posixOnly('agentProcess', function () {
       assert.match(error.message, /^Cannot start Mine: "\/opt\/agent" is not executable \(permission denied\)/);
       assert.strictEqual((error.cause as Error).message, 'spawn /opt/agent EACCES');
     });
+  });
+});
+
+describe('agentProcess: environment and exit descriptions', () => {
+  const definition: AgentDefinition = { name: 'A', command: 'a', args: [], env: { Path: 'C:\\from-definition', API_URL: 'https://x' } };
+
+  it('Windows: PATH and Path are one variable; the last layer wins without duplicates', () => {
+    const env = buildAgentEnvironment({ definition, baseEnv: { Path: 'C:\\base', OTHER: '1' }, loginShellPath: 'C:\\login', secretEnv: { api_url: 'secret' } }, 'win32');
+    assert.deepStrictEqual(env, { Path: 'C:\\from-definition', OTHER: '1', API_URL: 'secret' });
+  });
+
+  it('POSIX: names are case-sensitive and undefined base values are dropped', () => {
+    const env = buildAgentEnvironment({ definition: { ...definition, env: { PATH: '/def' } }, baseEnv: { PATH: '/base', path: 'lower', GONE: undefined }, loginShellPath: '/login' }, 'linux');
+    assert.deepStrictEqual(env, { PATH: '/def', path: 'lower' });
+  });
+
+  it('takes PATH from a login-shell environment result, but not from a fallback one', () => {
+    const base = { PATH: '/base' };
+    const fromShell = buildAgentEnvironment({ definition: { ...definition, env: {} }, baseEnv: base, loginShellEnvironment: { env: { PATH: '/nvm:/base', FOO: 'x' }, source: 'login-shell' } }, 'linux');
+    assert.deepStrictEqual(fromShell, { PATH: '/nvm:/base' });
+    const fallback = buildAgentEnvironment({ definition: { ...definition, env: {} }, baseEnv: base, loginShellEnvironment: { env: { PATH: '/other' }, source: 'process', reason: 'timeout' } }, 'linux');
+    assert.deepStrictEqual(fallback, { PATH: '/base' });
+  });
+
+  it('describes exits for banners', () => {
+    assert.strictEqual(describeAgentExit({ code: 1, signal: null }), 'exited with code 1');
+    assert.strictEqual(describeAgentExit({ code: null, signal: 'SIGSEGV' }), 'was ended by SIGSEGV');
   });
 });

@@ -25,34 +25,52 @@ export class RecordingLogger implements AgentLogger {
   }
 }
 
-/** Resolves with the next line matching `predicate` on a stream (rejects after `timeoutMs`). */
-export function nextLine(stream: Readable, predicate: (line: string) => boolean = () => true, timeoutMs = 10_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer | string) => {
-      buffer += chunk.toString();
-      let newline = buffer.indexOf('\n');
+/**
+ * Reads a stream line by line without losing lines that arrive in the same chunk: `next()` returns
+ * the next line matching `predicate` (skipping others), rejecting after `timeoutMs`.
+ */
+export class LineReader {
+  private buffer = '';
+  private readonly lines: string[] = [];
+  private wake: (() => void) | undefined;
+
+  constructor(stream: Readable) {
+    stream.on('data', (chunk: Buffer | string) => {
+      this.buffer += chunk.toString();
+      let newline = this.buffer.indexOf('\n');
       while (newline >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        if (predicate(line)) {
-          cleanup();
-          resolve(line);
-          return;
-        }
-        newline = buffer.indexOf('\n');
+        this.lines.push(this.buffer.slice(0, newline));
+        this.buffer = this.buffer.slice(newline + 1);
+        newline = this.buffer.indexOf('\n');
       }
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`no matching line within ${timeoutMs} ms (buffer: ${JSON.stringify(buffer)})`));
-    }, timeoutMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      stream.off('data', onData);
-    };
-    stream.on('data', onData);
-  });
+      this.wake?.();
+    });
+  }
+
+  async next(predicate: (line: string) => boolean = () => true, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      while (this.lines.length > 0) {
+        const line = this.lines.shift() as string;
+        if (predicate(line)) return line;
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`no matching line within ${timeoutMs} ms (partial line: ${JSON.stringify(this.buffer)})`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+}
+
+/** The next matching line of a stream that is read only once. */
+export function nextLine(stream: Readable, predicate: (line: string) => boolean = () => true, timeoutMs = 20_000): Promise<string> {
+  return new LineReader(stream).next(predicate, timeoutMs);
 }
 
 /**
