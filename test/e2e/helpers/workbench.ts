@@ -1,0 +1,192 @@
+// Helpers for end-to-end tests: the real VS Code workbench (code-server, with the packaged VSIX installed)
+// in headless Chromium through playwright-core. scripts/run-e2e-tests.mjs starts code-server and passes
+// its URL and directories in the environment; tests only drive the browser.
+//
+//   const wb = await openWorkbench();            // browser + page, workbench rendered
+//   await openSwitchboardView(wb.page);          // click the activity-bar icon
+//   const chat = chatFrame(wb.page);             // FrameLocator inside the chat webview
+//   await chat.getByRole('textbox', { name: 'Message' }).fill('hi');
+//   await screenshot(wb.page, 'my-test');        // test-results/e2e/my-test.png
+//   await closeWorkbench(wb);
+import * as fs from 'fs';
+import * as path from 'path';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
+
+export interface E2EEnv {
+  /** Workbench URL with the sample workspace open. */
+  url: string;
+  /** code-server's --user-data-dir (user settings live in User/settings.json). */
+  userDataDir: string;
+  /** The temp copy of test/fixtures/workspace that is open. */
+  workspace: string;
+  /** Where screenshots and other artifacts go (test-results/e2e). */
+  artifacts: string;
+  chromium: string;
+}
+
+export function e2eEnv(): E2EEnv {
+  const url = process.env.SWITCHBOARD_E2E_URL;
+  if (!url) throw new Error('SWITCHBOARD_E2E_URL is not set: run the e2e tests with npm run test:e2e');
+  return {
+    url,
+    userDataDir: process.env.SWITCHBOARD_E2E_USER_DATA ?? '',
+    workspace: process.env.SWITCHBOARD_E2E_WORKSPACE ?? '',
+    artifacts: process.env.SWITCHBOARD_E2E_ARTIFACTS ?? path.resolve('test-results', 'e2e'),
+    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface Workbench {
+  browser: Browser;
+  page: Page;
+  /** Browser console lines and page errors, for diagnosing a failure. */
+  console: string[];
+}
+
+/** Launches Chromium, opens the workbench and waits until it has rendered and the extensions started. */
+export async function openWorkbench({ width = 1280, height = 800 } = {}): Promise<Workbench> {
+  const env = e2eEnv();
+  const browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  try {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const lines: string[] = [];
+    page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
+    await page.goto(env.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+    await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
+    return { browser, page, console: lines };
+  } catch (err) {
+    fs.mkdirSync(env.artifacts, { recursive: true });
+    for (const page of browser.contexts().flatMap((c) => c.pages())) {
+      await page.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
+    }
+    await browser.close().catch(() => {});
+    throw err;
+  }
+}
+
+export async function closeWorkbench(wb: Workbench | undefined): Promise<void> {
+  if (!wb) return;
+  fs.mkdirSync(e2eEnv().artifacts, { recursive: true });
+  await wb.browser.close().catch(() => {});
+}
+
+/** The activity-bar entry whose accessible name starts with `name` (e.g. "Switchboard", "Explorer"). */
+export function activityBarItem(page: Page, name: string): Locator {
+  return page
+    .locator('.part.activitybar .action-item[role="tab"]')
+    .filter({ has: page.locator(`a.action-label[aria-label^="${name}"]`) })
+    .first();
+}
+
+/** The side bar as a locator. */
+export function sideBar(page: Page): Locator {
+  return page.locator('.part.sidebar');
+}
+
+/** Opens the Switchboard view container by clicking its activity-bar icon; resolves when it shows. */
+export async function openSwitchboardView(page: Page): Promise<Locator> {
+  const item = activityBarItem(page, 'Switchboard');
+  if ((await item.getAttribute('aria-selected')) !== 'true') await item.click();
+  const bar = sideBar(page);
+  await bar.waitFor({ state: 'visible' });
+  await bar.locator('.composite.title .title-label', { hasText: /switchboard/i }).waitFor({ state: 'visible' });
+  return bar;
+}
+
+/**
+ * The chat webview's document. A webview is an iframe (the host, src carries extensionId) holding
+ * another iframe (#active-frame) with the extension's HTML; Playwright reaches it through frame locators.
+ */
+export function chatFrame(page: Page): FrameLocator {
+  return page
+    .frameLocator('iframe.webview[src*="extensionId=switchboard-dev.switchboard"]')
+    .first()
+    .frameLocator('#active-frame');
+}
+
+/** Runs a command from the command palette by its title as shown there (e.g. "Switchboard: New Session"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** Merges `patch` into the user settings file; VS Code picks the change up live. */
+export function updateUserSettings(patch: Record<string, unknown>): void {
+  const file = path.join(e2eEnv().userDataDir, 'User', 'settings.json');
+  let current: Record<string, unknown> = {};
+  try {
+    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    /* no settings yet */
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...current, ...patch }, null, 2) + '\n');
+}
+
+export const THEMES = {
+  light: { name: 'Default Light Modern', cls: 'vs' },
+  dark: { name: 'Default Dark Modern', cls: 'vs-dark' },
+  'high-contrast': { name: 'Default High Contrast', cls: 'hc-black' },
+} as const;
+export type ThemeKind = keyof typeof THEMES;
+
+function themeApplied(page: Page, cls: string, timeout: number): Promise<unknown> {
+  return page.waitForFunction(
+    (c) => {
+      const list = document.querySelector('.monaco-workbench')?.classList;
+      return !!list && list.contains(c) && [...list].some((n) => n.startsWith('vscode-theme-'));
+    },
+    cls,
+    { timeout },
+  );
+}
+
+/**
+ * Switches `workbench.colorTheme` in the user settings file and waits until the workbench shows it.
+ * code-server does not always notice the file change live, so after a few seconds the page is
+ * reloaded (the open views are restored from the workbench state).
+ */
+export async function setColorTheme(page: Page, kind: ThemeKind): Promise<void> {
+  const theme = THEMES[kind];
+  updateUserSettings({ 'workbench.colorTheme': theme.name });
+  try {
+    await themeApplied(page, theme.cls, 5_000);
+  } catch {
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await themeApplied(page, theme.cls, 60_000);
+    await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
+  }
+}
+
+/** Saves a full-page PNG as test-results/e2e/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const dir = e2eEnv().artifacts;
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Writes the browser console of a workbench to test-results/e2e/<name>.console.log. */
+export function saveConsole(wb: Workbench, name: string): void {
+  const dir = e2eEnv().artifacts;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${name}.console.log`), wb.console.join('\n') + '\n');
+}
