@@ -3,8 +3,12 @@
 // UTF-8 decode -> ANSI strip -> bounded buffer), with memory sampled. Prints a Markdown section and writes
 // it between the "bridges" markers of bench/RESULTS.md.
 //
+// Then, unless SWITCHBOARD_BENCH_NO_HOST=1, the extension-host half (test/host/bridges/hostBench.test.ts:
+// an open 10 MB TextDocument, and a 100 MB producer through TerminalBridge with a real pseudoterminal,
+// with the extension host's memory) through scripts/run-host-tests.mjs (code-server + Chromium).
+//
 // Run: npx tsc -p tsconfig.test.json && node out/bench/bridges.bench.js
-// (The open-TextDocument read path and the pseudoterminal need an extension host: not measured here.)
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -142,8 +146,66 @@ async function terminalBench(): Promise<string[]> {
   return rows;
 }
 
+interface HostResults {
+  vscode: string;
+  read?: { bytes: number; lines: number; openMs: number; windowMs: Record<string, number>; wholeGetTextMs: number; diskWindowMiddleMs: number };
+  terminal?: {
+    seconds: number;
+    mbPerSecond: number;
+    exitCode: number | null;
+    retainedBytes: number;
+    truncated: boolean;
+    baseRssMb: number;
+    peakGrowthMb: { rss: number; heapUsed: number; arrayBuffers: number };
+  };
+}
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+function hostBench(dir: string): string[] {
+  const runner = path.join(REPO, 'scripts', 'run-host-tests.mjs');
+  if (process.env.SWITCHBOARD_BENCH_NO_HOST === '1') return ['Extension-host half skipped (SWITCHBOARD_BENCH_NO_HOST=1).'];
+  if (!fs.existsSync(runner)) return ['Extension-host half skipped: scripts/run-host-tests.mjs is missing.'];
+  const json = path.join(dir, 'host.json');
+  const r = spawnSync(process.execPath, [runner, '--grep', 'bridges host bench'], {
+    cwd: REPO,
+    env: { ...process.env, SWITCHBOARD_BRIDGES_BENCH: json },
+    encoding: 'utf8',
+    timeout: 20 * 60_000,
+  });
+  if (!fs.existsSync(json)) {
+    const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-5).join(' / ');
+    return [`Extension-host half failed to run (exit ${r.status}): ${tail}`];
+  }
+  const h = JSON.parse(fs.readFileSync(json, 'utf8')) as HostResults;
+  const rows = [`Extension host: VS Code ${h.vscode} (code-server), same machine.`, ''];
+  if (h.read) {
+    const w = h.read.windowMs;
+    rows.push(
+      `| open TextDocument, ${fmt(h.read.bytes / MB)} MB, ${h.read.lines.toLocaleString('en')} lines | ms (median of 9) |`,
+      '|---|---|',
+      `| openTextDocument (once, not part of a read) | ${fmt(h.read.openMs, 0)} |`,
+      `| 100-line window at the start / middle / end | ${fmt(w.start, 2)} / ${fmt(w.middle, 2)} / ${fmt(w.end, 2)} |`,
+      `| whole getText() + slice, for comparison | ${fmt(h.read.wholeGetTextMs, 1)} |`,
+      `| same window from disk (file not open), through FsBridge | ${fmt(h.read.diskWindowMiddleMs, 2)} |`,
+      '',
+    );
+  }
+  if (h.terminal) {
+    const t = h.terminal;
+    rows.push(
+      '| terminal/create: 100 MB producer, real pseudoterminal (shown), 1 MiB output limit | |',
+      '|---|---|',
+      `| time to exit / throughput | ${fmt(t.seconds, 2)} s / ${fmt(t.mbPerSecond, 1)} MB/s (the view is fed at most ~2 MB/s and skips what it cannot show; the process is never paused) |`,
+      `| retained output | ${fmt(t.retainedBytes / MB, 2)} MB, truncated: ${t.truncated} |`,
+      `| extension host peak growth: RSS / heap / ArrayBuffers | ${fmt(t.peakGrowthMb.rss)} / ${fmt(t.peakGrowthMb.heapUsed)} / ${fmt(t.peakGrowthMb.arrayBuffers)} MB (RSS at start ${fmt(t.baseRssMb, 0)} MB) |`,
+    );
+  }
+  return rows;
+}
+
 function writeSection(markdown: string): void {
-  const file = path.resolve(__dirname, '..', '..', 'bench', 'RESULTS.md');
+  const file = path.join(REPO, 'bench', 'RESULTS.md');
   const start = '<!-- bridges:start -->';
   const end = '<!-- bridges:end -->';
   const block = `${start}\n${markdown.trim()}\n${end}`;
@@ -159,11 +221,12 @@ async function main(): Promise<void> {
   try {
     const reads = await readBench(dir);
     const terms = await terminalBench();
+    const host = hostBench(dir);
     const md = [
       '## Bridges',
       '',
       `Node ${process.version}, ${os.cpus().length} cores, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} at the start (other jobs share the machine: compare rows of one run, not runs); ${new Date().toISOString().slice(0, 10)}. Plain Node (the pure parts of src/host);`,
-      'the open-TextDocument path and the pseudoterminal need an extension host and are not measured here.',
+      'the open-TextDocument path and the pseudoterminal are measured in the extension host at the end.',
       '',
       '### fs/read_text_file window of 100 lines from disk (`readLineWindow`) vs reading and decoding the whole file',
       '',
@@ -178,6 +241,10 @@ async function main(): Promise<void> {
       ...terms,
       '',
       'Memory stays bounded: the buffer keeps at most the output limit (1 MiB here, 16 MiB max), cut at a UTF-8 boundary.',
+      '',
+      '### In the extension host',
+      '',
+      ...host,
     ].join('\n');
     console.log(md);
     writeSection(md);

@@ -213,8 +213,6 @@ export class TerminalBridge implements vscode.Disposable {
         entry.terminalOpen = false;
         entry.proc.kill();
       },
-      pause: () => entry.proc.pause(),
-      resume: () => entry.proc.resume(),
     });
     this.live.set(terminalId, entry);
     return entry;

@@ -2,10 +2,11 @@
  * The VS Code side of an agent terminal: a Pseudoterminal that shows the command's raw output (colours
  * included, \n turned into \r\n), forwards keyboard input, Ctrl+C as SIGINT, and reports the user closing it.
  *
- * Writes are batched on a timer with a bounded queue. Once the terminal is open, a full queue pauses the
- * process (real backpressure: a 100 MB producer blocks instead of growing the extension host's memory).
- * Before the terminal opens (VS Code may open it late) the queue keeps only its tail, so a process never
- * waits on a view that might not come.
+ * The view is fed at a bounded rate (about 2 MB/s) from a bounded queue; when a producer outruns it, the
+ * oldest queued output is skipped and a "[… not shown here …]" line marks the gap. A pseudoterminal gets
+ * no acknowledgement from the renderer, so without this a 100 MB producer piled up ~150 MB of IPC buffers
+ * in the extension host (measured in code-server). The process itself is never slowed down for the view:
+ * the agent and the chat read the separate bounded output buffer, which keeps the tail.
  */
 import * as vscode from 'vscode';
 
@@ -14,14 +15,11 @@ export interface PtyIo {
   interrupt(): void;
   /** The user closed the terminal (not called when the bridge disposes it). */
   closedByUser(): void;
-  pause(): void;
-  resume(): void;
 }
 
-const FLUSH_MS = 10;
-const MAX_CHARS_PER_FLUSH = 256 * 1024;
-const HIGH_WATER = 1024 * 1024;
-const LOW_WATER = 256 * 1024;
+const FLUSH_MS = 16;
+const CHARS_PER_FLUSH = Math.round((2 * 1024 * 1024 * FLUSH_MS) / 1000);
+const MAX_QUEUED = 512 * 1024;
 
 export class AgentPseudoterminal implements vscode.Pseudoterminal {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
@@ -36,14 +34,11 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
   private queued = 0;
   private omitted = 0;
   private timer: NodeJS.Timeout | undefined;
-  private pausedProducer = false;
 
   constructor(private readonly io: PtyIo) {}
 
   open(): void {
     this.opened = true;
-    if (this.omitted > 0) this.writeEmitter.fire(`\x1b[2m[… ${this.omitted} earlier characters not shown]\x1b[0m\r\n`);
-    this.omitted = 0;
     this.schedule();
   }
 
@@ -70,11 +65,7 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
     const converted = text.replace(/\r?\n/g, '\r\n');
     this.queue.push(converted);
     this.queued += converted.length;
-    if (!this.opened) this.keepTail();
-    else if (this.queued > HIGH_WATER && !this.pausedProducer) {
-      this.pausedProducer = true;
-      this.io.pause();
-    }
+    if (this.queued > MAX_QUEUED) this.skipOldest();
     this.schedule();
   }
 
@@ -92,11 +83,23 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
     this.closeEmitter.dispose();
   }
 
-  private keepTail(): void {
-    while (this.queued > HIGH_WATER && this.queue.length > 1) {
-      const dropped = this.queue.shift() ?? '';
-      this.queued -= dropped.length;
-      this.omitted += dropped.length;
+  /** Drops the oldest queued output down to the cap, resuming at a line start when one is near. */
+  private skipOldest(): void {
+    while (this.queued > MAX_QUEUED && this.queue.length > 0) {
+      const head = this.queue[0];
+      const excess = this.queued - MAX_QUEUED;
+      if (head.length <= excess) {
+        this.queue.shift();
+        this.queued -= head.length;
+        this.omitted += head.length;
+        continue;
+      }
+      const nl = head.indexOf('\n', excess);
+      let cut = nl >= 0 && nl - excess < 4096 ? nl + 1 : excess;
+      if ((head.charCodeAt(cut) & 0xfc00) === 0xdc00) cut++; // not inside a surrogate pair
+      this.queue[0] = head.slice(cut);
+      this.queued -= cut;
+      this.omitted += cut;
     }
   }
 
@@ -110,8 +113,12 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
 
   private flush(): void {
     if (this.closed) return;
-    let budget = MAX_CHARS_PER_FLUSH;
+    let budget = CHARS_PER_FLUSH;
     const out: string[] = [];
+    if (this.omitted > 0) {
+      out.push(`\r\n\x1b[2m[… ${this.omitted.toLocaleString('en')} characters of output not shown here; the agent gets the tail]\x1b[0m\r\n`);
+      this.omitted = 0;
+    }
     while (budget > 0 && this.queue.length > 0) {
       const head = this.queue[0];
       if (head.length <= budget) {
@@ -131,10 +138,6 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
       }
     }
     if (out.length > 0) this.writeEmitter.fire(out.join(''));
-    if (this.pausedProducer && this.queued < LOW_WATER) {
-      this.pausedProducer = false;
-      this.io.resume();
-    }
     this.schedule();
   }
 
@@ -143,9 +146,5 @@ export class AgentPseudoterminal implements vscode.Pseudoterminal {
     this.timer = undefined;
     this.queue = [];
     this.queued = 0;
-    if (this.pausedProducer) {
-      this.pausedProducer = false;
-      this.io.resume();
-    }
   }
 }
