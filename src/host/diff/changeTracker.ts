@@ -13,6 +13,9 @@ const STATE_KEY = 'switchboard.diff.pendingChanges';
 /** Snapshots above this (chars, baseline + agent text) are kept in memory only. */
 const MAX_PERSIST_CHARS = 4 * 1024 * 1024;
 const REFRESH_DELAY_MS = 150;
+/** Snapshot bounds: files the agent looks at are remembered until the turn ends, within these limits. */
+const MAX_SNAPSHOTS = 500;
+const MAX_SNAPSHOT_CHARS = 8 * 1024 * 1024;
 
 interface Live {
   current: CurrentContent;
@@ -65,8 +68,24 @@ export class ChangeTracker implements vscode.Disposable {
     const k = snapshotKey(input.sessionId, input.turnId, uri.toString());
     if (this.snapshots.has(k)) return;
     const c = await readCurrent(uri);
-    if (c.kind === 'text') this.snapshots.set(k, c.text);
-    else if (c.kind === 'missing') this.snapshots.set(k, null);
+    if (c.kind === 'text') this.putSnapshot(k, c.text);
+    else if (c.kind === 'missing') this.putSnapshot(k, null);
+  }
+
+  /** Snapshots are bounded (count and size): the oldest go first, a huge file is not kept. */
+  private putSnapshot(k: string, text: string | null): void {
+    if (text !== null && text.length > MAX_SNAPSHOT_CHARS) return;
+    this.snapshots.delete(k);
+    this.snapshots.set(k, text);
+    while (this.snapshots.size > MAX_SNAPSHOTS) {
+      const oldest = this.snapshots.keys().next().value;
+      if (oldest === undefined) break;
+      this.snapshots.delete(oldest);
+    }
+  }
+
+  hasSnapshot(sessionId: string, turnId: string, uri: string): boolean {
+    return this.snapshots.has(snapshotKey(sessionId, turnId, uri));
   }
 
   /** Same as `snapshot` with text already at hand (open buffers at turn start). */
@@ -74,7 +93,7 @@ export class ChangeTracker implements vscode.Disposable {
     const k = snapshotKey(sessionId, turnId, uri);
     // Once the file is in the turn's list its baseline is fixed; a snapshot no longer matters.
     if (replace && this.store.has(entryKey(sessionId, turnId, uri))) return;
-    if (replace || !this.snapshots.has(k)) this.snapshots.set(k, text);
+    if (replace || !this.snapshots.has(k)) this.putSnapshot(k, text);
   }
 
   /** The agent changed a file by itself; recorded when its content differs from what was seen before. */
@@ -87,10 +106,16 @@ export class ChangeTracker implements vscode.Disposable {
     const c = await readCurrent(uri);
     if (c.kind === 'error') return; // folders, unreadable files: nothing reviewable
     const after = c.kind === 'text' ? c.text : c.kind === 'missing' ? null : undefined;
+    if (before === undefined && !input.changed && !this.store.has(entryKey(input.sessionId, input.turnId, key))) {
+      // First sighting of a location (maybe only read): remember it; a later call records a real change.
+      if (after !== undefined) this.putSnapshot(k, after);
+      return;
+    }
     if (before !== undefined && after !== undefined && before === after) return;
     if (before === undefined && after === null) return; // never saw it, now gone: nothing to show or undo
     this.store.record({ sessionId: input.sessionId, turnId: input.turnId, uri: key, before, after });
-    this.persistAndRefresh(key);
+    this.persist();
+    await this.refreshUri(key);
   }
 
   /** A turn is over: its snapshots are no longer needed. */

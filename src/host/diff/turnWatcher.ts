@@ -12,12 +12,16 @@ import type { DiffLogger } from './types';
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
 /** Guard against a build or install flooding the list. */
 const MAX_FILES_PER_TURN = 200;
+/** File birth times come from a coarse kernel clock that can trail Date.now() by a few ms. */
+const BIRTH_SLACK_MS = 250;
+
 interface ActiveTurn {
   sessionId: string;
   turnId: string;
   folders: string[];
   watchers: vscode.Disposable[];
   seen: Set<string>;
+  startedAt: number;
 }
 
 export class TurnWatcher implements vscode.Disposable {
@@ -46,14 +50,18 @@ export class TurnWatcher implements vscode.Disposable {
   /** Start watching a session's folders for a turn (absolute paths: the session cwd and additional directories). */
   beginTurn(sessionId: string, turnId: string, folders: readonly string[]): void {
     this.endTurn(sessionId);
-    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set() };
+    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set(), startedAt: Date.now() };
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme === 'file' && isInsideAny(turn.folders, doc.uri.fsPath)) this.tracker.snapshotText(sessionId, turnId, doc.uri.toString(), doc.getText());
     }
     for (const folder of turn.folders) {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*'));
-      const on = (uri: vscode.Uri) => this.onEvent(turn, uri);
-      turn.watchers.push(w, w.onDidChange(on), w.onDidCreate(on), w.onDidDelete(on));
+      turn.watchers.push(
+        w,
+        w.onDidChange((uri) => this.onEvent(turn, uri, false)),
+        w.onDidCreate((uri) => this.onEvent(turn, uri, true)),
+        w.onDidDelete((uri) => this.onEvent(turn, uri, false)),
+      );
     }
     this.turns.set(sessionId, turn);
   }
@@ -66,15 +74,15 @@ export class TurnWatcher implements vscode.Disposable {
     this.tracker.forgetSnapshots(t.sessionId, t.turnId);
   }
 
-  private onEvent(turn: ActiveTurn, uri: vscode.Uri): void {
+  private onEvent(turn: ActiveTurn, uri: vscode.Uri, created: boolean): void {
     const key = uri.toString();
     if (this.tracker.writing.has(key)) return;
     if (uri.fsPath.split(path.sep).some((s) => IGNORED_SEGMENTS.has(s))) return;
     if (!turn.seen.has(key) && turn.seen.size >= MAX_FILES_PER_TURN) return;
-    void this.handle(turn, uri).catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`));
+    void this.handle(turn, uri, created).catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`));
   }
 
-  private async handle(turn: ActiveTurn, uri: vscode.Uri): Promise<void> {
+  private async handle(turn: ActiveTurn, uri: vscode.Uri, created: boolean): Promise<void> {
     const key = uri.toString();
     const saved = this.userSaves.get(key);
     if (saved !== undefined) {
@@ -82,7 +90,15 @@ export class TurnWatcher implements vscode.Disposable {
       if (now.kind === 'text' && now.text === saved) return; // the echo of a save in VS Code
     }
     turn.seen.add(key);
-    await this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key });
+    // A file created during the turn did not exist before it; a late event for an older file (watcher
+    // latency) must not pass for that, or Undo would delete the user's file. Its birth time decides.
+    let before: null | undefined;
+    if (created && !this.tracker.hasSnapshot(turn.sessionId, turn.turnId, key)) {
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+      if (stat && stat.ctime > 0 && stat.ctime >= turn.startedAt - BIRTH_SLACK_MS) before = null;
+      else this.log.debug(`diff review: ${uri.fsPath} created before the turn (birth ${stat?.ctime}, turn ${turn.startedAt})`);
+    }
+    await this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key, before, changed: true });
   }
 
   dispose(): void {

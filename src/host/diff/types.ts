@@ -48,6 +48,12 @@ export interface AgentTouchedFileInput {
    * undefined = unknown (then the change can be kept but not undone).
    */
   before?: string | null;
+  /**
+   * True when the caller knows the file changed (a file-system event). Without it and without a known
+   * `before`, the first sighting only snapshots the file (e.g. a tool call's location that may be a
+   * mere read) and a later call records it if the content moved.
+   */
+  changed?: boolean;
 }
 
 /** What the chat shows for a changed file; plain JSON. */

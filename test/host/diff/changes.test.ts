@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { BUTTON_SHOW_CONFLICTS, BUTTON_UNDO_AGENT_ONLY, hunkRef } from '../../../src/host/diff/changeDecisions';
 import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
 import { DiffReview } from '../../../src/host/diff/index';
-import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, makeReview, silentLog, tempDir, userEdit, writeFile } from './helpers';
+import { FakeUi, activeDiffTab, logLines, agentWrite, closeAllEditors, diskText, makeReview, silentLog, tempDir, userEdit, writeFile } from './helpers';
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -209,23 +209,44 @@ describe('diff review: changed files after the write', () => {
     const a = writeFile(path.join(dir, 'tool.txt'), 'disk\n');
     await userEdit(a, 'disk\nbuffer only\n');
     await (await vscode.workspace.openTextDocument(a)).save();
-    await waitUntil(() => !vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.toString())?.isDirty, 'the save');
-    ctx.review.beginTurn('sess', 't2', [dir]);
+    const unseen = writeFile(path.join(dir, 'unseen.txt'), 'existed before\n');
+    await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
+    const turn = { sessionId: 'sess', turnId: 't2' };
+    ctx.review.beginTurn(turn.sessionId, turn.turnId, [dir]);
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');
     const b = path.join(dir, 'made-by-tool.txt');
     fs.writeFileSync(b, 'new\n');
-    const names = () => ctx.review.changedFiles({ sessionId: 'sess', turnId: 't2' }).map((s) => path.basename(s.path)).sort();
-    await waitUntil(() => names().includes('tool.txt') && names().includes('made-by-tool.txt'), 'file events to be recorded', 10000);
+    fs.writeFileSync(unseen.fsPath, 'existed before\nchanged by a shell command\n');
+    const names = () => ctx.review.changedFiles(turn).map((s) => path.basename(s.path)).sort();
+    await waitUntil(() => names().length >= 3, 'file events to be recorded', 10000);
     ctx.review.endTurn('sess');
-    assert.deepStrictEqual(names(), ['made-by-tool.txt', 'tool.txt'], 'only the two files, not their folder');
-    const byPath = new Map(ctx.review.changedFiles().map((s) => [path.basename(s.path), s]));
-    assert.strictEqual(byPath.get('tool.txt')?.undoable, true);
-    assert.strictEqual(byPath.get('made-by-tool.txt')?.undoable, false, 'never seen before: keep only');
-    await waitUntil(() => diskText(a).includes('agent tool') && (vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.toString())?.getText() ?? '').includes('agent tool'), 'the buffer to reload');
-    assert.ok(await ctx.review.undoFile(byPath.get('tool.txt')?.key ?? '', 'cancel'));
+    assert.deepStrictEqual(names(), ['made-by-tool.txt', 'tool.txt', 'unseen.txt'], 'the files, not their folder');
+    const byName = new Map(ctx.review.changedFiles(turn).map((s) => [path.basename(s.path), s]));
+    assert.strictEqual(byName.get('tool.txt')?.undoable, true);
+    assert.strictEqual(byName.get('made-by-tool.txt')?.status, 'created', logLines.join('\n'));
+    assert.strictEqual(byName.get('unseen.txt')?.undoable, false, 'never seen before: keep only');
+
+    assert.ok(await ctx.review.undoFile(byName.get('tool.txt')?.key ?? '', 'cancel'));
     assert.strictEqual(diskText(a), 'disk\nbuffer only\n');
-    assert.strictEqual(await ctx.review.undoFile(byPath.get('made-by-tool.txt')?.key ?? '', 'cancel'), false);
+    assert.ok(await ctx.review.undoFile(byName.get('made-by-tool.txt')?.key ?? '', 'cancel'));
+    assert.strictEqual(fs.existsSync(b), false);
+    assert.strictEqual(await ctx.review.undoFile(byName.get('unseen.txt')?.key ?? '', 'cancel'), false);
     assert.match(ctx.ui.last('warn') ?? '', /did not see it before the agent changed it/);
+    assert.strictEqual(diskText(unseen), 'existed before\nchanged by a shell command\n', 'left alone');
+  });
+
+  it('tool-call locations: a first sighting is only a snapshot; a later change is recorded against it', async () => {
+    const a = writeFile(path.join(dir, 'loc.txt'), 'read me\n');
+    const turn = { sessionId: 'sess', turnId: 't3' };
+    await ctx.review.recordAgentTouchedFile({ ...turn, uri: a.toString() });
+    assert.strictEqual(ctx.review.changedFiles(turn).length, 0, 'a read is not a change');
+    fs.writeFileSync(a.fsPath, 'read me\nand edited\n');
+    await ctx.review.recordAgentTouchedFile({ ...turn, uri: a.toString() });
+    const [s] = ctx.review.changedFiles(turn);
+    assert.ok(s);
+    assert.deepStrictEqual([s.added, s.removed, s.undoable], [1, 0, true]);
+    assert.ok(await ctx.review.undoAll(turn, 'cancel'));
+    assert.strictEqual(diskText(a), 'read me\n');
   });
 
   it('follow along reveals a location without stealing focus, only when switchboard.followAgent is on', async () => {

@@ -45,7 +45,10 @@ export class MemoryMemento implements MementoLike {
   }
 }
 
-export const silentLog: DiffLogger = { info() {}, warn() {}, error() {}, debug() {} };
+/** Log lines of every review built by these helpers, for failure messages. */
+export const logLines: string[] = [];
+const keep = (m: string | Error) => void logLines.push(String(m));
+export const silentLog: DiffLogger = { info: keep, warn: keep, error: keep, debug: keep };
 
 export function makeReview(ui = new FakeUi(), memento = new MemoryMemento()): { review: DiffReview; ui: FakeUi; memento: MemoryMemento; registration: vscode.Disposable } {
   const review = new DiffReview({ memento, log: silentLog, ui });
