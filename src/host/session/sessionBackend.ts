@@ -36,7 +36,8 @@ import type { AgentStatusBar } from '../statusBar';
 import type { TerminalBridge } from '../terminalBridge';
 import { AgentRuntime, messageOf } from './agentRuntime';
 import { buildPromptBlocks } from './promptBuilder';
-import { SessionRecord } from './sessionRecord';
+import { randomUUID } from 'node:crypto';
+import { SessionRecord, scopedSessionId } from './sessionRecord';
 import type { TranscriptStore } from './transcriptStore';
 import { agentView, elicitationView, permissionView } from './views';
 
@@ -67,7 +68,7 @@ const CANCEL_GRACE_MS = 5000;
 export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly runtimes = new Map<string, AgentRuntime>();
   private readonly sessions = new Map<string, SessionRecord>();
-  private readonly byAcpId = new Map<string, SessionRecord>();
+  private readonly byScopedId = new Map<string, SessionRecord>();
   private readonly authFlows = new Map<string, AuthFlow[]>();
   private readonly retryAfterAuth = new Map<string, RetryAfterAuth>();
   private readonly agentHistory = new Map<string, HistoryItem>();
@@ -154,7 +155,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         canDelete: true,
       }));
     const localIds = new Set(local.map((l) => l.sessionId));
-    const fromAgents = [...this.agentHistory.values()].filter((h) => !localIds.has(h.sessionId) && !this.byAcpId.has(h.sessionId));
+    const fromAgents = [...this.agentHistory.values()].filter(
+      (h) => !localIds.has(h.sessionId) && !this.byScopedId.has(scopedSessionId(h.agentId, h.sessionId)),
+    );
     return [...local, ...fromAgents];
   }
 
@@ -186,7 +189,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       () => connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
       async () => void (await this.newSession(name)),
     );
-    const record = new SessionRecord(result.sessionId, name, result.sessionId, cwd, additionalDirectories);
+    const record = new SessionRecord(randomUUID(), name, result.sessionId, cwd, additionalDirectories);
     this.bind(record, result.sessionId, runtime);
     record.state.applySessionSetup(result);
     this.sessions.set(record.key, record);
@@ -206,16 +209,16 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const record = this.sessions.get(sessionId);
     if (!record) return;
     if (record.turn !== 'idle') await this.cancel(sessionId);
-    this.o.permissions.cancelAll(record.acpSessionId);
-    this.o.elicitations.cancelAll(record.acpSessionId);
-    this.o.terminals.disposeSession(record.acpSessionId);
+    this.o.permissions.cancelAll(record.scopedId);
+    this.o.elicitations.cancelAll(record.scopedId);
+    this.o.terminals.disposeSession(record.scopedId);
     await this.saveHistory(record);
     const connection = this.runtimes.get(record.agentId)?.connection;
     if (connection && !record.detached && connection.agent?.agentCapabilities.sessionCapabilities.close) {
       await connection.closeSession(record.acpSessionId).catch((e: unknown) => this.o.logs.main.warn(`session/close failed: ${messageOf(e)}`));
     }
     this.sessions.delete(sessionId);
-    this.byAcpId.delete(record.acpSessionId);
+    this.byScopedId.delete(record.scopedId);
     this.closeEmitter.fire(sessionId);
     if (this.activeKey === sessionId) this.setActive([...this.sessions.keys()].pop());
     this.historyEmitter.fire({});
@@ -227,6 +230,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     record.error = undefined;
     record.turn = 'running';
     record.turnNumber++;
+    // Created before anything is awaited so Stop works from the first moment the turn shows as running.
+    const abort = (record.abort = new AbortController());
     this.fireSession(record);
     this.o.statusBar.show(record.agentId, 'working');
     try {
@@ -237,7 +242,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       }
       record.state.recordUserPrompt(built.blocks);
       this.fireTranscript(record);
-      await this.runTurn(record, connection, built.blocks, prompt);
+      if (abort.signal.aborted) record.state.recordTurnEnd('cancelled');
+      else await this.runTurn(record, connection, built.blocks, prompt, abort.signal);
     } catch (error) {
       this.failTurn(record, error);
     } finally {
@@ -250,11 +256,16 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     }
   }
 
-  private async runTurn(record: SessionRecord, connection: AcpClientConnection, blocks: ContentBlock[], prompt: ComposerPrompt): Promise<void> {
-    record.abort = new AbortController();
+  private async runTurn(
+    record: SessionRecord,
+    connection: AcpClientConnection,
+    blocks: ContentBlock[],
+    prompt: ComposerPrompt,
+    signal: AbortSignal,
+  ): Promise<void> {
     const result = await this.withAuth(
       record.agentId,
-      () => connection.prompt(record.acpSessionId, blocks, { signal: record.abort!.signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
+      () => connection.prompt(record.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
       () => this.sendPrompt(record.key, prompt),
     );
     record.state.recordTurnEnd(result.stopReason);
@@ -287,8 +298,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     if (!record || record.turn === 'idle') return;
     record.turn = 'cancelling';
     this.fireSession(record);
-    this.o.permissions.cancelAll(record.acpSessionId);
-    this.o.elicitations.cancelAll(record.acpSessionId);
+    this.o.permissions.cancelAll(record.scopedId);
+    this.o.elicitations.cancelAll(record.scopedId);
     record.abort?.abort();
   }
 
@@ -320,7 +331,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void {
     const record = this.sessions.get(sessionId);
     if ('cancelled' in answer) {
-      const pending = this.o.permissions.pending(record?.acpSessionId).find((p) => p.id === requestId);
+      const pending = this.o.permissions.pending(record?.scopedId).find((p) => p.id === requestId);
       // A card dismissed without choosing: the request stays answerable from the notification or diff editor.
       if (pending) this.o.logs.main.info(`Permission card ${requestId} dismissed`);
       return;
@@ -373,6 +384,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       },
       this.o.secrets,
     );
+    this.o.logs.main.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}): ${outcome}`);
     if (outcome === 'cancelled') return;
     this.authFlows.delete(agentId);
     runtime.markReady();
@@ -431,7 +443,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const runtime = this.runtimeFor(definition);
     const connection = await runtime.start();
     const cwd = item.cwd ?? this.workspaceCwd();
-    const record = new SessionRecord(item.sessionId, item.agentId, item.sessionId, cwd, this.additionalDirectories(cwd));
+    const record = new SessionRecord(randomUUID(), item.agentId, item.sessionId, cwd, this.additionalDirectories(cwd));
     record.loading = true;
     this.bind(record, item.sessionId, runtime);
     this.sessions.set(record.key, record);
@@ -461,7 +473,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     // Not bound to a live agent session yet: the first prompt loads it (or starts a new one).
     record.detached = true;
     this.sessions.set(key, record);
-    this.byAcpId.set(record.acpSessionId, record);
+    this.byScopedId.set(record.scopedId, record);
     this.setActive(key);
     this.fireSession(record);
     this.fireTranscript(record, true);
@@ -493,11 +505,14 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   /** Handlers for every agent->client request; errors from the bridges become JSON-RPC errors. */
   private handlersFor(agentName: string): Partial<ClientRequestHandlers> {
+    // The bridges are shared by every agent: they see agent-qualified session ids.
     const wrap =
-      <P, R>(run: (params: P) => R | Promise<R>) =>
+      <P extends { sessionId?: string }, R>(run: (params: P) => R | Promise<R>) =>
       async (params: P): Promise<R> => {
         try {
-          return await run(params);
+          // Request-scoped elicitations (before a session exists) carry no sessionId.
+          const scoped = params.sessionId === undefined ? params : { ...params, sessionId: scopedSessionId(agentName, params.sessionId) };
+          return await run(scoped);
         } catch (error) {
           if (isBridgeError(error)) throw new ResponseError(error.code, error.message, error.data);
           this.o.logs.main.error(`[${agentName}] request failed: ${messageOf(error)}`);
@@ -520,7 +535,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   /** A terminal is named after the tool call that is running when it starts. */
   private terminalName(acpSessionId: string): string | undefined {
-    const record = this.byAcpId.get(acpSessionId);
+    const record = this.byScopedId.get(acpSessionId);
     const items = record?.transcript.items ?? [];
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
@@ -529,8 +544,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return undefined;
   }
 
-  private onUpdate(notification: SessionNotification): void {
-    const record = this.byAcpId.get(notification.sessionId);
+  private onUpdate(agentName: string, notification: SessionNotification): void {
+    const record = this.byScopedId.get(scopedSessionId(agentName, notification.sessionId));
     if (!record) {
       this.o.logs.main.debug(`session/update for unknown session ${notification.sessionId}`);
       return;
@@ -547,7 +562,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const locations = update.locations ?? [];
     for (const location of locations) {
       void this.o.diffReview.tracker
-        .recordAgentTouchedFile({ sessionId: record.acpSessionId, turnId: record.turnId, uri: vscode.Uri.file(location.path).toString() })
+        .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(location.path).toString() })
         .catch(() => undefined);
     }
     const first = locations[0];
@@ -573,7 +588,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       handlers: this.handlersFor(definition.name),
       clientVersion: this.o.clientVersion,
       onConnection: (connection) => {
-        const sub = connection.onSessionUpdate((n) => this.onUpdate(n));
+        const sub = connection.onSessionUpdate((n) => this.onUpdate(definition.name, n));
         return { dispose: () => sub.dispose() };
       },
     });
@@ -614,9 +629,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   /** The session's agent process is gone (crash or restart): forget the binding, cancel what waits on it. */
   private detach(record: SessionRecord, _why: 'crash' | 'restart'): void {
-    this.o.permissions.cancelAll(record.acpSessionId);
-    this.o.elicitations.cancelAll(record.acpSessionId);
-    this.o.terminals.disposeSession(record.acpSessionId);
+    this.o.permissions.cancelAll(record.scopedId);
+    this.o.elicitations.cancelAll(record.scopedId);
+    this.o.terminals.disposeSession(record.scopedId);
     record.detached = true;
   }
 
@@ -649,10 +664,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   private bind(record: SessionRecord, acpSessionId: string, runtime: AgentRuntime): void {
-    this.byAcpId.delete(record.acpSessionId);
+    this.byScopedId.delete(record.scopedId);
     record.acpSessionId = acpSessionId;
     record.detached = false;
-    this.byAcpId.set(acpSessionId, record);
+    this.byScopedId.set(record.scopedId, record);
     const caps = runtime.agentInfo?.agentCapabilities;
     record.capabilities = {
       image: Boolean(caps?.promptCapabilities.image),
@@ -748,27 +763,27 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   /** Session folders for the fs and terminal bridges, by the agent's session id. */
-  rootsOf(acpSessionId: string): { cwd: string; additionalDirectories: string[] } | undefined {
-    const record = this.byAcpId.get(acpSessionId);
+  rootsOf(scopedId: string): { cwd: string; additionalDirectories: string[] } | undefined {
+    const record = this.byScopedId.get(scopedId);
     return record ? { cwd: record.cwd, additionalDirectories: record.additionalDirectories } : undefined;
   }
 
   turnIdOf(acpSessionId: string): string {
-    return this.byAcpId.get(acpSessionId)?.turnId ?? 'default';
+    return this.byScopedId.get(acpSessionId)?.turnId ?? 'default';
   }
 
   agentNameOf(acpSessionId: string): string | undefined {
-    return this.byAcpId.get(acpSessionId)?.agentId;
+    return this.byScopedId.get(acpSessionId)?.agentId;
   }
 
   toolKindOf(acpSessionId: string, toolCallId: string): string | undefined {
-    const item = this.byAcpId.get(acpSessionId)?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    const item = this.byScopedId.get(acpSessionId)?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
     return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
   }
 
   /** The chat tab of an agent session, to route a permission prompt to the right card. */
   sessionKeyOf(acpSessionId: string): string | undefined {
-    return this.byAcpId.get(acpSessionId)?.key;
+    return this.byScopedId.get(acpSessionId)?.key;
   }
 
   get activeSession(): SessionRecord | undefined {
@@ -782,8 +797,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       title: record.title,
       turn: record.turn,
       capabilities: record.capabilities,
-      permissions: this.o.permissions.pending(record.acpSessionId).map(permissionView),
-      elicitations: this.o.elicitations.pending(record.acpSessionId).map(elicitationView),
+      permissions: this.o.permissions.pending(record.scopedId).map(permissionView),
+      elicitations: this.o.elicitations.pending(record.scopedId).map(elicitationView),
     };
     if (record.error) view.error = record.error;
     if (record.loading) view.loading = true;
@@ -803,7 +818,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   private fireSessionByAcpId(acpSessionId: string): void {
-    const record = this.byAcpId.get(acpSessionId);
+    const record = this.byScopedId.get(acpSessionId);
     if (record) this.fireSession(record);
   }
 

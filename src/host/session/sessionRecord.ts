@@ -32,6 +32,14 @@ export class SessionRecord {
     this.state = new TranscriptState(transcript ?? acpSessionId);
   }
 
+  /**
+   * Agent session ids are unique only per agent; the bridges and brokers are shared by all agents,
+   * so they see this agent-qualified id instead.
+   */
+  get scopedId(): string {
+    return scopedSessionId(this.agentId, this.acpSessionId);
+  }
+
   get transcript(): Transcript {
     return this.state.transcript;
   }
@@ -47,4 +55,8 @@ export class SessionRecord {
     const words = text && text.type === 'text' ? text.text.trim().replace(/\s+/g, ' ') : '';
     return words ? (words.length > 60 ? `${words.slice(0, 57)}…` : words) : 'New session';
   }
+}
+
+export function scopedSessionId(agentId: string, acpSessionId: string): string {
+  return JSON.stringify([agentId, acpSessionId]);
 }

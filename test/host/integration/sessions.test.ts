@@ -95,7 +95,7 @@ describe('sessions with a real agent process', function () {
   it('cancels a turn the agent ends with stopReason cancelled', async () => {
     const id = await sb.backend.newSession('Fake');
     const turn = sb.backend.sendPrompt(id, prompt('wait-cancel'));
-    await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn === 'running', 'the turn to run');
+    await waitFor(() => transcriptOf(sb, id).items.some((i) => i.kind === 'agent_message'), 'the agent to start working');
     await sb.backend.cancel(id);
     await turn;
     const last = transcriptOf(sb, id).items.filter((i) => i.kind === 'turn_end').at(-1);
@@ -106,7 +106,7 @@ describe('sessions with a real agent process', function () {
     this.timeout(30_000);
     const id = await sb.backend.newSession('Fake');
     const turn = sb.backend.sendPrompt(id, prompt('never-cancel'));
-    await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn === 'running', 'the turn to run');
+    await waitFor(() => transcriptOf(sb, id).items.some((i) => i.kind === 'agent_message'), 'the agent to start working');
     await sb.backend.cancel(id);
     await turn;
     const items = transcriptOf(sb, id).items;
