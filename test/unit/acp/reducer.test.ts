@@ -1,0 +1,126 @@
+// The session reducer on its own: merge rules, immutability of items, pure vs stateful.
+import * as assert from 'node:assert/strict';
+import { emptyTranscript, type Transcript } from '../../../src/shared/transcript';
+import { parseSessionUpdate, reduceTranscript, recordTurnEnd, TranscriptState } from '../../../src/acp';
+
+const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
+const chunk = (kind: string, text: string, messageId?: string) => u({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
+
+describe('session reducer', () => {
+  it('merges chunks per messageId even when interleaved, and consecutive runs without one', () => {
+    const s = new TranscriptState('s');
+    s.apply(chunk('agent_message_chunk', 'A1', 'a'));
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' }));
+    s.apply(chunk('agent_message_chunk', 'B1', 'b'));
+    s.apply(chunk('agent_message_chunk', 'A2', 'a'));
+    s.apply(chunk('agent_thought_chunk', 'T1'));
+    s.apply(chunk('agent_thought_chunk', 'T2'));
+    s.apply(chunk('agent_message_chunk', 'C1'));
+    s.apply(chunk('agent_message_chunk', 'C2'));
+    const texts = s.transcript.items.map((i) => ('content' in i && i.kind !== 'tool_call' ? `${i.kind}:${(i.content[0] as { text: string }).text}` : i.kind));
+    assert.deepEqual(texts, ['agent_message:A1A2', 'tool_call', 'agent_message:B1', 'thought:T1T2', 'agent_message:C1C2']);
+  });
+
+  it('never mutates an item it already returned', () => {
+    const s = new TranscriptState('s');
+    const first = s.apply(chunk('agent_message_chunk', 'a'));
+    const frozen = JSON.stringify(first);
+    const second = s.apply(chunk('agent_message_chunk', 'b'));
+    assert.notEqual(first, second);
+    assert.equal(JSON.stringify(first), frozen);
+    const call = s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', content: [{ type: 'diff', path: '/a', newText: 'n' }] }));
+    const callJson = JSON.stringify(call);
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' }));
+    assert.equal(JSON.stringify(call), callJson);
+  });
+
+  it('creates a tool call from an update that arrives first; null fields leave values alone', () => {
+    const s = new TranscriptState('s');
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'in_progress', title: 'Late' }));
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', title: null, content: null, kind: 'read', status: 'weird' }));
+    const [item] = s.transcript.items as Array<Record<string, unknown>>;
+    assert.equal(item.title, 'Late');
+    assert.equal(item.status, 'in_progress');
+    assert.equal(item.toolKind, 'read');
+    assert.deepEqual(item.content, []);
+  });
+
+  it('clears the title on null, removes plans by id, keeps later ids unique', () => {
+    const s = new TranscriptState('s');
+    s.apply(u({ sessionUpdate: 'session_info_update', title: 'T' }));
+    s.apply(u({ sessionUpdate: 'plan_update', plan: { type: 'file', planId: 'p', uri: 'file:///plan.md' } }));
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'after' }));
+    s.apply(u({ sessionUpdate: 'plan_removed', planId: 'p' }));
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'completed' }));
+    s.apply(u({ sessionUpdate: 'session_info_update', title: null }));
+    assert.equal(s.transcript.title, undefined);
+    assert.deepEqual(s.transcript.items.map((i) => [i.kind, i.id]), [['tool_call', 'i2']]);
+    assert.equal((s.transcript.items[0] as { status: string }).status, 'completed', 'indexes survive a removal');
+    s.apply(u({ sessionUpdate: 'notice', severity: 'info', title: 'n' }));
+    assert.equal(s.transcript.items[1].id, 'i3');
+  });
+
+  it('keeps broken known variants and unknown variants as unsupported, with the reason', () => {
+    const broken = u({ sessionUpdate: 'tool_call', title: 'no id' });
+    assert.equal(broken.sessionUpdate, '$unsupported');
+    assert.match((broken as { reason: string }).reason, /toolCallId/);
+    const unknown = u({ sessionUpdate: 'hologram', x: 1 });
+    assert.deepEqual(unknown, { sessionUpdate: '$unsupported', updateType: 'hologram', raw: { sessionUpdate: 'hologram', x: 1 }, reason: 'unknown session update "hologram"' });
+    const s = new TranscriptState('s');
+    s.apply(broken);
+    s.apply(unknown);
+    assert.deepEqual(s.transcript.items.map((i) => i.kind), ['unsupported', 'unsupported']);
+  });
+
+  it('the pure reducer gives the same result as the stateful one and leaves its input alone', () => {
+    const updates = [
+      chunk('user_message_chunk', 'hi'),
+      chunk('agent_message_chunk', 'he', 'm'),
+      chunk('agent_message_chunk', 'llo', 'm'),
+      u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', kind: 'edit' }),
+      u({ sessionUpdate: 'tool_call_update', toolCallId: 't', locations: [{ path: '/a', line: 2 }] }),
+      u({ sessionUpdate: 'plan', entries: [{ content: 'a', priority: 'high', status: 'pending' }] }),
+      u({ sessionUpdate: 'plan', entries: [] }),
+      u({ sessionUpdate: 'usage_update', used: 1, size: 2 }),
+      u({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'x', description: 'd' }, { bad: true }] }),
+    ];
+    let pure: Transcript = emptyTranscript('s');
+    const snapshots: string[] = [];
+    for (const update of updates) {
+      snapshots.push(JSON.stringify(pure));
+      const before = pure;
+      pure = reduceTranscript(pure, update);
+      assert.equal(JSON.stringify(before), snapshots.at(-1), 'input transcript unchanged');
+    }
+    pure = recordTurnEnd(pure, 'end_turn');
+    const state = new TranscriptState('s');
+    for (const update of updates) state.apply(update);
+    state.recordTurnEnd('end_turn');
+    assert.deepEqual(pure, state.transcript);
+    assert.equal(pure.items.filter((i) => i.kind === 'plan').length, 1);
+    assert.deepEqual(pure.commands, [{ name: 'x', description: 'd' }]);
+  });
+
+  it('flags end_turn as empty only when the agent produced nothing since the prompt', () => {
+    const s = new TranscriptState('s');
+    s.recordUserPrompt([{ type: 'text', text: 'q' }]);
+    assert.equal((s.recordTurnEnd('end_turn') as { empty: boolean }).empty, true);
+    s.recordUserPrompt([{ type: 'text', text: 'q2' }]);
+    s.apply(chunk('agent_thought_chunk', 'hmm'));
+    assert.equal((s.recordTurnEnd('end_turn') as { empty: boolean }).empty, false);
+    s.recordUserPrompt([{ type: 'text', text: 'q3' }]);
+    assert.equal((s.recordTurnEnd('refusal') as { empty: boolean }).empty, false);
+  });
+
+  it('resumes from a persisted transcript with working indexes', () => {
+    const s = new TranscriptState('s');
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' }));
+    s.apply(chunk('agent_message_chunk', 'a', 'm'));
+    const restored = new TranscriptState(JSON.parse(JSON.stringify(s.transcript)) as Transcript);
+    restored.apply(chunk('agent_message_chunk', 'b', 'm'));
+    restored.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'failed' }));
+    restored.apply(chunk('agent_thought_chunk', 'new'));
+    assert.deepEqual(restored.transcript.items.map((i) => i.id), ['i1', 'i2', 'i3']);
+    assert.equal((restored.transcript.items[0] as { status: string }).status, 'failed');
+  });
+});
