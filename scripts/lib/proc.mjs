@@ -15,17 +15,29 @@ export function onCleanup(fn) {
   return () => cleanups.delete(fn);
 }
 
-/** Runs every registered cleanup once (in reverse order of registration). */
-export async function cleanupAll() {
-  const fns = [...cleanups].reverse();
-  cleanups.clear();
-  for (const fn of fns) {
-    try {
-      await fn();
-    } catch (err) {
-      console.error(`cleanup failed: ${err?.message ?? err}`);
+let cleaning = null;
+
+/**
+ * Runs every registered cleanup once (in reverse order of registration). Concurrent calls (a signal
+ * arriving while the runner is already cleaning up) share the same run.
+ */
+export function cleanupAll() {
+  cleaning ??= (async () => {
+    while (cleanups.size) {
+      const fns = [...cleanups].reverse();
+      cleanups.clear();
+      for (const fn of fns) {
+        try {
+          await fn();
+        } catch (err) {
+          console.error(`cleanup failed: ${err?.message ?? err}`);
+        }
+      }
     }
-  }
+  })().finally(() => {
+    cleaning = null;
+  });
+  return cleaning;
 }
 
 function installHandlers() {
