@@ -114,7 +114,7 @@ describe('sessions with a real agent process', function () {
     assert.strictEqual(sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
   });
 
-  it('the agent reads the unsaved buffer, not the file on disk, and its write is undoable', async () => {
+  it('the agent reads the unsaved buffer, not the file on disk, and writes through the editor', async () => {
     const file = path.join(workspaceRoot(), 'notes-dirty.txt');
     fs.writeFileSync(file, 'on disk\n');
     const doc = await vscode.workspace.openTextDocument(file);

@@ -1,6 +1,5 @@
 // `switchboard.mcpServers` (name -> {command,args,env} | {type: http|sse, url, headers}) as ACP McpServer
 // entries. Malformed entries are skipped with a log line; the connection filters by agent capability.
-import * as vscode from 'vscode';
 import type { McpServer } from '@agentclientprotocol/sdk';
 
 function strings(value: unknown): string[] {
@@ -29,8 +28,4 @@ export function parseMcpServers(value: unknown, log?: (message: string) => void)
     }
   }
   return servers;
-}
-
-export function readMcpServers(log: vscode.LogOutputChannel): McpServer[] {
-  return parseMcpServers(vscode.workspace.getConfiguration('switchboard').get('mcpServers'), (m) => log.warn(m));
 }
