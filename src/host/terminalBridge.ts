@@ -118,7 +118,12 @@ export class TerminalBridge implements vscode.Disposable {
     const entry = this.start(req.sessionId, terminalId, { command: req.command, args, env, cwd }, req.outputByteLimit);
     const name = options.name?.trim() || `Agent: ${[req.command, ...args].join(' ')}`.slice(0, 80);
     const make = this.opts.createTerminal ?? ((o: vscode.ExtensionTerminalOptions) => vscode.window.createTerminal(o));
-    entry.terminal = make({ name, pty: entry.pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    try {
+      entry.terminal = make({ name, pty: entry.pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    } catch (e) {
+      this.live.delete(terminalId); // never started: nothing to kill
+      throw e;
+    }
     if (options.show) entry.terminal.show(true);
     entry.proc.start();
     return { terminalId };
