@@ -1,0 +1,191 @@
+// Protocol engine benchmark: the same stream of >=200,000 session/update lines through
+//   1. split + JSON.parse, nothing else (the floor),
+//   2. the SDK 2.4 `client()` over `ndJsonStream` (what an SDK-based client pays),
+//   3. our AcpClientConnection: decode + lean dispatch + zod validation + TranscriptState,
+// interleaved in one run (rounds rotate the order), each fed from a pull-based Readable of
+// 64 KiB chunks. Reports CPU time (process.cpuUsage) and wall time, ratios vs the floor and
+// the SDK, and peak heap above a post-GC baseline, sampled during the run and at quarters of
+// the stream (flat = no growth beyond the transcript itself). Writes its section of
+// bench/RESULTS.md between the "protocol" markers.
+// Run: npm run bench -- protocol   (or: node --expose-gc out/bench/protocol.bench.js)
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { AcpClientConnection, TranscriptState } from '../src/acp';
+import { generateUpdateStream } from './protocol.stream';
+
+const LINES = Number(process.env.ACP_BENCH_LINES ?? 200_000);
+const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 3);
+const CHUNK = 64 * 1024;
+const MB = 1024 * 1024;
+
+type Pipeline = 'floor' | 'sdk' | 'ours';
+
+interface Sample {
+  cpuMs: number;
+  wallMs: number;
+  peakHeapMB: number;
+  quarterHeapMB: number[];
+}
+
+function source(data: Buffer): Readable {
+  let at = 0;
+  return new Readable({
+    highWaterMark: CHUNK,
+    read() {
+      if (at >= data.length) {
+        this.push(null);
+        return;
+      }
+      this.push(data.subarray(at, at + CHUNK));
+      at += CHUNK;
+    },
+  });
+}
+
+const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function measure(run: (progress: (n: number) => void) => Promise<void>): Promise<Sample> {
+  gc();
+  const baseHeap = process.memoryUsage().heapUsed;
+  let peak = baseHeap;
+  const quarters: number[] = [];
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+  const progress = (n: number) => {
+    if (n % (LINES / 4) === 0) {
+      const heap = process.memoryUsage().heapUsed;
+      peak = Math.max(peak, heap);
+      quarters.push((heap - baseHeap) / MB);
+    }
+  };
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await run(progress);
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  clearInterval(sampler);
+  return { cpuMs: (used.user + used.system) / 1000, wallMs, peakHeapMB: (peak - baseHeap) / MB, quarterHeapMB: quarters };
+}
+
+async function runFloor(data: Buffer, progress: (n: number) => void): Promise<void> {
+  let rest = '';
+  let n = 0;
+  for await (const chunk of source(data)) {
+    const text = rest + (chunk as Buffer).toString('utf8');
+    const lines = text.split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      if (line.length === 0) continue;
+      JSON.parse(line);
+      progress(++n);
+    }
+  }
+  if (n !== LINES) throw new Error(`floor parsed ${n}`);
+}
+
+async function runSdk(data: Buffer, progress: (n: number) => void): Promise<void> {
+  // The SDK package is ESM; Node 20.20 can require() it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sdk = require('@agentclientprotocol/sdk') as typeof import('@agentclientprotocol/sdk');
+  let n = 0;
+  await new Promise<void>((resolve, reject) => {
+    const app = sdk.client({ name: 'bench' }).onNotification('session/update', () => {
+      progress(++n);
+      if (n === LINES) resolve();
+    });
+    const stream = sdk.ndJsonStream(Writable.toWeb(sink()) as WritableStream<Uint8Array>, Readable.toWeb(source(data)) as ReadableStream<Uint8Array>);
+    const connection = app.connect(stream);
+    connection.closed.then(() => (n === LINES ? resolve() : reject(new Error(`sdk delivered ${n}`))), reject);
+  });
+}
+
+async function runOurs(data: Buffer, progress: (n: number) => void): Promise<void> {
+  let n = 0;
+  const state = new TranscriptState('bench-session');
+  await new Promise<void>((resolve, reject) => {
+    const conn = new AcpClientConnection(source(data), sink());
+    conn.onSessionUpdate((notification) => {
+      state.apply(notification.update);
+      progress(++n);
+      if (n === LINES) resolve();
+    });
+    void conn.closed.then(() => (n === LINES ? resolve() : reject(new Error(`ours delivered ${n}`))));
+  });
+  if (state.transcript.items.length === 0) throw new Error('no transcript');
+}
+
+const RUNNERS: Record<Pipeline, (data: Buffer, progress: (n: number) => void) => Promise<void>> = { floor: runFloor, sdk: runSdk, ours: runOurs };
+const LABELS: Record<Pipeline, string> = {
+  floor: 'split + `JSON.parse` (floor)',
+  sdk: '`@agentclientprotocol/sdk` 2.4 `client()` + `ndJsonStream`',
+  ours: 'Switchboard: decode + lean dispatch + zod + `TranscriptState`',
+};
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const { data } = generateUpdateStream(LINES);
+  console.log(`stream: ${LINES.toLocaleString('en')} session/update lines, ${(data.length / MB).toFixed(1)} MiB; ${ROUNDS} interleaved rounds`);
+  const samples: Record<Pipeline, Sample[]> = { floor: [], sdk: [], ours: [] };
+  const order: Pipeline[] = ['floor', 'sdk', 'ours'];
+  // Warm-up (JIT) on a slice, then rotate the order each round.
+  const warm = generateUpdateStream(20_000).data;
+  for (const p of order) await RUNNERS[p](warm, () => undefined).catch(() => undefined);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < order.length; i++) {
+      const p = order[(i + round) % order.length];
+      const s = await measure((progress) => RUNNERS[p](data, progress));
+      samples[p].push(s);
+      console.log(`round ${round + 1} ${p.padEnd(5)} cpu ${s.cpuMs.toFixed(0)} ms, wall ${s.wallMs.toFixed(0)} ms, peak heap +${s.peakHeapMB.toFixed(1)} MB, heap at quarters ${s.quarterHeapMB.map((q) => q.toFixed(0)).join('/')} MB`);
+    }
+  }
+  const med = (p: Pipeline, k: 'cpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
+  const speed = (p: Pipeline, k: 'cpuMs' | 'wallMs') => med('floor', k) / med(p, k);
+  const rows = order.map((p) => {
+    const q = samples[p][samples[p].length - 1].quarterHeapMB.map((x) => x.toFixed(0)).join(' / ');
+    return `| ${LABELS[p]} | ${med(p, 'cpuMs').toFixed(0)} | ${speed(p, 'cpuMs').toFixed(2)}x | ${med(p, 'wallMs').toFixed(0)} | ${speed(p, 'wallMs').toFixed(2)}x | ${med(p, 'peakHeapMB').toFixed(1)} | ${q} |`;
+  });
+  const vsSdkCpu = med('sdk', 'cpuMs') / med('ours', 'cpuMs');
+  const vsSdkWall = med('sdk', 'wallMs') / med('ours', 'wallMs');
+  const section = [
+    '## Protocol engine',
+    '',
+    `Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end (other jobs share the machine: compare rows of one run); ${new Date().toISOString().slice(0, 10)}.`,
+    `Stream: ${LINES.toLocaleString('en')} \`session/update\` lines, ${(data.length / MB).toFixed(1)} MiB (thought and message chunks with messageIds, tool calls, tool call updates with diffs and terminal content), fed in 64 KiB chunks from a pull-based Readable; ${ROUNDS} interleaved rounds, medians. CPU = \`process.cpuUsage()\` (user+system, whole process, so it includes GC threads); peak heap = max \`heapUsed\` above a post-GC baseline, sampled every 5 ms; quarters = heap growth at 25/50/75/100 % of the stream (last round).`,
+    '',
+    '| pipeline | CPU ms | speed vs floor (CPU) | wall ms | speed vs floor (wall) | peak heap MB | heap at quarters MB |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Switchboard vs the SDK client: **${vsSdkCpu.toFixed(2)}x** (CPU), **${vsSdkWall.toFixed(2)}x** (wall). Targets: >= 0.5x the floor, >= 1.5x the SDK (DESIGN: 3x), peak heap <= 60 MB.`,
+    'The Switchboard row includes building the transcript (the merged message and thought text is retained: that is the data, not a leak).',
+    '',
+  ].join('\n');
+  console.log(`\n${section}`);
+  writeSection(section);
+}
+
+function writeSection(section: string): void {
+  const file = path.resolve(__dirname, '../../bench/RESULTS.md');
+  const start = '<!-- protocol:start -->';
+  const end = '<!-- protocol:end -->';
+  const block = `${start}\n${section}${end}`;
+  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  text = a !== -1 && b !== -1 ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  fs.writeFileSync(file, text);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
