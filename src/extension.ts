@@ -23,6 +23,7 @@ import { WriteHistory } from './host/writeHistory';
 /** What tests and other extensions can reach through `extension.exports`. */
 export interface SwitchboardApi {
   backend: SessionBackend;
+  configuration: AgentConfiguration;
   chat: ChatViewProvider;
   diffReview: DiffReview;
   permissions: PermissionBroker;
@@ -109,7 +110,7 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   chat = ChatViewProvider.register(context, backend, { log });
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
-  return { backend, chat, diffReview, permissions };
+  return { backend, configuration, chat, diffReview, permissions };
 }
 
 export async function deactivate(): Promise<void> {

@@ -1,7 +1,9 @@
 // Reads `switchboard.agents` / `switchboard.defaultAgent` live, honouring workspace trust, and reports
 // each problem with a setting once (not on every read), naming the entry and what is wrong.
 import * as vscode from 'vscode';
-import { mergeWithPresets, parseAgentSettings, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../agents';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../agents';
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];
@@ -54,8 +56,11 @@ export class AgentConfiguration implements vscode.Disposable {
     // Workspace entries override user entries of the same name, as VS Code merges objects.
     const byName = new Map<string, AgentDefinition>();
     for (const agent of [...user.agents, ...workspace.agents]) byName.set(agent.name, agent);
+    // In restricted mode VS Code may already hide the workspace value from inspect(); the folder's
+    // settings file tells whether there was something to ignore (and so to explain).
     const ignoredUntrustedWorkspaceAgents =
-      !trusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined);
+      !trusted &&
+      (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || workspaceSettingsDefineAgents());
     const inspectedDefault = config.inspect<string>('defaultAgent');
     const defaultAgent =
       (trusted ? (inspectedDefault?.workspaceFolderValue ?? inspectedDefault?.workspaceValue) : undefined) ??
@@ -107,4 +112,19 @@ export class AgentConfiguration implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function workspaceSettingsDefineAgents(): boolean {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== 'file') continue;
+    try {
+      const text = fs.readFileSync(path.join(folder.uri.fsPath, '.vscode', 'settings.json'), 'utf8');
+      const parsed = parseJsonc(text);
+      const value = parsed.ok ? parsed.value : undefined;
+      if (typeof value === 'object' && value !== null && 'switchboard.agents' in value) return true;
+    } catch {
+      // No settings file.
+    }
+  }
+  return false;
 }
