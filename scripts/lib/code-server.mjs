@@ -111,11 +111,12 @@ export async function ensureCodeServer({ log = (m) => console.log(`[test-host] $
     seedRipgrepCache(log);
     writeFileSync(join(TEST_HOST_DIR, 'package.json'), JSON.stringify({ name: 'switchboard-test-host', private: true }, null, 2) + '\n');
     // node-pty's postinstall runs npx (npm_config_yes avoids its prompt); kerberos builds with node-gyp
-    // (needs libkrb5-dev). npm 11 has no --unsafe-perm: as root it runs install scripts anyway.
+    // (needs libkrb5-dev). npm 11 no longer knows --unsafe-perm, but code-server's postinstall.sh refuses
+    // to run as root unless npm_config_unsafe_perm=true is in its environment: set it directly.
     const { code, output } = await run(
       'npm',
       ['install', '--no-audit', '--no-fund', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
-      { cwd: TEST_HOST_DIR, env: cleanEnv({ npm_config_yes: 'true' }), quiet: true, timeoutMs: 20 * 60_000 },
+      { cwd: TEST_HOST_DIR, env: cleanEnv({ npm_config_yes: 'true', npm_config_unsafe_perm: 'true' }), quiet: true, timeoutMs: 20 * 60_000 },
     );
     if (code !== 0 || !codeServerInstalled()) {
       throw new Error(`installing code-server failed (exit ${code}):\n${output.split('\n').slice(-40).join('\n')}`);
