@@ -170,9 +170,17 @@ async function applyAndSave(doc: vscode.TextDocument, content: string): Promise<
   await saveIfDirty(doc);
 }
 
-/** VS Code may already have saved a file a workspace edit touched while it had no editor (files.refactoring.autoSave). */
+/**
+ * VS Code may already have saved a file a workspace edit touched while it had no editor
+ * (files.refactoring.autoSave). One retry: on a loaded machine a save can fail once when another
+ * extension's onWillSave participant is aborted (seen in code-server under heavy load).
+ */
 async function saveIfDirty(doc: vscode.TextDocument): Promise<void> {
-  if (doc.isDirty && !(await doc.save()) && doc.isDirty) throw new Error('saving failed');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (!doc.isDirty || (await doc.save()) || !doc.isDirty) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('saving failed (see the window log for the reason)');
 }
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
