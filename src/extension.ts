@@ -59,10 +59,9 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   });
 
   // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
-  let backend: SessionBackend | undefined;
-  let chat: ChatViewProvider | undefined;
+  const late: { backend?: SessionBackend; chat?: ChatViewProvider } = {};
   const confinement = new FileConfinement({
-    getRoots: (sessionId) => backend?.rootsOf(sessionId),
+    getRoots: (sessionId) => late.backend?.rootsOf(sessionId),
     getPolicy: () => normalizePolicy(vscode.workspace.getConfiguration('switchboard').get('fileAccess')),
     askUser: async (question) => {
       const allow = 'Allow';
@@ -71,14 +70,14 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
     },
   });
   const history = new WriteHistory();
-  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => backend?.turnIdOf(sessionId) ?? 'default' }));
+  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => late.backend?.turnIdOf(sessionId) ?? 'default' }));
   const terminals = sub(new TerminalBridge({ confinement }));
-  const chatVisibility = { get isVisible() { return chat?.isVisible ?? false; } };
+  const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
   const permissions = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
-      getAgentName: (sessionId) => backend?.agentNameOf(sessionId),
-      resolveToolKind: (sessionId, toolCallId) => backend?.toolKindOf(sessionId, toolCallId),
+      getAgentName: (sessionId) => late.backend?.agentNameOf(sessionId),
+      resolveToolKind: (sessionId, toolCallId) => late.backend?.toolKindOf(sessionId, toolCallId),
     }),
   );
   const elicitations = sub(
@@ -90,7 +89,7 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   sub(connectWriteSource(diffReview, fs));
 
   const store = new TranscriptStore(context.workspaceState, context.storageUri ?? context.globalStorageUri, log);
-  backend = new SessionBackend({
+  const backend = new SessionBackend({
     logs,
     protocolLog,
     configuration,
@@ -107,7 +106,8 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
     mcpServers: () => parseMcpServers(vscode.workspace.getConfiguration('switchboard').get('mcpServers'), (m) => log.warn(m)),
   });
   backendForDeactivate = backend;
-  chat = ChatViewProvider.register(context, backend, { log });
+  late.backend = backend;
+  const chat = (late.chat = ChatViewProvider.register(context, backend, { log }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
   return { backend, configuration, chat, diffReview, permissions };

@@ -37,6 +37,7 @@ import type { TerminalBridge } from '../terminalBridge';
 import { AgentRuntime, messageOf } from './agentRuntime';
 import { buildPromptBlocks } from './promptBuilder';
 import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
 import { SessionRecord, scopedSessionId } from './sessionRecord';
 import type { TranscriptStore } from './transcriptStore';
 import { agentView, elicitationView, permissionView } from './views';
@@ -725,7 +726,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       this.agentsEmitter.fire();
       this.o.logs.main.info(`${agentId} requires sign-in: ${flows.map((f) => `${f.name} (${f.type})`).join(', ') || 'no methods advertised'}`);
       if (flows.length === 0) {
-        throw new Error(`${agentId} requires sign-in but advertises no sign-in method. Sign in with its own tool, then restart it. (${error.message})`);
+        throw new Error(`${agentId} requires sign-in but advertises no sign-in method. Sign in with its own tool, then restart it. (${error.message})`, {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -755,7 +758,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   /** The session's folder: the first workspace folder (agents get the others as additionalDirectories). */
   workspaceCwd(): string {
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    return folder?.uri.fsPath ?? require('node:os').homedir();
+    return folder?.uri.fsPath ?? os.homedir();
   }
 
   private additionalDirectories(cwd: string): string[] {
