@@ -78,6 +78,7 @@ export class ChangeDecisions implements vscode.Disposable {
   keepTurn(turn?: TurnRef): number {
     const t = this.resolveTurn(turn);
     const entries = t ? this.tracker.store.forTurn(t) : [];
+    if (entries.length === 0) void this.ui.info('There are no agent changes to keep.');
     this.keepEntries(entries);
     return entries.length;
   }

@@ -5,7 +5,6 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ChangeDecisions, HunkRef } from './changeDecisions';
 import type { TurnRef } from './changeStore';
-import type { ChangedNode } from './changedFilesTree';
 import type { ChangeTracker } from './changeTracker';
 import type { AcpDiff, DiffOpener } from './diffOpener';
 import type { PendingDiffReview, PendingTarget } from './pendingReview';
@@ -116,4 +115,3 @@ export function registerDiffCommands(deps: {
   ];
 }
 
-export type { ChangedNode };

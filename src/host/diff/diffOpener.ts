@@ -116,7 +116,7 @@ export class DiffOpener implements vscode.Disposable {
   private syncBaselines(): void {
     for (const [key, uri] of this.baselineDocs) {
       const entry = this.tracker.store.get(key);
-      // Kept or undone entries keep their last baseline doc until closed-and-forgotten; reopen shows it.
+      // A decided entry's doc is dropped; an editor still showing it keeps its last text.
       if (entry && entry.baseline !== undefined) this.provider.update(uri, entry.baseline ?? '');
       else {
         this.provider.delete(uri);

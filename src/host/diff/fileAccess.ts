@@ -2,7 +2,7 @@
 // writing content back through WorkspaceEdit, so every restore lands on the editor's undo stack (Ctrl+Z).
 import * as vscode from 'vscode';
 import { computeHunks } from './hunks';
-import { looksBinary } from './inspect';
+import { MAX_DIFF_BYTES, looksBinary } from './inspect';
 
 /** Files larger than this are not read at all (Undo of such a file needs no read: it compares by size first). */
 const MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -74,11 +74,19 @@ export async function applyText(uri: vscode.Uri, target: string | null, label: s
     return { ok: await vscode.workspace.applyEdit(edit) };
   }
   const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+  if (!(await settled(doc))) {
+    // A clean buffer that still shows older disk content (an outside write VS Code has not reloaded
+    // yet): editing it would save over the newer file and fail. Nothing unsaved to lose: write bytes.
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(target));
+    return { ok: true, bypassedUndo: true };
+  }
   const wasDirty = doc.isDirty;
   const before = doc.getText();
   const targetEol = eolOf(target);
   const edits: [vscode.TextEdit, vscode.WorkspaceEditEntryMetadata][] = [];
-  const hunks = computeHunks(before, target);
+  // Minimal edits are a nicety; above the diff limit a line diff costs seconds, so replace everything.
+  const small = before.length <= MAX_DIFF_BYTES && target.length <= MAX_DIFF_BYTES;
+  const hunks = small ? computeHunks(before, target) : undefined;
   if (hunks) {
     for (const h of hunks) {
       const range = new vscode.Range(doc.positionAt(h.oldOffset), doc.positionAt(h.oldOffset + h.oldText.length));
@@ -93,11 +101,43 @@ export async function applyText(uri: vscode.Uri, target: string | null, label: s
   const edit = new vscode.WorkspaceEdit();
   edit.set(uri, edits);
   if (!(await vscode.workspace.applyEdit(edit))) return { ok: false };
-  if (!wasDirty && !(await doc.save())) return { ok: false };
+  if (!wasDirty && !(await saveWithRetry(doc))) return { ok: false };
   if (targetEol === 'mixed' && !doc.isDirty && doc.getText() !== target) {
     // Mixed line endings cannot live in a text model: write the exact bytes (the buffer reloads).
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(target));
     return { ok: true, bypassedUndo: true };
   }
   return { ok: true };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** UTF-8 text on disk, or undefined (missing, not UTF-8: then the buffer is the only truth). */
+async function diskText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Wait (briefly) until a clean buffer shows what is on disk; false if it never caught up. */
+async function settled(doc: vscode.TextDocument): Promise<boolean> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    if (doc.isDirty) return true;
+    const disk = await diskText(doc.uri);
+    if (disk === undefined || disk === doc.getText()) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+}
+
+/** A save can lose a race with a just-noticed outside change; it succeeds once the model settles. */
+async function saveWithRetry(doc: vscode.TextDocument): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    if (await doc.save()) return true;
+    if (attempt >= 3) return false;
+    await sleep(250);
+  }
 }

@@ -185,6 +185,22 @@ describe('diff review: changed files after the write', () => {
     assert.strictEqual(diskText(a), 'keep me\n');
   });
 
+  it('a 5 MB file: no line counts or diff (clear message), but Keep/Undo still work byte for byte', async () => {
+    const big = 'a line of a large generated file\n'.repeat(Math.ceil((5 * 1024 * 1024) / 33));
+    const a = writeFile(path.join(dir, 'huge.txt'), big);
+    // Written to disk directly (an agent's own tool): the review must not depend on the buffer path.
+    fs.writeFileSync(a.fsPath, big + 'one more\n');
+    ctx.review.recordWrite({ ...TURN, uri: a.fsPath, before: big, after: big + 'one more\n' });
+    await ctx.review.tracker.refreshUri(a.toString());
+    const [s] = ctx.review.changedFiles();
+    assert.strictEqual(s.countsKnown, false);
+    assert.match(s.note ?? '', /too large/);
+    assert.strictEqual(await ctx.review.opener.openEntryDiff(s.key), false);
+    assert.match(ctx.ui.last('warn') ?? '', /5\.0 MB, over the 2\.0 MB limit/);
+    assert.ok(await ctx.review.undoFile(s.key, 'cancel'));
+    assert.ok(fs.readFileSync(a.fsPath).equals(Buffer.from(big)));
+  });
+
   it('pending changes survive a reload (a new instance on the same Memento) until kept', async () => {
     const a = writeFile(path.join(dir, 'persist.txt'), 'v0\n');
     await write(a, 'v1\n');

@@ -81,6 +81,9 @@ export function fullRange(doc: vscode.TextDocument): vscode.Range {
 /** What the fs bridge does: replace the buffer through a WorkspaceEdit and save. Returns the text before. */
 export async function agentWrite(uri: vscode.Uri, content: string): Promise<string> {
   const doc = await vscode.workspace.openTextDocument(uri);
+  // A file the test just wrote with `fs` may not be loaded yet: wait until the buffer shows it.
+  const deadline = Date.now() + 5000;
+  while (!doc.isDirty && doc.getText() !== fs.readFileSync(uri.fsPath, 'utf8') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const before = doc.getText();
   const edit = new vscode.WorkspaceEdit();
   edit.replace(uri, fullRange(doc), content);
