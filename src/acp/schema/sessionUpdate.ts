@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { PlanEntry, AvailableCommand, TranscriptContent } from '../../shared/transcript';
 import { ContentBlockSchema, ToolCallContentSchema, ToolLocationSchema } from './content';
 import { lenientArray, nullable, optional, optionalLenientArray, isRecord } from './lenient';
+import { fastParseSessionUpdate } from './fastPath';
 import { ConfigOptionsSchema } from './sessionSetup';
 
 const ContentChunk = {
@@ -97,6 +98,11 @@ export type SessionUpdateKind = SessionUpdate['sessionUpdate'];
 export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.options.map((o) => o.shape.sessionUpdate.value));
 
 export function parseSessionUpdate(raw: unknown): SessionUpdate {
+  return (isRecord(raw) && fastParseSessionUpdate(raw)) || parseSessionUpdateWithZod(raw);
+}
+
+/** The reference parse (the fast path must agree with it); exported for tests. */
+export function parseSessionUpdateWithZod(raw: unknown): SessionUpdate {
   const parsed = KnownSessionUpdate.safeParse(raw);
   if (parsed.success) return parsed.data;
   const tag = isRecord(raw) && typeof raw.sessionUpdate === 'string' ? raw.sessionUpdate : '(missing)';

@@ -32,7 +32,8 @@ export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): T
   if (update.kind !== undefined) {
     if (TOOL_KINDS.has(update.kind)) {
       next.toolKind = update.kind as ToolKind;
-      delete next.rawKind;
+      // `delete` would turn every item into a slow dictionary-mode object: only when needed.
+      if (next.rawKind !== undefined) delete next.rawKind;
     } else {
       // Shown as "other", with what the agent called it.
       next.toolKind = 'other';

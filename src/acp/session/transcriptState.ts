@@ -33,6 +33,8 @@ export class TranscriptState {
   readonly transcript: Transcript;
   private seq = 0;
   private readonly index = new Map<string, number>();
+  /** Where the last chunk with a messageId went (positions change only on reindex). */
+  private lastChunk: { kind: ChunkKind; messageId: string; at: number } | undefined;
 
   constructor(initial: Transcript | string) {
     this.transcript = typeof initial === 'string' ? emptyTranscript(initial) : initial;
@@ -160,8 +162,13 @@ export class TranscriptState {
   private appendChunk(kind: ChunkKind, content: TranscriptContent, messageId: string | undefined): TranscriptItem {
     const items = this.transcript.items;
     let at: number | undefined;
-    if (messageId !== undefined) {
+    const cached = this.lastChunk;
+    if (messageId !== undefined && cached !== undefined && cached.kind === kind && cached.messageId === messageId) {
+      // The common case, a message streaming chunk after chunk: no key building or lookup.
+      at = cached.at;
+    } else if (messageId !== undefined) {
       at = this.index.get(`${kind}:${messageId}`);
+      if (at !== undefined) this.lastChunk = { kind, messageId, at };
     } else {
       // No id: a consecutive run of the same kind is one message.
       const last = items[items.length - 1];
@@ -169,11 +176,15 @@ export class TranscriptState {
     }
     if (at !== undefined) {
       const previous = items[at] as ItemOf<ChunkKind>;
-      return this.replace(at, { ...previous, content: appendContent(previous.content, content) });
+      const next: ItemOf<ChunkKind> = { kind, id: previous.id, content: appendContent(previous.content, content) };
+      if (previous.messageId !== undefined) next.messageId = previous.messageId;
+      return this.replace(at, next);
     }
     const item: ItemOf<ChunkKind> = { kind, id: this.nextId(), content: [content] };
-    if (messageId !== undefined) item.messageId = messageId;
-    return this.push(messageId !== undefined ? `${kind}:${messageId}` : undefined, item);
+    if (messageId === undefined) return this.push(undefined, item);
+    item.messageId = messageId;
+    this.lastChunk = { kind, messageId, at: items.length };
+    return this.push(`${kind}:${messageId}`, item);
   }
 
   private turnHasAgentContent(): boolean {
@@ -214,6 +225,7 @@ export class TranscriptState {
 
   private reindex(): void {
     this.index.clear();
+    this.lastChunk = undefined;
     const items = this.transcript.items;
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
