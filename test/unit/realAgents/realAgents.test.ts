@@ -1,0 +1,99 @@
+// Real agents from npm (pinned; `node scripts/install-real-agents.mjs` installs them), driven by our own
+// protocol engine and process layer, offline and without credentials: claude-agent-acp must answer
+// session/new with its modes and config options; gemini --acp must answer -32000 with its auth methods.
+// Not installed = FAIL with what to run (never a skip). Slow starts get generous timeouts.
+import * as assert from 'assert';
+import { AuthRequiredError, ErrorCode, type InitializeResult } from '../../../src/acp';
+import { CLAUDE, CLAUDE_AGENT_ACP_VERSION, GEMINI, GEMINI_CLI_VERSION, REAL_AGENT_TIMEOUT_MS } from './expected';
+import { CLAUDE_AGENT_ACP, GEMINI_CLI, realAgentBin } from './realAgentSetup';
+import { initialize, startRealAgent, stopRealAgent, withStderr, type RunningAgent } from './runRealAgent';
+
+const STEP_TIMEOUT_MS = 2 * REAL_AGENT_TIMEOUT_MS;
+
+describe('real agents from npm (offline, no credentials)', function () {
+  this.timeout(STEP_TIMEOUT_MS);
+
+  describe('claude-agent-acp', () => {
+    let agent: RunningAgent | undefined;
+    let init: InitializeResult;
+
+    before(async () => {
+      agent = await startRealAgent('Claude Agent (real)', realAgentBin(CLAUDE_AGENT_ACP));
+      init = await initialize(agent);
+    });
+    after(async () => {
+      if (agent) await stopRealAgent(agent);
+    });
+
+    it(`is the pinned version ${CLAUDE_AGENT_ACP_VERSION} and offers its terminal login`, () => {
+      assert.strictEqual(init.agentInfo?.version, CLAUDE_AGENT_ACP_VERSION, 'the pin in scripts/install-real-agents.mjs changed: re-measure test/unit/realAgents/expected.ts');
+      assert.strictEqual(init.protocolVersion, 1);
+      assert.deepStrictEqual(init.authMethods.map((m) => ({ id: m.id, type: m.type })), CLAUDE.authMethods);
+    });
+
+    it('answers session/new offline with exactly its modes, config options and models', async () => {
+      const session = await withStderr(agent!, agent!.connection.newSession({ cwd: agent!.cwd }, { timeoutMs: REAL_AGENT_TIMEOUT_MS }));
+      assert.ok(session.sessionId.length > 0, 'a session id');
+      assert.strictEqual(session.modes?.currentModeId, CLAUDE.currentModeId);
+      assert.deepStrictEqual(session.modes.availableModes.map((m) => [m.id, m.name]), CLAUDE.modes);
+      const options = session.configOptions ?? [];
+      assert.deepStrictEqual(
+        options.map((o) => [o.id, o.category, o.kind, o.currentValue]),
+        CLAUDE.configOptions,
+      );
+      const values = (id: string) => {
+        const option = options.find((o) => o.id === id);
+        return option?.kind === 'select' ? option.options.map((v) => v.value) : [];
+      };
+      assert.deepStrictEqual(values('mode'), CLAUDE.modeIds, 'the mode option offers the same ids as the modes');
+      assert.deepStrictEqual(values('model'), CLAUDE.modelIds);
+      assert.strictEqual(session.models?.currentModelId, CLAUDE.currentModelId);
+      assert.deepStrictEqual(session.models.availableModels.map((m) => m.modelId), CLAUDE.modelIds);
+    });
+
+    it('stops with its whole process tree (the Claude Code CLI it started included)', async () => {
+      const { tree, survivors } = await stopRealAgent(agent!);
+      agent = undefined;
+      assert.ok(tree.length >= 2, `the agent started the Claude Code CLI as a child: tree ${tree.join(', ')}`);
+      assert.deepStrictEqual(survivors, [], `left running: ${survivors.join(', ')}`);
+    });
+  });
+
+  describe('gemini --acp', () => {
+    let agent: RunningAgent | undefined;
+    let init: InitializeResult;
+
+    before(async () => {
+      agent = await startRealAgent('Gemini (real)', realAgentBin(GEMINI_CLI), ['--acp']);
+      init = await initialize(agent);
+    });
+    after(async () => {
+      if (agent) await stopRealAgent(agent);
+    });
+
+    it(`is the pinned version ${GEMINI_CLI_VERSION} and advertises exactly its auth methods`, () => {
+      assert.strictEqual(init.agentInfo?.version, GEMINI_CLI_VERSION, 'the pin in scripts/install-real-agents.mjs changed: re-measure test/unit/realAgents/expected.ts');
+      assert.deepStrictEqual(init.authMethods.map((m) => [m.id, m.name, m.type]), GEMINI.authMethods);
+    });
+
+    it('rejects session/new with AuthRequiredError (-32000) carrying the methods from initialize', async () => {
+      const call = agent!.connection.newSession({ cwd: agent!.cwd }, { timeoutMs: REAL_AGENT_TIMEOUT_MS });
+      const error = await call.then(
+        (result) => assert.fail(`session/new succeeded without credentials: ${JSON.stringify(result)}`),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof AuthRequiredError, `expected AuthRequiredError, got ${String(error)}\n${agent!.process.stderrTail().slice(-20).join('\n')}`);
+      assert.strictEqual(error.code, ErrorCode.AuthRequired);
+      assert.strictEqual(error.method, 'session/new');
+      assert.deepStrictEqual(error.authMethods.map((m) => [m.id, m.name, m.type]), GEMINI.authMethods);
+      assert.deepStrictEqual(error.authMethods, init.authMethods, 'the same methods (with their _meta) as initialize advertised');
+    });
+
+    it('stops with its whole process tree', async () => {
+      const { tree, survivors } = await stopRealAgent(agent!);
+      agent = undefined;
+      assert.ok(tree.length >= 1, 'the agent was running');
+      assert.deepStrictEqual(survivors, [], `left running: ${survivors.join(', ')}`);
+    });
+  });
+});
