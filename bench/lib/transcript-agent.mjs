@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// A minimal ACP agent for bench/chat-render.bench.mjs (plain Node, the fixtures' stdio plumbing):
+//   messages <n>   n separate agent messages (distinct messageIds) of a few lines of Markdown each, as fast
+//                  as possible, then end_turn: builds an n-message transcript in one turn
+//   stream <n>     n small chunks of one message as fast as possible (like the demo agent's `stream`)
+import { createWire } from '../../test/fixtures/agents/wire.mjs';
+
+const wire = createWire();
+let counter = 0;
+
+wire.onRequest('initialize', () => ({
+  protocolVersion: 1,
+  agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+  authMethods: [],
+  agentInfo: { name: 'switchboard-bench-transcript-agent', version: '1.0.0' },
+}));
+
+wire.onRequest('session/new', () => ({ sessionId: `bench-${++counter}` }));
+wire.onNotification('session/cancel', () => undefined);
+
+const update = (sessionId, u) => wire.notify('session/update', { sessionId, update: u });
+
+wire.onRequest('session/prompt', async ({ sessionId, prompt }) => {
+  const text = (prompt.find((b) => b.type === 'text')?.text ?? '').trim();
+  const [word, count] = text.split(/\s+/);
+  const n = Number(count) || 100;
+  if (word === 'messages') {
+    for (let i = 0; i < n; i++) {
+      const md = `**Message ${i}** with \`inline code\` and a [link](https://example.com/${i}).\n\n- first point of ${i}\n- second point\n`;
+      update(sessionId, { sessionUpdate: 'agent_message_chunk', messageId: `bench-msg-${i}`, content: { type: 'text', text: md } });
+    }
+  } else if (word === 'stream') {
+    const id = `bench-stream-${Date.now()}`;
+    for (let i = 0; i < n; i++) update(sessionId, { sessionUpdate: 'agent_message_chunk', messageId: id, content: { type: 'text', text: `chunk ${i} ` } });
+  } else {
+    update(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `bench agent: ${text}` } });
+  }
+  return { stopReason: 'end_turn' };
+});
+
+wire.start();

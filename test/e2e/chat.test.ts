@@ -1,0 +1,265 @@
+// The chat panel in the real workbench (code-server + the packaged VSIX) with the scripted demo agent
+// (test/fixtures/agents/demo-agent.mjs): a full turn typed into "Message" and sent with Enter renders the
+// user message, streamed Markdown (heading, list, code block with Copy), a collapsible thought, the plan,
+// tool calls as named groups with status, a permission card whose "Allow" lets the edit reach the disk,
+// live terminal output; the Mode and Model pickers reach the agent; Stop cancels a turn; New session opens
+// a second tab. Screenshots of the finished turn in light, dark and high contrast.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator } from 'playwright-core';
+import {
+  button,
+  chatFrameHandle,
+  configureAgents,
+  hideSwitchboardView,
+  setThemeLive,
+  DEMO_AGENT,
+  messageBox,
+  newSession,
+  openChat,
+  restoreWorkspaceFile,
+  selectAgent,
+  sendMessage,
+  tabs,
+  toolCall,
+  toolStatus,
+  transcript,
+  turnsEnded,
+  until,
+  waitForTurnEnd,
+  widenSideBar,
+  workspaceFile,
+  REPO,
+} from './helpers/chat';
+import {
+  closeWorkbench,
+  e2eEnv,
+  openWorkbench,
+  saveConsole,
+  screenshot,
+  THEMES,
+  type ThemeKind,
+  type Workbench,
+} from './helpers/workbench';
+
+const EDIT_MARK = '// Edited by the Switchboard demo agent.';
+
+describe('Chat panel with the demo agent', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  let original = '';
+
+  before(async () => {
+    original = restoreWorkspaceFile('src/greet.js');
+    configureAgents(DEMO_AGENT, { 'workbench.colorTheme': THEMES.dark.name });
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    // Copy writes to the clipboard through the browser.
+    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin }).catch(() => {});
+    chat = await openChat(wb.page);
+    await widenSideBar(wb.page, 640);
+    await selectAgent(chat, DEMO_AGENT);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await screenshot(wb.page, `failed-chat-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+    }
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'chat');
+    await closeWorkbench(wb);
+  });
+
+  it('runs a full turn typed into "Message" and sent with Enter', async () => {
+    const log = transcript(chat);
+    assert.strictEqual(await log.getAttribute('aria-live'), 'polite');
+    const before = await turnsEnded(chat).catch(() => 0);
+    await sendMessage(chat, 'hello from the e2e test');
+
+    // The user's message, in the log.
+    const you = log.getByRole('article', { name: 'You' }).last();
+    await you.waitFor({ timeout: 60_000 });
+    assert.match(await you.innerText(), /hello from the e2e test/);
+
+    // The plan (updated as the turn goes).
+    const plan = log.getByRole('group', { name: 'Plan' }).first();
+    await plan.waitFor({ timeout: 60_000 });
+    for (const step of ['Look at the workspace', 'Propose an edit', 'Run a command']) {
+      await plan.getByText(step).first().waitFor();
+    }
+
+    // The thought: collapsed by default, a toggle with aria-expanded that reveals it.
+    const thinking = log.getByRole('button', { name: 'Thinking' }).first();
+    await thinking.waitFor({ timeout: 60_000 });
+    assert.strictEqual(await thinking.getAttribute('aria-expanded'), 'false');
+    await thinking.click();
+    await until(async () => (await thinking.getAttribute('aria-expanded')) === 'true', 'the thought to expand');
+    await log.locator('.thought').first().getByText('The user wants a tour', { exact: false }).waitFor();
+    await thinking.click();
+    await until(async () => (await thinking.getAttribute('aria-expanded')) === 'false', 'the thought to collapse');
+    assert.strictEqual(await log.locator('.thought').first().getByText('The user wants a tour', { exact: false }).count(), 0);
+
+    // The streamed answer as Markdown: a heading, a list, bold, a code block with its Copy button.
+    const answer = log.getByRole('article', { name: 'Agent' }).first();
+    await answer.getByRole('heading', { name: 'What I can do here', level: 2 }).waitFor({ timeout: 60_000 });
+    await answer.locator('strong', { hasText: 'scripted demo agent' }).waitFor();
+    const items = answer.getByRole('listitem');
+    await until(async () => (await items.count()) >= 4, 'the four list items', 30_000);
+    assert.deepStrictEqual((await items.allInnerTexts()).map((t) => t.trim()).slice(0, 4), [
+      'streamed Markdown like this',
+      'tool calls with locations you can click',
+      'edits you review in a diff',
+      'commands in real terminals',
+    ]);
+    const code = answer.locator('.code-block').first();
+    await code.waitFor({ timeout: 30_000 });
+    assert.match(await code.locator('pre code').innerText(), /console\.log\("hello from the demo agent"\);/);
+    assert.strictEqual(await code.getAttribute('data-lang'), 'js');
+    // Highlighted (hljs spans), and no raw Markdown fence left in the text.
+    assert.ok((await code.locator('pre code span').count()) > 0, 'the code block is highlighted');
+    assert.doesNotMatch(await answer.innerText(), /```|##/);
+    const copy = code.getByRole('button', { name: 'Copy code' });
+    await copy.click();
+    await chat.getByRole('status').filter({ hasText: 'Copied' }).waitFor({ timeout: 20_000 });
+
+    // The read tool call: a group named by its title, with its status and location.
+    const read = toolCall(log, 'Read greet.js').first();
+    await read.waitFor({ timeout: 60_000 });
+    await until(async () => (await toolStatus(read)) === 'Completed', '"Read greet.js" to complete', 30_000);
+    await read.getByRole('button', { name: /^Open .*greet\.js at line 1$/ }).waitFor();
+
+    // The permission card: one button per option, named by the option's name.
+    const card = log.getByRole('region', { name: 'Permission: Edit greet.js' });
+    await card.waitFor({ timeout: 60_000 });
+    for (const name of ['Allow', 'Always Allow', 'Reject']) await button(card, name).waitFor();
+    assert.deepStrictEqual((await card.locator('.permission-options button').allInnerTexts()).map((t) => t.trim()), ['Allow', 'Always Allow', 'Reject']);
+    // The edit waits for the answer: the card's diff preview shows the line to be added; the file is untouched.
+    assert.match(await card.locator('.diff-lines').innerText(), /Edited by the Switchboard demo agent/);
+    const edit = toolCall(log, 'Edit greet.js').first();
+    assert.strictEqual(await toolStatus(edit), 'Awaiting permission');
+    assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), original);
+
+    await button(card, 'Allow').click();
+    await card.waitFor({ state: 'detached', timeout: 30_000 });
+    const greet = workspaceFile('src/greet.js');
+    const written = await until(() => {
+      const t = fs.readFileSync(greet, 'utf8');
+      return t.includes(EDIT_MARK) ? t : undefined;
+    }, 'src/greet.js on disk to carry the demo agent\'s edit', 60_000);
+    assert.strictEqual(written, `${original.replace(/\s*$/, '')}\n${EDIT_MARK}\n`);
+    await until(async () => (await toolStatus(edit)) === 'Completed', '"Edit greet.js" to complete', 30_000);
+
+    // The terminal run: live output in the tool card.
+    const run = toolCall(log, 'Run node --version').first();
+    await run.waitFor({ timeout: 60_000 });
+    const out = run.getByLabel('Terminal output');
+    await until(async () => /node v20\.\d+\.\d+/.test(await out.innerText()), '"node v20" in the terminal output', 60_000);
+    assert.match(await out.innerText(), /files: .*src/);
+    assert.ok(!(await out.innerText()).includes('\u001b['), 'ANSI colour codes are not shown raw');
+    await until(async () => (await toolStatus(run)) === 'Completed', '"Run node --version" to complete', 60_000);
+
+    const end = await waitForTurnEnd(chat, before, 90_000);
+    assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-cancelled/);
+    await log.getByText('Done. Open the diff from the edit card').waitFor();
+    // The plan finished; the usage meter and the session title arrived.
+    await plan.getByText('3 of 3 done').waitFor({ timeout: 10_000 });
+    await chat.getByRole('meter', { name: 'Context usage' }).waitFor({ timeout: 10_000 });
+    assert.match((await tabs(chat).last().innerText()).trim(), /Demo: hello from the e2e test/);
+    await screenshot(wb!.page, 'chat-full-turn');
+  });
+
+  for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {
+    it(`shows the finished turn in the ${kind} theme`, async () => {
+      const page = wb!.page;
+      await setThemeLive(page, kind);
+      chat = await openChat(page);
+      const log = transcript(chat);
+      // The transcript comes back from the host if the page was reloaded for the theme.
+      await log.getByRole('heading', { name: 'What I can do here' }).waitFor({ timeout: 60_000 });
+      await toolCall(log, 'Run node --version').first().waitFor({ timeout: 30_000 });
+      // The webview paints with the theme's --vscode-* colours: its body background follows the workbench.
+      const frame = await chatFrameHandle(page);
+      const themeKind = await frame.evaluate(() => document.body.getAttribute('data-vscode-theme-kind') ?? document.body.className);
+      const expected = { light: 'vscode-light', dark: 'vscode-dark', 'high-contrast': 'vscode-high-contrast' }[kind];
+      await until(async () => ((await frame.evaluate(() => document.body.getAttribute('data-vscode-theme-kind') ?? document.body.className)) ?? '').includes(expected), `the webview body to be ${expected} (was ${themeKind})`, 20_000);
+      // Scroll so the answer, the tool calls and the terminal are in view.
+      await log.getByRole('heading', { name: 'What I can do here' }).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(600);
+      const file = await screenshot(page, `chat-turn-${kind}`);
+      if (kind === 'dark') fs.copyFileSync(file, path.join(REPO, 'media', 'screenshot.png'));
+    });
+  }
+
+  it('changes the mode and the model, and the agent\'s choice is reflected', async () => {
+    const page = wb!.page;
+    await setThemeLive(page, 'dark');
+    chat = await openChat(page);
+    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
+    const model = chat.getByRole('combobox', { name: 'Model', exact: true });
+    await mode.waitFor({ timeout: 30_000 });
+    const label = (l: typeof mode) => l.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
+    assert.deepStrictEqual(await mode.locator('option').allTextContents(), ['Ask before edits', 'Auto-edit', 'Plan only']);
+    assert.strictEqual(await label(mode), 'Ask before edits');
+    assert.deepStrictEqual(await model.locator('option').allTextContents(), ['Demo Fast', 'Demo Thorough']);
+    assert.strictEqual(await label(model), 'Demo Fast');
+
+    await mode.selectOption({ label: 'Plan only' });
+    await model.selectOption({ label: 'Demo Thorough' });
+    // A turn re-renders the pickers from the session state many times: had the agent not taken the
+    // choice (current_mode_update / set_config_option's answer), they would snap back.
+    await sendMessage(chat, 'explain', { waitForEnd: true });
+    assert.strictEqual(await label(mode), 'Plan only');
+    assert.strictEqual(await label(model), 'Demo Thorough');
+    // And the view, rebuilt from the host's session state after being hidden (the webview is disposed), agrees.
+    await hideSwitchboardView(page);
+    chat = await openChat(page);
+    await chat.getByRole('combobox', { name: 'Mode', exact: true }).waitFor({ timeout: 60_000 });
+    await until(async () => (await label(chat.getByRole('combobox', { name: 'Mode', exact: true }))) === 'Plan only', 'Mode "Plan only" after the view was hidden', 30_000);
+    assert.strictEqual(await label(chat.getByRole('combobox', { name: 'Model', exact: true })), 'Demo Thorough');
+  });
+
+  it('stops a running turn with "Stop": the turn ends as cancelled', async () => {
+    const log = transcript(chat);
+    const stop = button(chat, 'Stop');
+    assert.ok(await stop.isDisabled(), 'Stop is disabled while no turn runs');
+    const onDisk = fs.readFileSync(workspaceFile('src/greet.js'), 'utf8');
+    const before = await turnsEnded(chat);
+    const answers = await log.getByRole('article', { name: 'Agent' }).count();
+    await sendMessage(chat, 'a second tour, to be stopped');
+    await until(async () => !(await stop.isDisabled()), 'Stop to be enabled while the turn runs', 30_000);
+    // Wait until the answer streams, then stop.
+    await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming', 30_000);
+    await stop.click();
+    const end = await waitForTurnEnd(chat, before, 60_000);
+    assert.match((await end.getAttribute('class')) ?? '', /reason-cancelled/);
+    assert.match(await end.innerText(), /Cancelled/);
+    await until(async () => await stop.isDisabled(), 'Stop to be disabled after the turn', 30_000);
+    // The tour stopped before its edit: no permission card, the file is as it was.
+    assert.strictEqual(await log.getByRole('region', { name: /^Permission:/ }).count(), 0);
+    assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), onDisk);
+    // The composer is usable again.
+    assert.ok(await messageBox(chat).isEditable());
+  });
+
+  it('opens a second session in a new tab with "New session"', async () => {
+    const count = await tabs(chat).count();
+    assert.ok(count >= 1);
+    const first = (await tabs(chat).first().innerText()).trim();
+    await newSession(chat);
+    assert.strictEqual(await tabs(chat).count(), count + 1);
+    const log = transcript(chat);
+    await log.getByText('Ask the agent anything').waitFor({ timeout: 30_000 });
+    assert.strictEqual(await log.getByRole('article').count(), 0, 'the new session starts empty');
+    // It works on its own: a turn in it, and the first tab still holds the first session.
+    await sendMessage(chat, 'explain', { waitForEnd: true });
+    await log.getByRole('heading', { name: 'What I can do here' }).waitFor();
+    await tabs(chat).first().click();
+    await until(async () => (await tabs(chat).first().getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
+    assert.strictEqual((await tabs(chat).first().innerText()).trim(), first);
+    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 30_000 });
+    await screenshot(wb!.page, 'chat-two-sessions');
+  });
+});

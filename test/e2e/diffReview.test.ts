@@ -1,0 +1,194 @@
+// Diff review in the real workbench with the demo agent's `edit` turn (a permission request carrying a diff
+// of src/greet.js): the diff opens from the permission card's "Open diff" in VS Code's native diff editor,
+// and the editor title's Accept / Reject actions answer the permission request — Accept lets the agent
+// write the file, Reject leaves it untouched and the tool call fails. Then Undo All (Changed Files view)
+// restores the file byte for byte, including the user's unsaved edits made before the agent wrote.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import {
+  button,
+  configureAgents,
+  DEMO_AGENT,
+  editorTabs,
+  newSession,
+  openChat,
+  restoreWorkspaceFile,
+  selectAgent,
+  sendMessage,
+  toolCall,
+  toolStatus,
+  transcript,
+  turnsEnded,
+  until,
+  waitForTurnEnd,
+  workspaceFile,
+} from './helpers/chat';
+import { closeWorkbench, openSwitchboardView, openWorkbench, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+
+const EDIT_MARK = '// Edited by the Switchboard demo agent.';
+const agentEdit = (text: string): string => `${text.replace(/\s*$/, '')}\n${EDIT_MARK}\n`;
+
+/** The editor-title action with this accessible name (e.g. "Accept Change"), in the active editor group. */
+function editorTitleAction(page: Page, name: string): Locator {
+  return page.locator('.part.editor .editor-group-container.active .title-actions').getByRole('button', { name, exact: true });
+}
+
+/** Starts the demo `edit` turn and waits for its permission card. */
+async function startEditTurn(chat: FrameLocator): Promise<{ card: Locator; before: number }> {
+  const before = await turnsEnded(chat);
+  const cards = transcript(chat).getByRole('region', { name: 'Permission: Edit greet.js' });
+  await sendMessage(chat, 'edit');
+  await cards.first().waitFor({ timeout: 60_000 });
+  return { card: cards.first(), before };
+}
+
+/**
+ * Opens the pending diff from the permission card's "Open diff"; waits for the native diff editor. The
+ * pending review's diff editor is titled "greet.js (Proposed by Agent)" (src/host/diff/diffOpener.ts
+ * proposalTitle); only that one carries Accept/Reject in its title (context key switchboard.diffPending).
+ */
+async function openPendingDiff(page: Page, card: Locator): Promise<void> {
+  await button(card, 'Open diff').click();
+  await until(async () => (await editorTabs(page)).some((t) => /greet\.js/.test(t)), 'a diff editor for greet.js', 30_000);
+  await page.locator('.part.editor .editor-group-container.active .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+  const tabs = await editorTabs(page);
+  assert.ok(
+    tabs.includes('greet.js (Proposed by Agent)'),
+    `"Open diff" on the permission card should open the pending change for review (tab "greet.js (Proposed by Agent)" with Accept/Reject in the editor title); the editor tabs are ${JSON.stringify(tabs)}`,
+  );
+}
+
+/** A clean start for each test: a new session, no editors open. */
+async function freshStart(page: Page, chat: FrameLocator): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  await openSwitchboardView(page);
+  await newSession(chat);
+}
+
+describe('Diff review: Accept / Reject in the editor title, Undo All', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  let original = '';
+  const greet = () => workspaceFile('src/greet.js');
+
+  before(async () => {
+    original = restoreWorkspaceFile('src/greet.js');
+    configureAgents(DEMO_AGENT);
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    chat = await openChat(wb.page);
+    await selectAgent(chat, DEMO_AGENT);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await screenshot(wb.page, `failed-diff-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+    }
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'diffReview');
+    await closeWorkbench(wb);
+  });
+
+  it('Accept in the diff editor title answers the permission: the edit is written', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    const { card, before } = await startEditTurn(chat);
+    assert.strictEqual(fs.readFileSync(greet(), 'utf8'), original, 'nothing is written before the answer');
+    await openPendingDiff(page, card);
+    const accept = editorTitleAction(page, 'Accept Change');
+    await accept.waitFor({ state: 'visible', timeout: 20_000 });
+    await editorTitleAction(page, 'Reject Change').waitFor({ state: 'visible' });
+    await screenshot(page, 'diff-review-pending');
+    await accept.click();
+    const written = await until(() => {
+      const t = fs.readFileSync(greet(), 'utf8');
+      return t !== original ? t : undefined;
+    }, 'the accepted edit on disk', 60_000);
+    assert.strictEqual(written, agentEdit(original));
+    await waitForTurnEnd(chat, before, 60_000);
+    await openSwitchboardView(page);
+    const log = transcript(chat);
+    assert.strictEqual(await toolStatus(toolCall(log, 'Edit greet.js').last()), 'Completed');
+    assert.strictEqual(await log.getByRole('region', { name: 'Permission: Edit greet.js' }).count(), 0, 'the card is gone');
+    // The pending diff editor closed with the answer.
+    await until(async () => (await editorTitleAction(page, 'Accept Change').count()) === 0, 'the Accept action to go away', 20_000);
+  });
+
+  it('Reject in the diff editor title answers the permission: the file is untouched, the tool call fails', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    const onDisk = fs.readFileSync(greet());
+    const { card, before } = await startEditTurn(chat);
+    await openPendingDiff(page, card);
+    const reject = editorTitleAction(page, 'Reject Change');
+    await reject.waitFor({ state: 'visible', timeout: 20_000 });
+    await reject.click();
+    await waitForTurnEnd(chat, before, 60_000);
+    await openSwitchboardView(page);
+    const edit = toolCall(transcript(chat), 'Edit greet.js').last();
+    await until(async () => (await toolStatus(edit)) === 'Failed', 'the rejected tool call to show Failed', 30_000);
+    await edit.getByText('The edit was not allowed.').waitFor();
+    assert.ok(fs.readFileSync(greet()).equals(onDisk), 'src/greet.js is byte for byte what it was');
+  });
+
+  it('Accept from the command palette ("Switchboard: Accept Change") with the pending diff open', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    restoreWorkspaceFile('src/greet.js');
+    const { card, before } = await startEditTurn(chat);
+    await openPendingDiff(page, card);
+    await runCommand(page, 'Switchboard: Accept Change');
+    await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(original), 'the accepted edit on disk', 60_000);
+    await waitForTurnEnd(chat, before, 60_000);
+  });
+
+  it('Undo All restores the file byte for byte, including unsaved edits made before the agent wrote', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    restoreWorkspaceFile('src/greet.js');
+    // The user opens greet.js and types a line without saving.
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('greet.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'greet.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
+    const lines = page.locator('.part.editor .editor-group-container.active .editor-instance .monaco-editor:not(.gutter) .view-lines').first();
+    await lines.waitFor({ state: 'visible' });
+    await lines.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.type('const userNote = 1;');
+    await page.keyboard.press('Enter');
+    await until(async () => (await page.locator('.part.editor .tab.active.dirty').count()) > 0, 'the editor to be dirty', 10_000);
+    const userText = `const userNote = 1;\n${original}`;
+    assert.strictEqual(fs.readFileSync(greet(), 'utf8'), original, 'the user edit is not saved');
+
+    // The agent edits the live buffer (it reads the unsaved text) and the user allows it in the chat.
+    await openSwitchboardView(page);
+    const { card, before } = await startEditTurn(chat);
+    assert.match(await card.innerText(), /Edited by the Switchboard demo agent/);
+    await button(card, 'Allow').click();
+    await waitForTurnEnd(chat, before, 60_000);
+    await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(userText), 'the agent\'s edit (on top of the user\'s) on disk', 60_000);
+
+    // Undo All from the Changed Files view's title (or the palette).
+    await runCommand(page, 'Switchboard: Undo All Changes');
+    // Nothing of the user's may be lost: the buffer holds the user's text again. Save it and compare bytes.
+    await until(async () => {
+      const text = await lines.innerText();
+      return !text.includes('Edited by the Switchboard demo agent') && text.includes('const userNote = 1;');
+    }, 'the editor to show the text before the agent wrote', 30_000);
+    await runCommand(page, 'File: Save');
+    const restored: string = await until(() => {
+      const t = fs.readFileSync(greet(), 'utf8');
+      return t.includes(EDIT_MARK) ? '' : t;
+    }, 'the undone file on disk', 30_000);
+    assert.ok(Buffer.from(restored).equals(Buffer.from(userText)), `byte for byte: ${JSON.stringify(restored.slice(0, 80))}…`);
+    await screenshot(page, 'diff-review-undo-all');
+    await runCommand(page, 'View: Close All Editors');
+  });
+});

@@ -1,0 +1,194 @@
+// Agent output is untrusted HTML. In the real chat webview (code-server + Chromium), Markdown carrying
+// <script>, <img onerror>, javascript: / command: / data: links, iframes, SVG/event-handler tricks must stay
+// inert: no script runs (each payload would set window.__pwned and document.title, or open an editor in the
+// workbench), no iframe/object/embed/script element is created from the agent's text, and no link keeps a
+// dangerous href. The scripted fake agent echoes the prompt back ("echo: <text>", streamed in 3 chunks), so
+// the payload goes through both paths: the user's message and the agent's streamed answer.
+import * as assert from 'assert';
+import type { Frame, FrameLocator } from 'playwright-core';
+import { chatFrameHandle, configureAgents, editorTabs, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, transcript } from './helpers/chat';
+import { closeWorkbench, openWorkbench, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+
+const PAYLOAD = [
+  'xss-probe: every line below must stay inert',
+  '',
+  '<script>window.__pwned = "script"; document.title = "pwned-script";</script>',
+  '',
+  '<img src=x onerror="window.__pwned = \'img\'; document.title = \'pwned-img\'">',
+  '',
+  '<svg onload="window.__pwned = \'svg\'"><circle r="5"/></svg>',
+  '',
+  '<iframe src="javascript:parent.__pwned = \'iframe-js\'"></iframe>',
+  '',
+  '<iframe srcdoc="<script>parent.__pwned = \'iframe-srcdoc\'</script>"></iframe>',
+  '',
+  '<object data="data:text/html,<script>parent.__pwned=\'object\'</script>"></object><embed src="data:text/html,x">',
+  '',
+  '<details open ontoggle="window.__pwned = \'details\'"><summary>s</summary>d</details>',
+  '',
+  '<a href="javascript:window.__pwned=\'raw-a\'">raw javascript anchor</a>',
+  '',
+  '<style>body { display: none !important }</style>',
+  '',
+  '[js link](javascript:window.__pwned=\'md-js\') and [js entity](jav&#x61;script:window.__pwned=\'md-js2\')',
+  '',
+  '[command link](command:workbench.action.files.newUntitledFile) and <command:workbench.action.files.newUntitledFile>',
+  '',
+  '[data link](data:text/html;base64,PHNjcmlwdD5wYXJlbnQuX19wd25lZD0nZGF0YSc8L3NjcmlwdD4=)',
+  '',
+  '![data image](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9InBhcmVudC5fX3B3bmVkPSdzdmcnIi8+)',
+  '',
+  '![remote image](https://example.invalid/pixel.png)',
+  '',
+  '[ref link][evil]',
+  '',
+  '[evil]: javascript:window.__pwned=\'ref\'',
+  '',
+  '[vbscript](vbscript:msgbox) [file](file:///etc/passwd) [safe](https://example.com/ok)',
+].join('\n');
+
+/** Everything dangerous that can be found in the chat document, for one assertion with a readable diff. */
+async function findings(frame: Frame): Promise<Record<string, unknown>> {
+  return frame.evaluate(() => {
+    const log = document.querySelector('[role="log"]');
+    const all = log ? [...log.querySelectorAll('*')] : [];
+    const handlers = all.flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName.toLowerCase()}[${a.name}]`));
+    const dangerousTags = all.filter((el) => /^(script|iframe|object|embed|frame|frameset|form|style|link|meta|base|svg|math|details|img)$/i.test(el.tagName)).map((el) => el.tagName.toLowerCase());
+    const hrefs = all.filter((el) => el.hasAttribute('href')).map((el) => el.getAttribute('href') ?? '');
+    const badHrefs = hrefs.filter((h) => !/^(https?:|mailto:)/i.test(h.trim()) && /^[a-z][a-z0-9+.-]*:/i.test(h.trim()));
+    const srcs = all.filter((el) => el.hasAttribute('src') || el.hasAttribute('srcdoc') || el.hasAttribute('data')).map((el) => el.outerHTML.slice(0, 120));
+    const w = window as unknown as { __pwned?: unknown };
+    return {
+      pwned: w.__pwned ?? null,
+      title: document.title,
+      iframesInDocument: document.querySelectorAll('iframe, object, embed, frame').length,
+      handlers,
+      dangerousTags,
+      badHrefs,
+      srcs,
+      bodyHidden: getComputedStyle(document.body).display === 'none',
+    };
+  });
+}
+
+describe('Security: agent Markdown stays inert in the chat webview', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  let titleBefore = '';
+
+  before(async () => {
+    configureAgents(FAKE_AGENT);
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    chat = await openChat(wb.page);
+    await selectAgent(chat, FAKE_AGENT);
+    await newSession(chat);
+    titleBefore = await (await chatFrameHandle(wb.page)).evaluate(() => document.title);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await screenshot(wb.page, `failed-security-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+    }
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'security');
+    await closeWorkbench(wb);
+  });
+
+  it('renders hostile Markdown from the user and the agent as inert text', async () => {
+    const page = wb!.page;
+    const pageTitle = await page.title();
+    const editorsBefore = await editorTabs(page);
+    await sendMessage(chat, PAYLOAD, { waitForEnd: true });
+    const log = transcript(chat);
+    const answer = log.getByRole('article', { name: 'Agent' }).last();
+    await answer.getByText('echo:', { exact: false }).first().waitFor({ timeout: 30_000 });
+    // The text arrived (escaped, as text), in both the user's message and the agent's echo.
+    for (const who of ['You', 'Agent']) {
+      const text = await log.getByRole('article', { name: who }).last().innerText();
+      assert.match(text, /xss-probe/, `${who}: the payload is shown`);
+      assert.match(text, /<script>window\.__pwned/, `${who}: the <script> tag is shown as text`);
+      assert.match(text, /js link/, `${who}: the link text is kept`);
+    }
+    // Give any handler (onerror of a failed image load, onload, ontoggle) time to fire.
+    await page.waitForTimeout(1500);
+    const frame = await chatFrameHandle(page);
+    const found = await findings(frame);
+    assert.deepStrictEqual(found, {
+      pwned: null,
+      title: titleBefore,
+      iframesInDocument: 0,
+      handlers: [],
+      dangerousTags: [],
+      badHrefs: [],
+      srcs: [],
+      bodyHidden: false,
+    });
+    // The safe link survived, and is the only kind of href there is.
+    const hrefs = await log.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    assert.ok(hrefs.includes('https://example.com/ok'), `the https link is kept (hrefs: ${JSON.stringify(hrefs)})`);
+    // Nothing escaped into the workbench: no script ran there, its title and open editors are unchanged.
+    assert.strictEqual(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null), null);
+    assert.strictEqual(await page.title(), pageTitle);
+    assert.deepStrictEqual(await editorTabs(page), editorsBefore);
+    await screenshot(page, 'security-inert-markdown');
+  });
+
+  it('clicking the neutralised links runs nothing and opens nothing', async () => {
+    const page = wb!.page;
+    const answer = transcript(chat).getByRole('article', { name: 'Agent' }).last();
+    const editorsBefore = await editorTabs(page);
+    for (const text of ['js link', 'js entity', 'command link', 'data link', 'raw javascript anchor', 'ref link', 'vbscript', 'file', 'data image']) {
+      const link = answer.getByText(text, { exact: true }).first();
+      if ((await link.count()) === 0) continue;
+      await link.click({ timeout: 5_000 }).catch(() => {});
+    }
+    await page.waitForTimeout(1500);
+    const frame = await chatFrameHandle(page);
+    assert.strictEqual(await frame.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned ?? null), null);
+    assert.strictEqual(await frame.evaluate(() => document.title), titleBefore);
+    // command:workbench.action.files.newUntitledFile would have opened an "Untitled-1" editor.
+    assert.deepStrictEqual(await editorTabs(page), editorsBefore);
+    // The webview is still this document (no navigation to a javascript:/data: URL).
+    assert.ok(await frame.evaluate(() => !!document.querySelector('[role="log"]')));
+    // External links still work through the host: VS Code's own confirmation asks first (then we cancel).
+    await answer.getByText('safe', { exact: true }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await dialog.innerText(), /example\.com/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+  });
+
+  it('the webview\'s CSP allows only its nonce\'d bundle: injected inline script is refused', async () => {
+    const frame = await chatFrameHandle(wb!.page);
+    const result = await frame.evaluate(async () => {
+      const w = window as unknown as { __inline?: number };
+      const violations: string[] = [];
+      const onViolation = (e: SecurityPolicyViolationEvent) => violations.push(e.effectiveDirective);
+      document.addEventListener('securitypolicyviolation', onViolation);
+      const s = document.createElement('script');
+      s.textContent = 'window.__inline = 1';
+      document.body.appendChild(s);
+      const img = document.createElement('img');
+      img.src = 'https://example.invalid/x.png';
+      document.body.appendChild(img);
+      await new Promise((r) => setTimeout(r, 300));
+      s.remove();
+      img.remove();
+      document.removeEventListener('securitypolicyviolation', onViolation);
+      const meta = document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '';
+      return { inlineRan: w.__inline === 1, violations: [...new Set(violations)].sort(), meta };
+    });
+    assert.strictEqual(result.inlineRan, false, 'an injected inline script must not run');
+    assert.deepStrictEqual(result.violations, ['img-src', 'script-src-elem']);
+    const scriptSrc = /script-src ([^;]*)/.exec(result.meta)?.[1] ?? '';
+    assert.match(scriptSrc, /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/, `script-src is only a nonce: ${result.meta}`);
+    assert.match(result.meta, /default-src 'none'/);
+    assert.match(result.meta, /frame-src 'none'/);
+    assert.match(result.meta, /object-src 'none'/);
+    assert.doesNotMatch(result.meta, /unsafe-eval|unsafe-inline/);
+  });
+});
