@@ -235,8 +235,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const abort = (record.abort = new AbortController());
     this.fireSession(record);
     this.o.statusBar.show(record.agentId, 'working');
+    let turnWatched = false;
     try {
       const connection = await this.ensureBound(record);
+      // Files the agent changes with its own tools (not through fs/write) are caught by the watcher.
+      this.o.diffReview.beginTurn(record.scopedId, record.turnId, [record.cwd, ...record.additionalDirectories]);
+      turnWatched = true;
       const built = await buildPromptBlocks(prompt, record.capabilities);
       if (built.dropped.length > 0) {
         record.state.recordError(`Not sent: ${built.dropped.join(', ')}. ${record.agentId} does not accept images.`);
@@ -248,6 +252,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     } catch (error) {
       this.failTurn(record, error);
     } finally {
+      if (turnWatched) this.o.diffReview.endTurn(record.scopedId);
       record.turn = 'idle';
       record.abort = undefined;
       this.fireSession(record);
