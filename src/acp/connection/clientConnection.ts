@@ -191,8 +191,9 @@ export class AcpClientConnection {
     return result;
   }
 
-  async authenticate(methodId: string, request?: RequestOptions): Promise<void> {
-    await this.call('authenticate', { methodId }, R.EmptyResultSchema, request);
+  /** `meta` carries what some methods need, e.g. Gemini CLI's `{"api-key": "..."}` (redacted in the protocol log). */
+  async authenticate(methodId: string, request?: RequestOptions, meta?: Record<string, unknown>): Promise<void> {
+    await this.call('authenticate', meta ? { methodId, _meta: meta } : { methodId }, R.EmptyResultSchema, request);
   }
 
   async logout(request?: RequestOptions): Promise<void> {

@@ -18,10 +18,16 @@ export class AgentSecrets {
     await this.storage.store(indexKey(agentName), JSON.stringify([...names]));
   }
 
+  /** A secret that is not an environment variable (e.g. a key sent with authenticate). */
+  async setPrivate(agentName: string, name: string, value: string): Promise<void> {
+    await this.set(agentName, name, value);
+  }
+
   /** Every stored variable of the agent, for its environment. */
   async environment(agentName: string): Promise<Record<string, string>> {
     const env: Record<string, string> = {};
-    for (const name of await this.names(agentName)) {
+    // Names with a ':' are not variables (e.g. "authenticate:<method>"): environment names cannot hold one.
+    for (const name of (await this.names(agentName)).filter((n) => !n.includes(':'))) {
       const value = await this.get(agentName, name);
       if (value !== undefined) env[name] = value;
     }

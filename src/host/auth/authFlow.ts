@@ -11,7 +11,7 @@ export interface AuthTarget {
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   cwd: string;
-  authenticate(methodId: string): Promise<void>;
+  authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void>;
   /** Restart the agent so it sees new secrets in its environment. */
   restart(): Promise<void>;
 }
@@ -20,9 +20,26 @@ export type AuthOutcome = 'done' | 'cancelled';
 
 export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: AgentSecrets): Promise<AuthOutcome> {
   switch (flow.type) {
-    case 'agent':
-      await target.authenticate(flow.id);
+    case 'agent': {
+      if (!flow.apiKey) {
+        await target.authenticate(flow.id);
+        return 'done';
+      }
+      const secretName = `authenticate:${flow.id}`;
+      const stored = await secrets.get(target.agentName, secretName);
+      const key = await vscode.window.showInputBox({
+        title: `${target.agentName}: ${flow.name}`,
+        prompt: `${flow.description ?? flow.name}. Kept in VS Code's secret storage and sent to the agent when it asks you to sign in.`,
+        password: true,
+        ignoreFocusOut: true,
+        placeHolder: stored ? 'Leave empty to use the stored key' : undefined,
+        validateInput: (text) => (!text && !stored ? 'The key is required' : undefined),
+      });
+      if (key === undefined) return 'cancelled';
+      if (key) await secrets.setPrivate(target.agentName, secretName, key);
+      await target.authenticate(flow.id, { 'api-key': key || stored });
       return 'done';
+    }
     case 'terminal': {
       const exitCode = await runLoginTerminal(flow, target);
       if (exitCode === undefined) return 'cancelled';

@@ -11,7 +11,14 @@ export interface EnvVarSpec {
 }
 
 export type AuthFlow =
-  | { type: 'agent'; id: string; name: string; description?: string }
+  | {
+      type: 'agent';
+      id: string;
+      name: string;
+      description?: string;
+      /** The method wants a key passed with authenticate as `_meta["api-key"]` (Gemini CLI's convention). */
+      apiKey?: { provider?: string };
+    }
   | {
       type: 'terminal';
       id: string;
@@ -87,7 +94,8 @@ export function classifyAuthMethods(methods: readonly unknown[]): AuthFlow[] {
     } else if (hint) {
       flows.push({ type: 'terminal', id, name, description, command: hint.command, args: hint.args, env: hint.env });
     } else {
-      flows.push({ type: 'agent', id, name, description });
+      const apiKey = record(record(m._meta)?.['api-key']);
+      flows.push(apiKey ? { type: 'agent', id, name, description, apiKey: { provider: str(apiKey.provider) } } : { type: 'agent', id, name, description });
     }
   }
   return flows;

@@ -382,7 +382,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         args: definition.args,
         env: definition.env,
         cwd: this.workspaceCwd(),
-        authenticate: async (id) => (await runtime.start()).authenticate(id),
+        authenticate: async (id, meta) => (await runtime.start()).authenticate(id, undefined, meta),
         restart: async () => {
           for (const record of this.sessionsOf(agentId)) this.detach(record, 'restart');
           await runtime.restart();

@@ -76,3 +76,14 @@ describe('parseMcpServers', () => {
     for (const bad of [undefined, null, [], 'x', 1]) assert.deepStrictEqual(parseMcpServers(bad), []);
   });
 });
+
+describe('classifyAuthMethods with Gemini CLI methods', () => {
+  it('marks a method whose _meta asks for an api-key, and keeps the others plain agent sign-in', () => {
+    const flows = classifyAuthMethods([
+      { id: 'oauth-personal', name: 'Log in with Google' },
+      { id: 'gemini-api-key', name: 'Gemini API key', _meta: { 'api-key': { provider: 'google' } } },
+    ]);
+    assert.deepStrictEqual(flows[0], { type: 'agent', id: 'oauth-personal', name: 'Log in with Google', description: undefined });
+    assert.deepStrictEqual(flows[1], { type: 'agent', id: 'gemini-api-key', name: 'Gemini API key', description: undefined, apiKey: { provider: 'google' } });
+  });
+});
