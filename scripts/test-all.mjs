@@ -50,6 +50,9 @@ for (const step of STEPS) {
     results.push({ ...step, status: 'failed', note: `not run: ${step.needs} failed`, passed: 0, failed: 1, seconds: 0 });
     continue;
   }
+  // The unit step compiled src+test into out/ (tsc emits even with type errors) and build made dist/:
+  // the host runner need not compile again.
+  if (step.name === 'host' && results.find((r) => r.name === 'unit')?.status !== 'skipped') step.args = [...step.args, '--skip-build'];
   console.log(`\n━━━ ${step.name}: ${[step.cmd === process.execPath ? 'node' : step.cmd, ...step.args].join(' ')}`);
   const started = Date.now();
   const { code, output } = await run(step.cmd, step.args, { cwd: REPO, env: { ...process.env, FORCE_COLOR: '0' } });
