@@ -1,7 +1,50 @@
 // Throwaway directories for one run: a copy of the sample workspace, user data with settings, extensions.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURE_WORKSPACE, TMP } from './paths.mjs';
+import { killTreeSync } from './proc.mjs';
+
+const RUN_DIR = /^switchboard-(host|e2e|try)-/;
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes run dirs left by runners that were killed without a chance to clean up (SIGKILL), and kills
+ * the code-server/Chromium processes still working in them. Only dirs holding our owner.json are touched.
+ */
+export function sweepStaleRuns() {
+  let names = [];
+  try {
+    names = readdirSync(TMP).filter((n) => RUN_DIR.test(n));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = join(TMP, name);
+    let owner;
+    try {
+      owner = JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')).pid;
+    } catch {
+      continue;
+    }
+    if (!owner || alive(owner)) continue;
+    for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) killTreeSync(Number(pid));
+      } catch {
+        /* gone */
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Settings that keep the workbench quiet and deterministic for tests and screenshots. */
 export const BASE_SETTINGS = {
@@ -23,7 +66,9 @@ export const BASE_SETTINGS = {
 
 /** A fresh temp dir with workspace/, user-data/ (settings written), extensions/. */
 export function makeRunDirs(prefix, { settings = {}, workspace = FIXTURE_WORKSPACE } = {}) {
+  sweepStaleRuns();
   const root = mkdtempSync(join(TMP, `${prefix}-`));
+  writeFileSync(join(root, 'owner.json'), JSON.stringify({ pid: process.pid }));
   const dirs = {
     root,
     workspace: join(root, 'workspace'),
