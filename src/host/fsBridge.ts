@@ -176,10 +176,12 @@ async function applyAndSave(doc: vscode.TextDocument, content: string): Promise<
  * extension's onWillSave participant is aborted (seen in code-server under heavy load).
  */
 async function saveIfDirty(doc: vscode.TextDocument): Promise<void> {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  // Backs off on a loaded machine (seen in CI: two quick attempts were not always enough).
+  for (const wait of [250, 500, 1000, 2000]) {
     if (!doc.isDirty || (await doc.save()) || !doc.isDirty) return;
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, wait));
   }
+  if (!doc.isDirty || (await doc.save()) || !doc.isDirty) return;
   throw new Error('saving failed (see the window log for the reason)');
 }
 
