@@ -6,7 +6,7 @@
 // failure for each step that failed without failing a mocha test (a build error, a crashed runner).
 //
 // Usage: node scripts/test-all.mjs [--skip <step,...>] [--only <step,...>]
-//   steps: build, typecheck, lint, unit, host, e2e
+//   steps: build, typecheck, lint, real-agents, unit, host, host-untrusted, e2e
 import { parseArgs } from 'node:util';
 import { REPO } from './lib/paths.mjs';
 import { run, cleanupAll } from './lib/proc.mjs';
@@ -23,8 +23,20 @@ const STEPS = [
   { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'] },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'] },
+  // Real agents from npm (Claude Agent ACP, Gemini CLI), pinned, cached outside the clone: the unit and
+  // host tiers check Switchboard against them.
+  { name: 'real-agents', cmd: process.execPath, args: ['scripts/install-real-agents.mjs'] },
   { name: 'unit', cmd: npm, args: ['run', '--silent', 'test:unit'], mocha: true },
   { name: 'host', cmd: process.execPath, args: ['scripts/run-host-tests.mjs'], mocha: true, needs: 'build' },
+  // The same host, with workspace trust on (the workspace is then untrusted): agent definitions from
+  // workspace settings must be ignored.
+  {
+    name: 'host-untrusted',
+    cmd: process.execPath,
+    args: ['scripts/run-host-tests.mjs', '--skip-build', '--trust', '--grep', 'workspace trust'],
+    mocha: true,
+    needs: 'build',
+  },
   { name: 'e2e', cmd: process.execPath, args: ['scripts/run-e2e-tests.mjs'], mocha: true, needs: 'build' },
 ];
 
