@@ -19,7 +19,7 @@ import type {
   TerminalOutputEvent as ChatTerminalOutput,
   TranscriptChangeEvent,
 } from '../../chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import type { AgentView, ChangedFileView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentConfiguration } from '../agentConfiguration';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -103,9 +103,16 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       this.terminalEmitter,
       o.configuration.onDidChange(() => this.applyConfiguration()),
       o.permissions.onDidRequest((p) => this.fireSessionByAcpId(p.sessionId)),
-      o.permissions.onDidResolve((d) => this.fireSessionByAcpId(d.prompt.sessionId)),
+      o.permissions.onDidResolve((d) => {
+        // A switchboard.autoApprove rule answered without a card: say so where the tool call shows.
+        if (d.via === 'auto' && d.autoApproved) this.noteAutoApproval(d.prompt.sessionId, d.prompt.toolCall.title ?? undefined, d.autoApproved.description);
+        this.fireSessionByAcpId(d.prompt.sessionId);
+      }),
       o.elicitations.onDidRequest((p) => p.sessionId && this.fireSessionByAcpId(p.sessionId)),
       o.elicitations.onDidResolve((d) => d.prompt.sessionId && this.fireSessionByAcpId(d.prompt.sessionId)),
+      o.diffReview.onDidChangeChangedFiles(() => {
+        for (const record of this.sessions.values()) this.fireSession(record);
+      }),
       o.terminals.onDidOutput((e) => {
         this.terminalIds.add(e.terminalId);
         this.terminalEmitter.fire({ terminalId: e.terminalId, data: e.text });
@@ -506,6 +513,25 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     await this.o.diffReview.opener.openAcpDiff({ path: diff.path, oldText: diff.oldText, newText: diff.newText }, item?.kind === 'tool_call' ? item.title : undefined);
   }
 
+  async changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void> {
+    const record = this.requireSession(sessionId);
+    if (!this.o.diffReview.changedFiles().some((f) => f.key === key && f.sessionId === record.scopedId)) {
+      throw new Error('That change is no longer pending.');
+    }
+    if (action === 'open') await this.o.diffReview.opener.openEntryDiff(key);
+    else if (action === 'keep') this.o.diffReview.keepFile(key);
+    else await this.o.diffReview.undoFile(key);
+  }
+
+  async changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void> {
+    const record = this.requireSession(sessionId);
+    // Newest turn first, so undoing several turns restores each file to its oldest known content.
+    const turns = this.o.diffReview.pendingTurns().filter((t) => t.sessionId === record.scopedId).reverse();
+    for (const turn of turns) {
+      if (action === 'keep') this.o.diffReview.keepAll(turn);
+      else if (!(await this.o.diffReview.undoAll(turn))) break;
+    }
+  }
 
   // ---- agent -> client requests --------------------------------------------------
 
@@ -810,7 +836,31 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     };
     if (record.error) view.error = record.error;
     if (record.loading) view.loading = true;
+    const changed = this.changedFilesOf(record);
+    if (changed.length > 0) view.changedFiles = changed;
     return view;
+  }
+
+  /** The session's changed files still pending review (all its turns; the tree view shows the same). */
+  private changedFilesOf(record: SessionRecord): ChangedFileView[] {
+    return this.o.diffReview
+      .changedFiles()
+      .filter((f) => f.sessionId === record.scopedId)
+      .map((f) => {
+        const v: ChangedFileView = {
+          key: f.key,
+          path: f.path,
+          name: vscode.workspace.asRelativePath(f.path, false),
+          status: f.status,
+          added: f.added,
+          removed: f.removed,
+          countsKnown: f.countsKnown,
+          conflict: f.conflict,
+          undoable: f.undoable,
+        };
+        if (f.note) v.note = f.note;
+        return v;
+      });
   }
 
   private setActive(key: string | undefined): void {
@@ -823,6 +873,18 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     if (!this.sessions.has(record.key)) return;
     if (record.key === this.activeKey) void vscode.commands.executeCommand('setContext', 'switchboard.turnRunning', record.turn !== 'idle');
     this.sessionEmitter.fire(this.viewOf(record));
+  }
+
+  private noteAutoApproval(scopedId: string, toolTitle: string | undefined, description: string): void {
+    const record = this.byScopedId.get(scopedId);
+    if (!record) return;
+    const changed = record.state.apply({
+      sessionUpdate: 'notice',
+      severity: 'info',
+      title: toolTitle ? `${toolTitle}: allowed without asking` : 'Allowed without asking',
+      description,
+    });
+    this.fireTranscript(record, false, changed ? [changed.id] : undefined);
   }
 
   private fireSessionByAcpId(acpSessionId: string): void {
