@@ -81,6 +81,22 @@ describe('sessions with a real agent process', function () {
     assert.ok(JSON.stringify(tool.content).includes(allow.optionId), JSON.stringify(tool.content));
   });
 
+  it('a switchboard.autoApprove rule answers without a card and says so in the transcript', async () => {
+    const restoreRule = await setSettings({ 'switchboard.autoApprove': { Fake: { edit: true } } });
+    try {
+      const id = await sb.backend.newSession('Fake');
+      await sb.backend.sendPrompt(id, prompt('permission'));
+      const items = transcriptOf(sb, id).items;
+      const tool = items.find((i) => i.kind === 'tool_call');
+      assert.ok(JSON.stringify(tool).includes('"allow"'), JSON.stringify(tool));
+      const notice = items.find((i) => i.kind === 'notice');
+      assert.ok(notice && notice.kind === 'notice' && /Write file: allowed without asking/.test(notice.title), JSON.stringify(notice));
+      assert.match(notice.description ?? '', /autoApprove/);
+    } finally {
+      await restoreRule();
+    }
+  });
+
   it('Stop answers a pending permission request with cancelled and ends the turn', async () => {
     const id = await sb.backend.newSession('Fake');
     const turn = sb.backend.sendPrompt(id, prompt('permission'));
