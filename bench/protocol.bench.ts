@@ -8,6 +8,7 @@
 // the stream (flat = no growth beyond the transcript itself). Writes its section of
 // bench/RESULTS.md between the "protocol" markers.
 // Run: npm run bench -- protocol   (or: node --expose-gc out/bench/protocol.bench.js)
+// ACP_BENCH_PIPELINES=floor,ours runs only those (a quick check; RESULTS.md is then left alone).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -135,7 +136,9 @@ async function main(): Promise<void> {
   const { data } = generateUpdateStream(LINES);
   console.log(`stream: ${LINES.toLocaleString('en')} session/update lines, ${(data.length / MB).toFixed(1)} MiB; ${ROUNDS} interleaved rounds`);
   const samples: Record<Pipeline, Sample[]> = { floor: [], sdk: [], ours: [] };
-  const order: Pipeline[] = ['floor', 'sdk', 'ours'];
+  const all: Pipeline[] = ['floor', 'sdk', 'ours'];
+  const only = process.env.ACP_BENCH_PIPELINES?.split(',');
+  const order = only ? all.filter((p) => p === 'floor' || only.includes(p)) : all;
   // Warm-up (JIT) on a slice, then rotate the order each round.
   const warm = generateUpdateStream(20_000).data;
   for (const p of order) await RUNNERS[p](warm, () => undefined).catch(() => undefined);
@@ -146,6 +149,10 @@ async function main(): Promise<void> {
       samples[p].push(s);
       console.log(`round ${round + 1} ${p.padEnd(5)} cpu ${s.cpuMs.toFixed(0)} ms, wall ${s.wallMs.toFixed(0)} ms, peak heap +${s.peakHeapMB.toFixed(1)} MB, heap at quarters ${s.quarterHeapMB.map((q) => q.toFixed(0)).join('/')} MB`);
     }
+  }
+  if (order.length < all.length) {
+    for (const p of order) console.log(`${p}: median cpu ${median(samples[p].map((s) => s.cpuMs)).toFixed(0)} ms, ${(median(samples.floor.map((s) => s.cpuMs)) / median(samples[p].map((s) => s.cpuMs))).toFixed(2)}x floor`);
+    return;
   }
   const med = (p: Pipeline, k: 'cpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
   const speed = (p: Pipeline, k: 'cpuMs' | 'wallMs') => med('floor', k) / med(p, k);
