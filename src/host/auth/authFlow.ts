@@ -18,7 +18,14 @@ export interface AuthTarget {
 
 export type AuthOutcome = 'done' | 'cancelled';
 
-export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: AgentSecrets): Promise<AuthOutcome> {
+/** The prompts a flow shows; tests replace it (an extension host cannot type into an input box). */
+export interface AuthUi {
+  showInputBox(options: vscode.InputBoxOptions): Thenable<string | undefined>;
+}
+
+export const windowAuthUi: AuthUi = { showInputBox: (options) => vscode.window.showInputBox(options) };
+
+export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: AgentSecrets, ui: AuthUi = windowAuthUi): Promise<AuthOutcome> {
   switch (flow.type) {
     case 'agent': {
       if (!flow.apiKey) {
@@ -27,7 +34,7 @@ export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: A
       }
       const secretName = `authenticate:${flow.id}`;
       const stored = await secrets.get(target.agentName, secretName);
-      const key = await vscode.window.showInputBox({
+      const key = await ui.showInputBox({
         title: `${target.agentName}: ${flow.name}`,
         prompt: `${flow.description ?? flow.name}. Kept in VS Code's secret storage and sent to the agent when it asks you to sign in.`,
         password: true,
@@ -51,7 +58,7 @@ export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: A
     case 'env_var': {
       for (const v of flow.vars) {
         const existing = await secrets.get(target.agentName, v.name);
-        const value = await vscode.window.showInputBox({
+        const value = await ui.showInputBox({
           title: `${target.agentName}: ${flow.name}`,
           prompt: `${v.label ?? v.name}${v.optional ? ' (optional)' : ''}. Kept in VS Code's secret storage, passed to the agent as ${v.name}.`,
           password: v.secret,

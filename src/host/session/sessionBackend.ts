@@ -23,7 +23,7 @@ import type { AgentView, ChangedFileView, ElicitationAnswer, HistoryItem, Termin
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentConfiguration } from '../agentConfiguration';
 import type { AgentSecrets } from '../auth/agentSecrets';
-import { runAuthFlow } from '../auth/authFlow';
+import { runAuthFlow, windowAuthUi, type AuthUi } from '../auth/authFlow';
 import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
 import { isBridgeError } from '../bridgeErrors';
 import type { DiffReview } from '../diff';
@@ -75,6 +75,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly agentHistory = new Map<string, HistoryItem>();
   private readonly terminalIds = new Set<string>();
   private activeKey: string | undefined;
+  /** Sign-in prompts (replaceable in tests). */
+  authUi: AuthUi = windowAuthUi;
   private readonly disposables: vscode.Disposable[] = [];
 
   private readonly agentsEmitter = new vscode.EventEmitter<void>();
@@ -396,6 +398,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         },
       },
       this.o.secrets,
+      this.authUi,
     );
     this.o.logs.main.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}): ${outcome}`);
     if (outcome === 'cancelled') return;
