@@ -86,6 +86,13 @@ export interface ChatBackend {
   /** Opens the diff editor for a tool call's diff. */
   openDiff(sessionId: string, toolCallId: string, path: string): Promise<void>;
   /**
+   * Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one.
+   * Optional so that backends without diff review still satisfy the interface.
+   */
+  changedFileAction?(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
+  /** Keep All / Undo All of the session's pending changed files. */
+  changedFilesAll?(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
+  /**
    * Optional: @-mention candidates. When absent the chat uses its own VS Code provider (workspace files,
    * folders, open editors, the active selection).
    */

@@ -507,6 +507,20 @@ export class ChatController implements Disposable {
       case 'openDiff':
         await b.openDiff(req(m.sessionId), req(m.toolCallId), req(m.path));
         return;
+      case 'changedFileAction': {
+        const action = m.action === 'open' || m.action === 'keep' || m.action === 'undo' ? m.action : undefined;
+        if (!action) throw new Error('malformed message from the webview');
+        if (!b.changedFileAction) throw new Error('changed files are not supported here');
+        await b.changedFileAction(req(m.sessionId), req(m.key), action);
+        return;
+      }
+      case 'changedFilesAll': {
+        const action = m.action === 'keep' || m.action === 'undo' ? m.action : undefined;
+        if (!action) throw new Error('malformed message from the webview');
+        if (!b.changedFilesAll) throw new Error('changed files are not supported here');
+        await b.changedFilesAll(req(m.sessionId), action);
+        return;
+      }
       case 'showProtocolLog':
         await this.ui.showProtocolLog();
         return;

@@ -126,6 +126,27 @@ export interface SessionError {
   detail?: string;
 }
 
+/** A file changed during a turn and still pending review (Keep / Undo); plain JSON. */
+export interface ChangedFileView {
+  /** The host's key of the change (stable while it is pending). */
+  key: string;
+  /** Absolute path. */
+  path: string;
+  /** Workspace-relative path for display. */
+  name: string;
+  status: 'created' | 'modified' | 'deleted';
+  added: number;
+  removed: number;
+  /** False when the line counts could not be computed (binary, too large, unreadable). */
+  countsKnown: boolean;
+  /** The user edited the file after the agent wrote it. */
+  conflict: boolean;
+  /** False when the content before the change is unknown (can be kept, not undone). */
+  undoable: boolean;
+  /** Why counts or undo are unavailable. */
+  note?: string;
+}
+
 /** Everything about a session except its transcript. */
 export interface SessionView {
   sessionId: string;
@@ -140,6 +161,8 @@ export interface SessionView {
   error?: SessionError;
   /** The session is loading (session/load replay in progress). */
   loading?: boolean;
+  /** Files changed by this session's turns that are still pending review. */
+  changedFiles?: ChangedFileView[];
 }
 
 export interface SessionSnapshot {

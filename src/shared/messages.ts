@@ -115,6 +115,10 @@ export type WebviewToHostMessage =
   | { type: 'openLocation'; path: string; line?: number }
   | { type: 'openResource'; uri: string }
   | { type: 'openDiff'; sessionId: string; toolCallId: string; path: string }
+  /** Per changed file: open its diff, keep the change, or undo it. */
+  | { type: 'changedFileAction'; sessionId: string; key: string; action: 'open' | 'keep' | 'undo' }
+  /** Keep All / Undo All of the session's pending changed files. */
+  | { type: 'changedFilesAll'; sessionId: string; action: 'keep' | 'undo' }
   | { type: 'showProtocolLog' }
   /** Webview-side errors, for the host's log. */
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
@@ -127,7 +131,7 @@ const WEBVIEW_TO_HOST_TYPES: ReadonlySet<string> = new Set<WebviewToHostType>([
   'queueSendNow', 'setMode', 'setModel', 'setConfigOption', 'permissionAnswer', 'elicitationAnswer',
   'dismissError', 'restartAgent', 'authenticate', 'refreshHistory', 'openHistory', 'deleteHistory',
   'mentionQuery', 'copyCode', 'insertCode', 'openCode', 'openLink', 'openLocation', 'openResource',
-  'openDiff', 'showProtocolLog', 'log',
+  'openDiff', 'changedFileAction', 'changedFilesAll', 'showProtocolLog', 'log',
 ]);
 
 /**

@@ -1,5 +1,6 @@
 import type { ChatStore } from '../store';
 import { StoreContext, useStore, useStoreVersion } from './common';
+import { ChangedFiles } from './ChangedFiles';
 import { Composer } from './Composer';
 import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionHeader, SessionPickers, SessionTabs, Toolbar } from './Panels';
 import { Transcript } from './Transcript';
@@ -31,6 +32,7 @@ function Chat() {
             </div>
           )
         )}
+        {session && <ChangedFiles sessionId={session.view.sessionId} files={session.view.changedFiles} />}
         {session && <QueueList sessionId={session.view.sessionId} queue={session.view.queue} />}
         <div class="composer-area">
           {session && <SessionPickers session={session} />}
