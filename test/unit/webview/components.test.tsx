@@ -389,10 +389,33 @@ describe('webview: permissions, elicitation, banners, tabs, history', () => {
     h.unmount();
   });
 
+  it('history search filters by title and agent, fuzzily', () => {
+    const snap = snapshot([]);
+    snap.history = [
+      { id: 'h1', sessionId: 'a', agentId: 'Claude Agent', title: 'Refactor the parser', source: 'local', canLoad: true, canResume: false, canDelete: true },
+      { id: 'h2', sessionId: 'b', agentId: 'Gemini CLI', title: 'Write release notes', source: 'agent', canLoad: true, canResume: false, canDelete: false },
+    ];
+    const h = mount(snap);
+    click(getByRole(h.root, 'button', 'History'));
+    h.flush();
+    const search = getByRole(h.root, 'searchbox', 'Search history') as HTMLInputElement;
+    typeInto(search, 'rfctr');
+    h.flush();
+    assert.ok(getByRole(h.root, 'button', 'Open Refactor the parser'));
+    assert.equal(queryAllByRole(h.root, 'button').some((b) => accessibleName(b) === 'Open Write release notes'), false);
+    typeInto(search, 'gemini');
+    h.flush();
+    assert.ok(getByRole(h.root, 'button', 'Open Write release notes'));
+    typeInto(search, 'zzzz');
+    h.flush();
+    assert.match(h.root.textContent ?? '', /No session matches/);
+    h.unmount();
+  });
+
   it('every button, textbox and select has an accessible name', () => {
     const snap = snapshot(ALL_ITEMS, { turn: 'running', queue: [{ id: 'q', text: 'x', mentions: [], images: [] }] });
     const h = mount(snap);
-    for (const role of ['button', 'textbox', 'combobox', 'checkbox', 'tab']) {
+    for (const role of ['button', 'textbox', 'searchbox', 'combobox', 'checkbox', 'tab']) {
       for (const el of queryAllByRole(h.root, role)) {
         assert.ok(accessibleName(el).length > 0, `unnamed ${role}: ${el.outerHTML.slice(0, 120)}`);
       }

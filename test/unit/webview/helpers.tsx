@@ -58,6 +58,7 @@ export function roleOf(el: Element): string | undefined {
       const t = (el as HTMLInputElement).type;
       if (t === 'checkbox') return 'checkbox';
       if (t === 'number') return 'spinbutton';
+      if (t === 'search') return 'searchbox';
       return 'textbox';
     }
     case 'FORM':

@@ -1,4 +1,5 @@
-import type { AgentView, QueuedMessage } from '../../../src/shared/chatState';
+import { useState } from 'preact/hooks';
+import { fuzzyScore, type AgentView, type HistoryItem, type QueuedMessage } from '../../../src/shared/chatState';
 import type { ConfigOption, Transcript } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
@@ -347,10 +348,23 @@ export function QueueList({ sessionId, queue }: { sessionId: string; queue: Queu
   );
 }
 
+/** Fuzzy search over title and agent; the best matches first, the original order otherwise. */
+export function filterHistory(items: readonly HistoryItem[], query: string): HistoryItem[] {
+  const q = query.trim();
+  if (!q) return [...items];
+  return items
+    .map((h) => ({ h, score: Math.max(fuzzyScore(q, h.title || h.sessionId), fuzzyScore(q, h.agentId)) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .map((x) => x.h);
+}
+
 export function HistoryPanel() {
   const store = useStore();
+  const [query, setQuery] = useState('');
   if (!store.ui.historyOpen) return null;
-  const { history, historyLoading } = store.state;
+  const { history: all, historyLoading } = store.state;
+  const history = filterHistory(all, query);
   return (
     <section class="history" id="history-panel" aria-label="Session history">
       <div class="history-header">
@@ -359,7 +373,18 @@ export function HistoryPanel() {
           <Icon name="refresh" spin={historyLoading} />
         </button>
       </div>
-      {history.length === 0 && <div class="muted">{historyLoading ? 'Loading…' : 'No past sessions.'}</div>}
+      {all.length > 0 && (
+        <input
+          type="search"
+          class="history-search"
+          aria-label="Search history"
+          placeholder="Search by title or agent"
+          value={query}
+          onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)}
+        />
+      )}
+      {all.length === 0 && <div class="muted">{historyLoading ? 'Loading…' : 'No past sessions.'}</div>}
+      {all.length > 0 && history.length === 0 && <div class="muted">No session matches “{query}”.</div>}
       <ul>
         {history.map((h) => (
           <li key={h.id} class="history-item">
