@@ -1,6 +1,6 @@
 // activate/deactivate only: build the context, register, report activation errors.
 import * as vscode from 'vscode';
-import { LoginShellEnvironmentCache, parseMcpServers } from './agents';
+import { LoginShellEnvironmentCache } from './agents';
 import { ChatViewProvider } from './chat/chatViewProvider';
 import { AgentConfiguration } from './host/agentConfiguration';
 import { AgentSecrets } from './host/auth/agentSecrets';
@@ -12,6 +12,7 @@ import { ElicitationBroker, QuickInputElicitationPresenter } from './host/elicit
 import { FileConfinement, normalizePolicy } from './host/fileConfinement';
 import { FsBridge } from './host/fsBridge';
 import { LogChannels } from './host/logChannels';
+import { readMcpServers } from './host/mcpConfiguration';
 import { NotificationPermissionPresenter, PermissionBroker } from './host/permissionBroker';
 import { ProtocolLog } from './host/protocolLog';
 import { SessionBackend } from './host/session/sessionBackend';
@@ -103,7 +104,7 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
     secrets,
     shellEnvironment,
     clientVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
-    mcpServers: () => parseMcpServers(vscode.workspace.getConfiguration('switchboard').get('mcpServers'), (m) => log.warn(m)),
+    mcpServers: () => readMcpServers(log),
   });
   backendForDeactivate = backend;
   late.backend = backend;

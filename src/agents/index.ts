@@ -23,4 +23,4 @@ export type { RestartDecision, RestartPolicyOptions } from './restartPolicy';
 export { LoginShellEnvironmentCache, readLoginShellEnvironment } from './shellEnvironment';
 export type { LoginShellEnvironment, LoginShellOptions } from './shellEnvironment';
 export { LineRing } from './stderrLines';
-export { parseMcpServers } from './mcpServers';
+export { mergeMcpServers, parseMcpServers, parseVSCodeMcpServers } from './mcpServers';

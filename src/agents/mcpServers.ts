@@ -29,3 +29,27 @@ export function parseMcpServers(value: unknown, log?: (message: string) => void)
   }
   return servers;
 }
+
+/**
+ * VS Code's own MCP server definitions (`mcp.servers` in settings, `servers` in `.vscode/mcp.json`),
+ * in the same shapes. Servers that need `${input:…}` prompts VS Code resolves only for itself are
+ * skipped with a message.
+ */
+export function parseVSCodeMcpServers(servers: unknown, log?: (message: string) => void): McpServer[] {
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) return [];
+  const usable: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
+    if (JSON.stringify(entry ?? null).includes('${input:')) {
+      log?.(`VS Code MCP server "${name}" was not passed to agents: it needs \${input:…} values only VS Code can ask for.`);
+      continue;
+    }
+    usable[name] = entry;
+  }
+  return parseMcpServers(usable, log);
+}
+
+/** Switchboard's own entries win over VS Code's of the same name. */
+export function mergeMcpServers(own: readonly McpServer[], fromVSCode: readonly McpServer[]): McpServer[] {
+  const names = new Set(own.map((s) => s.name));
+  return [...own, ...fromVSCode.filter((s) => !names.has(s.name))];
+}

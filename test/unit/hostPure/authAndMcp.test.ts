@@ -87,3 +87,25 @@ describe('classifyAuthMethods with Gemini CLI methods', () => {
     assert.deepStrictEqual(flows[1], { type: 'agent', id: 'gemini-api-key', name: 'Gemini API key', description: undefined, apiKey: { provider: 'google' } });
   });
 });
+
+describe("VS Code's own MCP server definitions", () => {
+  it('are used in the same shapes, skipping servers that need ${input:...} values', async () => {
+    const { parseVSCodeMcpServers, mergeMcpServers } = await import('../../../src/agents');
+    const problems: string[] = [];
+    const vscodeServers = parseVSCodeMcpServers(
+      {
+        github: { type: 'http', url: 'https://api.example/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
+        fs: { type: 'stdio', command: 'mcp-fs', args: ['.'] },
+        same: { command: 'from-vscode' },
+      },
+      (m) => problems.push(m),
+    );
+    assert.deepStrictEqual(vscodeServers.map((s) => s.name), ['fs', 'same']);
+    assert.match(problems[0], /"github".*\$\{input:/);
+    const merged = mergeMcpServers([{ name: 'same', command: 'mine', args: [], env: [] }], vscodeServers);
+    assert.deepStrictEqual(merged.map((s) => [s.name, 'command' in s ? s.command : '']), [
+      ['same', 'mine'],
+      ['fs', 'mcp-fs'],
+    ]);
+  });
+});
