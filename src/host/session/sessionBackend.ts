@@ -303,7 +303,11 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const message = messageOf(error);
     this.o.logs.main.error(`Turn failed in ${record.key}: ${message}`);
     const runtime = this.runtimes.get(record.agentId);
-    if (runtime?.status === 'crashed') return; // the crash banner says it
+    if (runtime?.status === 'crashed') {
+      // The crash banner has the details; the session says why this message went nowhere.
+      record.error = { message: `Not sent: ${message}` };
+      return;
+    }
     record.state.recordError(message);
     record.error = { message };
   }
