@@ -176,13 +176,16 @@ export class TranscriptState {
     }
     if (at !== undefined) {
       const previous = items[at] as ItemOf<ChunkKind>;
-      const next: ItemOf<ChunkKind> = { kind, id: previous.id, content: appendContent(previous.content, content) };
-      if (previous.messageId !== undefined) next.messageId = previous.messageId;
-      return this.replace(at, next);
+      const merged = appendContent(previous.content, content);
+      // Literals with every key up front (no property added later): one hidden class per shape.
+      const prevId = previous.messageId;
+      const next: ItemOf<ChunkKind> =
+        prevId === undefined ? { kind, id: previous.id, content: merged } : { kind, id: previous.id, content: merged, messageId: prevId };
+      items[at] = next;
+      return next;
     }
-    const item: ItemOf<ChunkKind> = { kind, id: this.nextId(), content: [content] };
-    if (messageId === undefined) return this.push(undefined, item);
-    item.messageId = messageId;
+    if (messageId === undefined) return this.push(undefined, { kind, id: this.nextId(), content: [content] });
+    const item: ItemOf<ChunkKind> = { kind, id: this.nextId(), content: [content], messageId };
     this.lastChunk = { kind, messageId, at: items.length };
     return this.push(`${kind}:${messageId}`, item);
   }
