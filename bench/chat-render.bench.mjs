@@ -198,7 +198,7 @@ async function streamRun(frame, n) {
   await freshSession(frame, 'Demo Agent');
   await frame.evaluate(() => window.gc?.());
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
-  const watching = frame.evaluate(watchStream, { first: 'chunk 0 ', last: `chunk ${n - 1} `, timeoutMs: 300_000 });
+  const watching = frame.evaluate(watchStream, { first: 'chunk 0', last: `chunk ${n - 1}`, timeoutMs: 300_000 });
   await send(frame, `stream ${n}`);
   const t = await watching;
   await waitIdle(frame);
@@ -249,7 +249,7 @@ async function transcriptRun(frame, page, n) {
 
   // A streamed answer appended to the long transcript.
   const m = 1000;
-  const watchingStream = frame.evaluate(watchStream, { first: 'chunk 0 ', last: `chunk ${m - 1} `, timeoutMs: 300_000 });
+  const watchingStream = frame.evaluate(watchStream, { first: 'chunk 0', last: `chunk ${m - 1}`, timeoutMs: 300_000 });
   await send(frame, `stream ${m}`);
   const s = await watchingStream;
   await waitIdle(frame);
@@ -273,21 +273,25 @@ const MB = 1024 * 1024;
 
 function report(env, streams, tr) {
   const rate = median(streams.map((r) => r.chunksPerSec));
+  // End to end: from the Enter that sent the prompt to the last chunk in the DOM (includes the agent, the
+  // extension host and the first paint, which may already hold many chunks: the honest lower bound).
+  const e2eRate = (r) => r.n / ((r.tLast - (r.enter ?? r.tFirst)) / 1000);
+  const rateE2e = median(streams.map(e2eRate));
   const worstTask = Math.max(...streams.map((r) => r.longestTask));
   const lines = [
     '## Chat panel',
     '',
     `Real workbench: the packaged VSIX in code-server ${env.codeServer} (VS Code 1.100.3), headless Chromium ${env.browser}, measured inside the chat webview's document (PerformanceObserver \`longtask\`, a requestAnimationFrame clock, \`performance.memory\` with precise memory info and \`gc()\`). Node ${process.version}, ${os.cpus().length} cores, load average ${env.load} at the start (other jobs share the machine: compare rows of one run, not runs); ${new Date().toISOString().slice(0, 10)}. \`node bench/chat-render.bench.mjs\`.`,
     '',
-    `Target (issue 6): **10,000 chunks/s rendered, no main-thread task over 50 ms**. Result: **${fmt(rate)} chunks/s** (median of ${streams.length}) — ${rate >= 10_000 ? 'meets' : 'misses'} the rate target; longest task **${fmt(worstTask)} ms** — ${worstTask <= 50 ? 'meets' : 'misses'} the 50 ms target${streams.some((r) => !r.longtaskSupported) ? ' (longtask observer unsupported: n/a)' : ''}.`,
+    `Target (issue 6): **10,000 chunks/s rendered, no main-thread task over 50 ms**. Result (median of ${streams.length}): **${fmt(rateE2e)} chunks/s end to end** (Enter → last chunk in the DOM) and ${fmt(rate)} chunks/s counted from the first chunk shown — ${rateE2e >= 10_000 ? 'meets' : rate >= 10_000 ? 'meets the rate target only when counted from the first paint, not end to end' : 'misses'}${rateE2e >= 10_000 ? ' the rate target' : ''}; longest task **${fmt(worstTask)} ms** — ${worstTask <= 50 ? 'meets' : 'misses'} the 50 ms target${streams.some((r) => !r.longtaskSupported) ? ' (longtask observer unsupported: n/a)' : ''}. The first run in a fresh webview is the slowest (JIT, first Markdown/highlighter use).`,
     '',
     `### Streaming: the demo agent's \`stream ${CHUNKS}\` (${CHUNKS.toLocaleString('en')} chunks of ~10 characters into one message), a new session per run`,
     '',
-    '| run | Enter → first chunk shown | first → last chunk shown | chunks/s rendered | long tasks (≥ 50 ms) | longest task | total long-task time | longest frame gap | webview heap: start → end (after gc) | DOM nodes |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| run | Enter → first chunk shown | first → last chunk shown | chunks/s (first → last) | chunks/s end to end (Enter → last) | long tasks (≥ 50 ms) | longest task | total long-task time | longest frame gap | webview heap: start → end (after gc) | DOM nodes |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...streams.map(
       (r, i) =>
-        `| ${i + 1}${r.timedOut ? ' (timed out)' : ''} | ${fmt(r.sendToFirst)} ms | ${fmt(r.renderMs)} ms | ${fmt(r.chunksPerSec)} | ${r.longTasks} | ${fmt(r.longestTask)} ms | ${fmt(r.longTaskTotal)} ms | ${fmt(r.maxFrameGap)} ms | ${fmt(r.heapStart / MB, 1)} → ${fmt(r.heapAfterGc / MB, 1)} MB | ${r.domNodes} |`,
+        `| ${i + 1}${r.timedOut ? ' (timed out)' : ''} | ${fmt(r.sendToFirst)} ms | ${fmt(r.renderMs)} ms | ${fmt(r.chunksPerSec)} | ${fmt(e2eRate(r))} | ${r.longTasks} | ${fmt(r.longestTask)} ms | ${fmt(r.longTaskTotal)} ms | ${fmt(r.maxFrameGap)} ms | ${fmt(r.heapStart / MB, 1)} → ${fmt(r.heapAfterGc / MB, 1)} MB | ${r.domNodes} |`,
     ),
     '',
   ];
@@ -299,10 +303,10 @@ function report(env, streams, tr) {
       '',
       '| what | time | long tasks (≥ 50 ms) | longest task | longest frame gap | notes |',
       '|---|---|---|---|---|---|',
-      `| build: first message shown → message ${tr.n - 1} shown | ${fmt(b.renderMs)} ms (Enter → last: ${fmt(b.sendToLast)} ms) | ${b.longTasks} | ${fmt(b.longestTask)} ms | ${fmt(b.maxFrameGap)} ms | ${b.items} items in the DOM; ${tr.earlier ? `"${tr.earlier.trim()}"` : 'no "Show earlier" button'}; ${b.domNodes} DOM nodes; heap ${fmt(tr.heapStart / MB, 1)} → ${fmt(b.heapAfterGc / MB, 1)} MB after gc |`,
+      `| build: Enter → message ${tr.n - 1} shown | ${fmt(b.sendToLast)} ms | ${b.longTasks} | ${fmt(b.longestTask)} ms | ${fmt(b.maxFrameGap)} ms | ${b.items} items in the DOM; ${tr.earlier ? `"${tr.earlier.trim()}"` : 'no "Show earlier" button'}; ${b.domNodes} DOM nodes; heap ${fmt(tr.heapStart / MB, 1)} → ${fmt(b.heapAfterGc / MB, 1)} MB after gc |`,
       `| typing 30 characters into "Message" (30 ms apart) | key → next frame: median ${fmt(median(keys))} ms, max ${fmt(Math.max(...keys))} ms (${keys.length} keys) | ${tr.typing.longTasks} | ${fmt(tr.typing.longestTask)} ms | ${fmt(tr.typing.maxFrameGap)} ms | |`,
       `| scrolling the transcript up and back (40 wheel steps) | | ${tr.scrolling.longTasks} | ${fmt(tr.scrolling.longestTask)} ms | ${fmt(tr.scrolling.maxFrameGap)} ms | |`,
-      `| \`stream ${tr.streamOnTop.n}\` appended to it | ${fmt(tr.streamOnTop.renderMs)} ms first → last = **${fmt(tr.streamOnTop.chunksPerSec)} chunks/s** | ${tr.streamOnTop.longTasks} | ${fmt(tr.streamOnTop.longestTask)} ms | ${fmt(tr.streamOnTop.maxFrameGap)} ms | ${tr.streamOnTop.domNodes} DOM nodes after |`,
+      `| \`stream ${tr.streamOnTop.n}\` appended to it | Enter → last ${fmt(tr.streamOnTop.tLast - (tr.streamOnTop.enter ?? tr.streamOnTop.tFirst))} ms = **${fmt(e2eRate(tr.streamOnTop))} chunks/s** end to end (first → last shown: ${fmt(tr.streamOnTop.renderMs)} ms) | ${tr.streamOnTop.longTasks} | ${fmt(tr.streamOnTop.longestTask)} ms | ${fmt(tr.streamOnTop.maxFrameGap)} ms | ${tr.streamOnTop.domNodes} DOM nodes after |`,
       '',
     );
   }

@@ -75,7 +75,7 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
 
   before(async () => {
     original = restoreWorkspaceFile('src/greet.js');
-    configureAgents(DEMO_AGENT);
+    configureAgents(DEMO_AGENT, { 'files.autoSave': 'off' });
     wb = await openWorkbench({ width: 1400, height: 1000 });
     chat = await openChat(wb.page);
     await selectAgent(chat, DEMO_AGENT);
@@ -163,8 +163,9 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('const userNote = 1;');
     await page.keyboard.press('Enter');
-    await until(async () => (await page.locator('.part.editor .tab.active.dirty').count()) > 0, 'the editor to be dirty', 10_000);
+    await until(async () => (await page.locator('.part.editor .tabs-container .tab.dirty').count()) > 0, 'the editor to be dirty', 20_000);
     const userText = `const userNote = 1;\n${original}`;
+    await page.waitForTimeout(1500);
     assert.strictEqual(fs.readFileSync(greet(), 'utf8'), original, 'the user edit is not saved');
 
     // The agent edits the live buffer (it reads the unsaved text) and the user allows it in the chat.
@@ -179,7 +180,8 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await runCommand(page, 'Switchboard: Undo All Changes');
     // Nothing of the user's may be lost: the buffer holds the user's text again. Save it and compare bytes.
     await until(async () => {
-      const text = await lines.innerText();
+      // Monaco renders spaces as U+00A0.
+      const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
       return !text.includes('Edited by the Switchboard demo agent') && text.includes('const userNote = 1;');
     }, 'the editor to show the text before the agent wrote', 30_000);
     await runCommand(page, 'File: Save');

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, runCommand, THEMES, updateUserSettings, type ThemeKind } from './workbench';
+import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, THEMES, updateUserSettings, type ThemeKind } from './workbench';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const DEMO_AGENT = 'Demo Agent';
@@ -177,12 +177,14 @@ export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
     page.evaluate((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls);
   if (await applied()) return;
   await page.keyboard.press('Escape');
-  await runCommand(page, 'Preferences: Color Theme');
+  await runCommandExactly(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: /theme/i }).first().waitFor().catch(() => {});
   await input.fill(theme.name);
   // Click the theme's own row (Enter could hit "Browse Additional Color Themes…", which needs the network).
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme.name}$`) }) }).first();
+  // VS Code 1.100 labels "Default Light Modern" as "Light Modern" and shows the setting value as the description.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).filter({ hasNotText: /Browse Additional/ }).first();
   await row.waitFor();
   await row.click();
   await until(applied, `the ${theme.name} theme`, 30_000);
@@ -193,4 +195,21 @@ export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
 export async function hideSwitchboardView(page: Page): Promise<void> {
   await activityBarItem(page, 'Explorer').click();
   await page.locator('.part.sidebar .composite.title .title-label', { hasText: /explorer/i }).waitFor({ state: 'visible' });
+}
+
+/**
+ * Runs a command from the palette by clicking the row whose label is exactly `title` (runCommand presses
+ * Enter on the top row, which for "Preferences: Color Theme" may be "…Browse Color Themes in Marketplace").
+ */
+export async function runCommandExactly(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .first();
+  await row.waitFor();
+  await row.click();
 }
