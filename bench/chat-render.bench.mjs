@@ -310,6 +310,15 @@ function report(env, streams, tr) {
       '',
     );
   }
+  const rates = streams.map(e2eRate);
+  lines.push(
+    '### Reading',
+    '',
+    `- Spread: end-to-end rates of this run range ${fmt(Math.min(...rates))}–${fmt(Math.max(...rates))} chunks/s on the same input; the machine is shared (load average ${env.load}), so treat one run as a sample, not a verdict.`,
+    `- Long tasks come in bursts when many updates land in one frame batch${tr ? ` (building the ${tr.n}-message transcript in one turn: ${tr.build.longTasks} tasks, longest ${fmt(tr.build.longestTask)} ms)` : ''}; the streamed message itself stays cheap because finished Markdown blocks are cached and the transcript is windowed${tr ? ` (${tr.build.items} of ${tr.n} items in the DOM)` : ''}.`,
+    '- Not measured here: the extension host side (see the protocol engine and bridges sections) and Markdown with many blocks or large code blocks streaming.',
+    '',
+  );
   return lines.join('\n');
 }
 
