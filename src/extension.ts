@@ -84,7 +84,7 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.describeTurn(turn) }));
   sub(diffReview.register());
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));

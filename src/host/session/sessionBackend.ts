@@ -809,6 +809,14 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return record ? { cwd: record.cwd, additionalDirectories: record.additionalDirectories } : undefined;
   }
 
+  /** A turn's label in the Changed Files tree: the session's title and the turn's number. */
+  describeTurn(turn: { sessionId: string; turnId: string }): string | undefined {
+    const record = this.byScopedId.get(turn.sessionId);
+    const number = turn.turnId.slice(turn.turnId.lastIndexOf('#') + 1);
+    if (!record) return /^\d+$/.test(number) ? `Turn ${number}` : undefined;
+    return `${record.title} · turn ${number}`;
+  }
+
   turnIdOf(acpSessionId: string): string {
     return this.byScopedId.get(acpSessionId)?.turnId ?? 'default';
   }
