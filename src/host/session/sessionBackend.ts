@@ -514,6 +514,17 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async openDiff(sessionId: string, toolCallId: string, path: string): Promise<void> {
     const record = this.sessions.get(sessionId);
+    // A diff still waiting for permission opens as a reviewable diff: Accept / Reject in its title answer it.
+    if (record) {
+      const prompts = new Set(this.o.permissions.pending(record.scopedId).filter((p) => p.toolCall.toolCallId === toolCallId).map((p) => p.id));
+      const pending = this.o.diffReview.pending
+        .list()
+        .find((d) => d.sessionId === record.scopedId && d.path === path && prompts.has(String(d.requestId).split('#')[0]));
+      if (pending) {
+        await this.o.diffReview.showPendingPermissionDiff(pending);
+        return;
+      }
+    }
     const item = record?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
     const diff = item?.kind === 'tool_call' ? item.content.find((c) => c.type === 'diff' && c.path === path) : undefined;
     if (!diff || diff.type !== 'diff') throw new Error(`No diff for ${path} in that tool call.`);
