@@ -110,6 +110,7 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   late.backend = backend;
   const chat = (late.chat = ChatViewProvider.register(context, backend, { log }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
+  void backend.restoreOpenTabs();
   log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
   return { backend, configuration, chat, diffReview, permissions };
 }

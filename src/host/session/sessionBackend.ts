@@ -231,6 +231,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.byScopedId.delete(record.scopedId);
     this.closeEmitter.fire(sessionId);
     if (this.activeKey === sessionId) this.setActive([...this.sessions.keys()].pop());
+    this.persistOpenTabs();
     this.historyEmitter.fire({});
   }
 
@@ -925,12 +926,29 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.transcriptEmitter.fire(event);
   }
 
+  /** Reopens the tabs that were open before a window reload, from the local transcript store. */
+  async restoreOpenTabs(): Promise<void> {
+    const { keys, active } = this.o.store.openTabs();
+    for (const key of keys) {
+      if (this.sessions.has(key) || !this.o.store.get(key)) continue;
+      await this.openLocal(key).catch((e: unknown) => this.o.logs.main.warn(`Could not reopen session ${key}: ${messageOf(e)}`));
+    }
+    if (active && this.sessions.has(active)) this.setActive(active);
+  }
+
+  private persistOpenTabs(): void {
+    // Only sessions with a stored transcript can come back.
+    const keys = [...this.sessions.values()].filter((r) => this.o.store.get(r.key)).map((r) => r.key);
+    void this.o.store.setOpenTabs(keys, this.activeKey);
+  }
+
   private async saveHistory(record: SessionRecord): Promise<void> {
     if (!record.transcript.items.some((i) => i.kind === 'user_message')) return;
     await this.o.store.save(
       { key: record.key, agentId: record.agentId, acpSessionId: record.acpSessionId, title: record.title, cwd: record.cwd, updatedAt: new Date().toISOString() },
       record.transcript,
     );
+    this.persistOpenTabs();
   }
 
   /** Saves every open transcript (window closing). */

@@ -15,6 +15,7 @@ export interface StoredSessionMeta {
 }
 
 const INDEX_KEY = 'switchboard.history.v1';
+const OPEN_KEY = 'switchboard.openTabs.v1';
 const MAX_SESSIONS = 100;
 /** A transcript larger than this is stored without its oldest items. */
 const MAX_TRANSCRIPT_BYTES = 8 * 1024 * 1024;
@@ -28,6 +29,17 @@ export class TranscriptStore {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.folder = vscode.Uri.joinPath(storageUri, 'transcripts');
+  }
+
+  /** The tabs open when the window went away, to reopen after a reload. */
+  openTabs(): { keys: string[]; active?: string } {
+    const value = this.memento.get<{ keys?: unknown; active?: unknown }>(OPEN_KEY);
+    const keys = Array.isArray(value?.keys) ? value.keys.filter((k): k is string => typeof k === 'string') : [];
+    return { keys, active: typeof value?.active === 'string' ? value.active : undefined };
+  }
+
+  async setOpenTabs(keys: string[], active: string | undefined): Promise<void> {
+    await this.memento.update(OPEN_KEY, { keys, active });
   }
 
   list(): StoredSessionMeta[] {
