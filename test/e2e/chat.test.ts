@@ -262,4 +262,17 @@ describe('Chat panel with the demo agent', function () {
     await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 30_000 });
     await screenshot(wb!.page, 'chat-two-sessions');
   });
+
+  it('brings the open tabs and their transcripts back after a window reload', async () => {
+    const before = await tabs(chat).count();
+    assert.ok(before >= 2, `tabs before the reload: ${before}`);
+    await wb!.page.reload();
+    chat = await openChat(wb!.page);
+    await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
+    await tabs(chat).first().click();
+    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 60_000 });
+    // The reopened session still works: the next prompt binds it to a fresh agent process.
+    await sendMessage(chat, 'explain', { waitForEnd: true });
+    await screenshot(wb!.page, 'chat-after-reload');
+  });
 });

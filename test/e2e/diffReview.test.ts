@@ -31,7 +31,7 @@ const agentEdit = (text: string): string => `${text.replace(/\s*$/, '')}\n${EDIT
 
 /** The editor-title action with this accessible name (e.g. "Accept Change"), in the active editor group. */
 function editorTitleAction(page: Page, name: string): Locator {
-  return page.locator('.part.editor .editor-group-container.active .title-actions').getByRole('button', { name, exact: true });
+  return page.locator('.part.editor .editor-group-container.active').locator('.editor-actions, .title-actions').getByRole('button', { name, exact: true });
 }
 
 /** Starts the demo `edit` turn and waits for its permission card. */
@@ -137,11 +137,14 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   it('Accept from the command palette ("Switchboard: Accept Change") with the pending diff open', async () => {
     const page = wb!.page;
     await freshStart(page, chat);
-    restoreWorkspaceFile('src/greet.js');
+    // greet.js holds the edit accepted earlier, on disk and in VS Code's model alike: the agent edits on
+    // top of it. (Restoring it on disk here would race VS Code's reload of its model, and the product then
+    // rightly refuses to overwrite what it takes for the user's change.)
+    const base = fs.readFileSync(greet(), 'utf8');
     const { card, before } = await startEditTurn(chat);
     await openPendingDiff(page, card);
     await runCommand(page, 'Switchboard: Accept Change');
-    await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(original), 'the accepted edit on disk', 60_000);
+    await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(base), 'the accepted edit on disk', 60_000);
     await waitForTurnEnd(chat, before, 60_000);
   });
 
@@ -159,6 +162,8 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
     const lines = page.locator('.part.editor .editor-group-container.active .editor-instance .monaco-editor:not(.gutter) .view-lines').first();
     await lines.waitFor({ state: 'visible' });
+    // VS Code reloads its model of greet.js from disk asynchronously after the restore above.
+    await until(async () => !(await lines.innerText()).includes('Edited by the Switchboard demo agent'), 'the editor to show the restored file', 30_000);
     await lines.click();
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('const userNote = 1;');
