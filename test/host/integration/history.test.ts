@@ -1,0 +1,78 @@
+// History: sessions the agent lists (session/list, paged) can be loaded (replayed into a tab), resumed
+// and deleted; sessions from the local store reopen with their transcript even without the agent.
+import * as assert from 'assert';
+import type { SwitchboardApi } from '../../../src/extension';
+import { waitFor } from '../index';
+import { api, prompt, textOf, transcriptOf, useFakeAgents } from './helpers';
+
+describe('history', function () {
+  this.timeout(90_000);
+  let sb: SwitchboardApi;
+  let restore: () => Promise<void>;
+
+  before(async () => {
+    sb = await api();
+    restore = await useFakeAgents({ Historian: [] });
+    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Historian'), 'the agent');
+  });
+
+  after(async () => {
+    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    await restore();
+  });
+
+  it('reopens local sessions with their transcript, binds them again without duplicates, and deletes them', async () => {
+    const ids: string[] = [];
+    for (const text of ['first chat', 'second chat', 'third chat']) {
+      const id = await sb.backend.newSession('Historian');
+      await sb.backend.sendPrompt(id, prompt(text));
+      ids.push(id);
+    }
+    // Close the tabs: the sessions stay with the agent (and in the local store).
+    for (const id of ids) await sb.backend.closeSession(id);
+    await sb.backend.refreshHistory();
+    const fromAgent = sb.backend.getHistory().filter((h) => h.agentId === 'Historian' && h.source === 'agent');
+    const local = sb.backend.getHistory().filter((h) => h.agentId === 'Historian' && h.source === 'local');
+    assert.ok(local.length >= 3, `local entries: ${local.length}`);
+    // The fake agent pages 2 at a time; its sessions are also in the local store, which wins the dedupe.
+    assert.strictEqual(fromAgent.length, 0, 'sessions already in the local store are listed once');
+
+    // Load from the local store: the transcript comes back without asking the agent.
+    const entry = local.find((h) => h.title === 'second chat')!;
+    await sb.backend.openHistory(entry.id, 'load');
+    const reopened = sb.backend.getSessions().find((s) => s.view.title === 'second chat')!;
+    const answer = transcriptOf(sb, reopened.view.sessionId).items.find((i) => i.kind === 'agent_message')!;
+    assert.strictEqual(textOf(answer), 'echo: second chat');
+    // The next prompt binds it to the agent again (session/load, replay skipped: no duplicates).
+    await sb.backend.sendPrompt(reopened.view.sessionId, prompt('more'));
+    const messages = transcriptOf(sb, reopened.view.sessionId).items.filter((i) => i.kind === 'agent_message').map(textOf);
+    assert.deepStrictEqual(messages, ['echo: second chat', 'echo: more']);
+
+    // Deleting a local entry removes it from the list.
+    const third = sb.backend.getHistory().find((h) => h.title === 'third chat')!;
+    await sb.backend.deleteHistory(third.id);
+    assert.ok(!sb.backend.getHistory().some((h) => h.id === third.id));
+  });
+
+  it('loads and deletes sessions that only the agent knows (session/list, session/load replay, session/delete)', async () => {
+    // A session created outside this window's store: start one, then drop it from the local store.
+    const id = await sb.backend.newSession('Historian');
+    await sb.backend.sendPrompt(id, prompt('agent only'));
+    await sb.backend.closeSession(id);
+    const localEntry = sb.backend.getHistory().find((h) => h.source === 'local' && h.title === 'agent only')!;
+    await sb.backend.deleteHistory(localEntry.id);
+    await sb.backend.refreshHistory();
+    const remote = await waitFor(
+      () => sb.backend.getHistory().find((h) => h.source === 'agent' && h.agentId === 'Historian' && h.canLoad),
+      'an agent-listed session',
+    );
+    assert.ok(remote.canResume && remote.canDelete);
+    await sb.backend.openHistory(remote.id, 'load');
+    const loaded = sb.backend.getSessions().find((s) => s.view.sessionId !== id && s.view.agentId === 'Historian' && s.transcript.items.length > 0);
+    assert.ok(loaded, 'the loaded session is open with its replayed transcript');
+    const before = sb.backend.getHistory().filter((h) => h.source === 'agent').length;
+    const another = sb.backend.getHistory().find((h) => h.source === 'agent' && h.canDelete)!;
+    await sb.backend.deleteHistory(another.id);
+    assert.strictEqual(sb.backend.getHistory().filter((h) => h.source === 'agent').length, before - 1);
+  });
+});
