@@ -198,4 +198,47 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await screenshot(page, 'diff-review-undo-all');
     await runCommand(page, 'View: Close All Editors');
   });
+
+  // Skipped: fails today. After the demo agent's two-hunk edit (`edit2`), the Changed Files entry shows
+  // "+1 −1 · edited since" (a conflict, and one hunk instead of two), and the first Undo CodeLens reverts
+  // the appended line instead of line 1. The host test "rejecting one hunk keeps the others" passes, so
+  // the difference is in how a write through the fs bridge in the real workbench is recorded. See the
+  // issue 7 note.
+  it.skip('rejecting one hunk in the editor keeps the others', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    // Keep what earlier tests left pending (Keep All acts on the latest turn), so only this turn's hunks show.
+    for (let i = 0; i < 4; i++) await runCommand(page, 'Switchboard: Keep All Changes');
+    const base = fs.readFileSync(greet(), 'utf8');
+    const firstLine = base.split('\n')[0];
+    // The demo agent's `edit2` changes two places: a comment on line 1, a line appended at the end.
+    const before = await turnsEnded(chat);
+    const cards = transcript(chat).getByRole('region', { name: 'Permission: Edit greet.js' });
+    await sendMessage(chat, 'edit2');
+    await cards.first().waitFor({ timeout: 60_000 });
+    await button(cards.first(), 'Allow').click();
+    await waitForTurnEnd(chat, before, 60_000);
+    await until(() => fs.readFileSync(greet(), 'utf8').includes('// Checked by the demo agent.'), 'the two-hunk edit on disk', 60_000);
+
+    // Open greet.js: each of the agent's hunks carries Keep / Undo CodeLenses.
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('greet.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'greet.js' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
+    const undoLenses = page.locator('.part.editor .editor-group-container.active .codelens-decoration a', { hasText: 'Undo' });
+    await until(async () => (await undoLenses.count()) === 2, 'an Undo CodeLens on each of the 2 hunks', 30_000);
+    await undoLenses.first().click();
+    await runCommand(page, 'File: Save');
+    const result: string = await until(() => {
+      const t = fs.readFileSync(greet(), 'utf8');
+      return t.includes('// Checked by the demo agent.') ? '' : t;
+    }, 'the first hunk undone on disk', 30_000);
+    assert.strictEqual(result.split('\n')[0], firstLine, 'line 1 is back to what it was');
+    assert.ok(result.includes(EDIT_MARK), 'the other hunk (the appended line) is kept');
+    await screenshot(page, 'diff-review-hunk-undone');
+    await runCommand(page, 'View: Close All Editors');
+  });
 });
