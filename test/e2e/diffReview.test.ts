@@ -143,6 +143,8 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     const base = fs.readFileSync(greet(), 'utf8');
     const { card, before } = await startEditTurn(chat);
     await openPendingDiff(page, card);
+    // The palette lists the command only once the pending-diff context key is set (the title actions show it).
+    await editorTitleAction(page, 'Accept Change').waitFor({ state: 'visible', timeout: 20_000 });
     await runCommand(page, 'Switchboard: Accept Change');
     await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(base), 'the accepted edit on disk', 60_000);
     await waitForTurnEnd(chat, before, 60_000);

@@ -119,12 +119,22 @@ export function chatFrame(page: Page): FrameLocator {
 
 /** Runs a command from the command palette by its title as shown there (e.g. "Switchboard: New Session"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // The palette computes its list when it opens; a command enabled a moment later (context keys) shows up
+  // only in a palette opened again, so a miss closes it and tries again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 /** Merges `patch` into the user settings file; VS Code picks the change up live. */
