@@ -43,3 +43,4 @@ export type {
 export type * from './schema/agentRequests';
 export { TranscriptState } from './session/transcriptState';
 export { reduceTranscript, recordTurnEnd } from './session/reduce';
+export { toolCallFromRequest } from './session/toolCalls';

@@ -1,7 +1,7 @@
 // Tool-call merging with the spec's semantics: a tool_call_update replaces each field it
 // carries (`content` and `locations` are replaced whole, not appended) and leaves the rest.
 import type { ToolCallStatus, ToolKind, TranscriptItem } from '../../shared/transcript';
-import type { KnownSessionUpdate } from '../schema/sessionUpdate';
+import { parseSessionUpdate, type KnownSessionUpdate } from '../schema/sessionUpdate';
 
 export type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 type ToolCallUpdate = Extract<KnownSessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
@@ -46,4 +46,14 @@ export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): T
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;
   if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
   return next;
+}
+
+/**
+ * The tool call a `session/request_permission` carries (a ToolCallUpdate), read the way a
+ * `tool_call_update` is, so permission cards show the same content and locations as tool call cards.
+ */
+export function toolCallFromRequest(raw: unknown): ToolCallItem | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const update = parseSessionUpdate({ ...raw, sessionUpdate: 'tool_call_update' });
+  return update.sessionUpdate === 'tool_call_update' ? newToolCall('permission', update) : undefined;
 }

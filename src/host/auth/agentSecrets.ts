@@ -18,11 +18,6 @@ export class AgentSecrets {
     await this.storage.store(indexKey(agentName), JSON.stringify([...names]));
   }
 
-  /** A secret that is not an environment variable (e.g. a key sent with authenticate). */
-  async setPrivate(agentName: string, name: string, value: string): Promise<void> {
-    await this.set(agentName, name, value);
-  }
-
   /** Every stored variable of the agent, for its environment. */
   async environment(agentName: string): Promise<Record<string, string>> {
     const env: Record<string, string> = {};

@@ -43,7 +43,8 @@ export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: A
         validateInput: (text) => (!text && !stored ? 'The key is required' : undefined),
       });
       if (key === undefined) return 'cancelled';
-      if (key) await secrets.setPrivate(target.agentName, secretName, key);
+      // The ':' in the name keeps it out of the agent's environment (see AgentSecrets.environment).
+      if (key) await secrets.set(target.agentName, secretName, key);
       await target.authenticate(flow.id, { 'api-key': key || stored });
       return 'done';
     }

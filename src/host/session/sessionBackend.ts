@@ -32,7 +32,7 @@ import type { FsBridge } from '../fsBridge';
 import type { LogChannels } from '../logChannels';
 import type { PermissionBroker } from '../permissionBroker';
 import type { ProtocolLog } from '../protocolLog';
-import type { AgentStatusBar } from '../statusBar';
+import type { AgentState, AgentStatusBar } from '../statusBar';
 import type { TerminalBridge } from '../terminalBridge';
 import { AgentRuntime, messageOf } from './agentRuntime';
 import { buildPromptBlocks } from './promptBuilder';
@@ -62,6 +62,15 @@ export interface SessionBackendOptions {
 
 /** Something that needed sign-in, retried once the user signed in. */
 type RetryAfterAuth = () => Promise<void>;
+
+/** The status bar's wording for each agent state. */
+const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
+  stopped: 'stopped',
+  starting: 'starting',
+  ready: 'ready',
+  crashed: 'crashed',
+  auth_required: 'auth',
+};
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
@@ -648,7 +657,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       runtime,
       runtime.onDidChange(() => {
         this.agentsEmitter.fire();
-        this.o.statusBar.show(r.name, r.status === 'crashed' ? 'crashed' : r.status === 'starting' ? 'starting' : r.status === 'auth_required' ? 'auth' : r.status === 'ready' ? 'ready' : 'stopped');
+        this.o.statusBar.show(r.name, STATUS_BAR_STATE[r.status]);
       }),
       runtime.onDidExit((e) => {
         if (e.crashed) this.onAgentCrash(r);

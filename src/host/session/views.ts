@@ -1,12 +1,10 @@
 // Maps host objects (agent runtimes, permission and elicitation prompts) to the chat's view types.
+import { toolCallFromRequest } from '../../acp';
 import type { AgentView, AuthMethodView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
-import type { ToolCallContentItem, ToolKind, ToolLocation } from '../../shared/transcript';
 import type { AuthFlow } from '../auth/authMethods';
 import type { ElicitationPrompt } from '../elicitationBroker';
 import type { PermissionPrompt } from '../permissionBroker';
 import type { AgentRuntime } from './agentRuntime';
-
-const TOOL_KINDS: ReadonlySet<string> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 
 export function agentView(id: string, runtime: AgentRuntime | undefined, authFlows: AuthFlow[] | undefined): AgentView {
   const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
@@ -31,27 +29,14 @@ export function permissionView(prompt: PermissionPrompt): PendingPermission {
     title: call.title ?? 'The agent asks for permission',
     options: prompt.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };
-  if (call.kind && TOOL_KINDS.has(call.kind)) view.toolKind = call.kind as ToolKind;
-  if (call.locations) view.locations = call.locations.map((l): ToolLocation => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
-  const content = (call.content ?? []).map(toolContentView).filter((c): c is ToolCallContentItem => c !== undefined);
-  if (content.length > 0) view.content = content;
+  // The same reading as a tool_call_update, so the card shows what a tool call card would.
+  const item = toolCallFromRequest(call);
+  if (call.kind && item && !item.rawKind) view.toolKind = item.toolKind;
+  if (call.locations && item) view.locations = item.locations;
+  if (item && item.content.length > 0) view.content = item.content;
   const command = commandPreview(call.rawInput);
   if (command) view.command = command;
   return view;
-}
-
-function toolContentView(c: unknown): ToolCallContentItem | undefined {
-  if (typeof c !== 'object' || c === null) return undefined;
-  const r = c as Record<string, unknown>;
-  if (r.type === 'diff' && typeof r.path === 'string' && typeof r.newText === 'string') {
-    return { type: 'diff', path: r.path, oldText: typeof r.oldText === 'string' ? r.oldText : null, newText: r.newText };
-  }
-  if (r.type === 'terminal' && typeof r.terminalId === 'string') return { type: 'terminal', terminalId: r.terminalId };
-  if (r.type === 'content' && typeof r.content === 'object' && r.content !== null) {
-    const inner = r.content as Record<string, unknown>;
-    if (inner.type === 'text' && typeof inner.text === 'string') return { type: 'content', content: { type: 'text', text: inner.text } };
-  }
-  return { type: 'unknown', raw: c };
 }
 
 /** The shell command of an `execute` tool call, from the usual rawInput shapes. */
