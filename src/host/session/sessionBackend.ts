@@ -61,7 +61,11 @@ export interface SessionBackendOptions {
 }
 
 /** Something that needed sign-in, retried once the user signed in. */
-type RetryAfterAuth = () => Promise<void>;
+/** The request that stopped for sign-in; `sessionKey` when it was a prompt in that session. */
+interface RetryAfterAuth {
+  run(): Promise<void>;
+  sessionKey?: string;
+}
 
 /** The status bar's wording for each agent state. */
 const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
@@ -206,7 +210,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const result = await this.withAuth(
       name,
       () => connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
-      async () => void (await this.newSession(name)),
+      { run: async () => void (await this.newSession(name)) },
     );
     const record = new SessionRecord(randomUUID(), name, result.sessionId, cwd, additionalDirectories);
     this.bind(record, result.sessionId, runtime);
@@ -245,6 +249,17 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   async sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void> {
+    // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
+    const agentId = this.sessions.get(sessionId)?.agentId;
+    if (agentId && this.retryAfterAuth.get(agentId)?.sessionKey === sessionId) this.retryAfterAuth.delete(agentId);
+    return this.startTurn(sessionId, prompt, { shownAlready: false });
+  }
+
+  /**
+   * `shownAlready`: the prompt is in the transcript from a turn that stopped for sign-in; the retry
+   * after signing in sends it again without recording it twice.
+   */
+  private async startTurn(sessionId: string, prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean }): Promise<void> {
     const record = this.requireSession(sessionId);
     if (record.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
     record.error = undefined;
@@ -261,10 +276,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       this.o.diffReview.beginTurn(record.scopedId, record.turnId, [record.cwd, ...record.additionalDirectories]);
       turnWatched = true;
       const built = await buildPromptBlocks(prompt, record.capabilities);
-      if (built.dropped.length > 0) {
+      if (built.dropped.length > 0 && !shownAlready) {
         record.state.recordError(`Not sent: ${built.dropped.join(', ')}. ${record.agentId} does not accept images.`);
       }
-      record.state.recordUserPrompt(built.blocks);
+      if (!shownAlready) record.state.recordUserPrompt(built.blocks);
       this.fireTranscript(record);
       if (abort.signal.aborted) record.state.recordTurnEnd('cancelled');
       else await this.runTurn(record, connection, built.blocks, prompt, abort.signal);
@@ -291,7 +306,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const result = await this.withAuth(
       record.agentId,
       () => connection.prompt(record.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
-      () => this.sendPrompt(record.key, prompt),
+      { run: () => this.startTurn(record.key, prompt, { shownAlready: true }), sessionKey: record.key },
     );
     record.state.recordTurnEnd(result.stopReason);
     if (result.cancelledLocally) {
@@ -307,7 +322,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   private failTurn(record: SessionRecord, error: unknown): void {
     if (error instanceof AuthRequiredError) {
-      record.error = { message: `${record.agentId} needs you to sign in. Choose a sign-in method above, then send again.` };
+      record.error = { message: `${record.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
       return;
     }
     const message = messageOf(error);
@@ -421,7 +436,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.agentsEmitter.fire();
     const retry = this.retryAfterAuth.get(agentId);
     this.retryAfterAuth.delete(agentId);
-    if (retry) await retry();
+    if (retry) await retry.run();
   }
 
   /** Logs out where the agent supports it, and forgets the secrets Switchboard kept for it. */

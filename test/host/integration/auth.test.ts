@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { SwitchboardApi } from '../../../src/extension';
 import { setSettings, waitFor } from '../index';
-import { api, fakeAgent, waitForAgentStatus } from './helpers';
+import { api, fakeAgent, prompt, textOf, transcriptOf, waitForAgentStatus } from './helpers';
 
 describe('sign-in flows', function () {
   this.timeout(90_000);
@@ -21,6 +21,7 @@ describe('sign-in flows', function () {
       'switchboard.agents': {
         'Auth Terminal': { command: 'node', args: [fakeAgent, '--auth-required'], env: { FAKE_LOGIN_FILE: loginFile } },
         'Auth Env': { command: 'node', args: [fakeAgent, '--auth-required'] },
+        'Auth Prompt': { command: 'node', args: [fakeAgent, '--auth-required'] },
       },
     });
     await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Auth Env'), 'the auth agents');
@@ -64,5 +65,25 @@ describe('sign-in flows', function () {
     await sb.backend.restartAgent('Auth Env');
     const id = await sb.backend.newSession('Auth Env');
     assert.ok(id);
+  });
+
+  it('agent: a prompt refused for sign-in is sent again after signing in, and shown once', async () => {
+    await assert.rejects(sb.backend.newSession('Auth Prompt'), /auth/i);
+    const before = sb.backend.getSessions().length;
+    await sb.backend.authenticate('Auth Prompt', 'agent-login');
+    await waitFor(() => sb.backend.getSessions().length === before + 1, 'the retried session/new');
+    const sessionId = sb.backend.getSessions().at(-1)!.view.sessionId;
+    // Signed out at the agent: the next prompt answers -32000.
+    await sb.backend.logout('Auth Prompt');
+    await sb.backend.sendPrompt(sessionId, prompt('hello after sign-in'));
+    await waitForAgentStatus(sb, 'Auth Prompt', 'auth_required');
+    const refused = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)!;
+    assert.match(refused.view.error?.message ?? '', /sign in.*sent again/);
+    await sb.backend.authenticate('Auth Prompt', 'agent-login');
+    await waitFor(() => transcriptOf(sb, sessionId).items.some((i) => i.kind === 'turn_end' && i.stopReason === 'end_turn'), 'the retried turn');
+    const items = transcriptOf(sb, sessionId).items;
+    const prompts = items.filter((i) => i.kind === 'user_message').map(textOf);
+    assert.deepStrictEqual(prompts, ['hello after sign-in'], 'the prompt is in the transcript once');
+    assert.ok(items.some((i) => i.kind === 'agent_message'), 'the agent answered the retried prompt');
   });
 });
