@@ -1,6 +1,7 @@
 // The chat's backend: real ACP sessions on real agent processes. It owns the agent runtimes (one
-// process per agent, shared by its sessions), the sessions and their transcripts, sign-in, crash
-// recovery and history, and routes the agent's requests to the editor bridges.
+// process per agent, shared by its sessions), the sessions and their transcripts and crash recovery,
+// and routes the agent's requests to the editor bridges. Sign-in (AgentSignIn) and the history list
+// (SessionHistory) live in their own modules.
 import * as vscode from 'vscode';
 import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
@@ -23,8 +24,7 @@ import type { AgentView, ChangedFileView, ElicitationAnswer, HistoryItem, Termin
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentConfiguration } from '../agentConfiguration';
 import type { AgentSecrets } from '../auth/agentSecrets';
-import { runAuthFlow, windowAuthUi, type AuthUi } from '../auth/authFlow';
-import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
+import type { AuthUi } from '../auth/authFlow';
 import { isBridgeError } from '../bridgeErrors';
 import type { DiffReview } from '../diff';
 import type { ElicitationBroker } from '../elicitationBroker';
@@ -35,9 +35,11 @@ import type { ProtocolLog } from '../protocolLog';
 import type { AgentState, AgentStatusBar } from '../statusBar';
 import type { TerminalBridge } from '../terminalBridge';
 import { AgentRuntime, messageOf } from './agentRuntime';
+import { AgentSignIn, type RetryAfterSignIn } from './agentSignIn';
 import { buildPromptBlocks } from './promptBuilder';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
+import { SessionHistory } from './sessionHistory';
 import { SessionRecord, scopedSessionId } from './sessionRecord';
 import type { TranscriptStore } from './transcriptStore';
 import { agentView, elicitationView, permissionView } from './views';
@@ -60,13 +62,6 @@ export interface SessionBackendOptions {
   mcpServers(): McpServer[];
 }
 
-/** Something that needed sign-in, retried once the user signed in. */
-/** The request that stopped for sign-in; `sessionKey` when it was a prompt in that session. */
-interface RetryAfterAuth {
-  run(): Promise<void>;
-  sessionKey?: string;
-}
-
 /** The status bar's wording for each agent state. */
 const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
   stopped: 'stopped',
@@ -83,13 +78,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly runtimes = new Map<string, AgentRuntime>();
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly byScopedId = new Map<string, SessionRecord>();
-  private readonly authFlows = new Map<string, AuthFlow[]>();
-  private readonly retryAfterAuth = new Map<string, RetryAfterAuth>();
-  private readonly agentHistory = new Map<string, HistoryItem>();
   private readonly terminalIds = new Set<string>();
   private activeKey: string | undefined;
-  /** Sign-in prompts (replaceable in tests). */
-  authUi: AuthUi = windowAuthUi;
+  private readonly signIn: AgentSignIn;
   private readonly disposables: vscode.Disposable[] = [];
 
   private readonly agentsEmitter = new vscode.EventEmitter<void>();
@@ -106,8 +97,19 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   readonly onDidChangeTranscript = this.transcriptEmitter.event;
   readonly onDidChangeHistory = this.historyEmitter.event;
   readonly onDidTerminalOutput = this.terminalEmitter.event;
+  private readonly history: SessionHistory;
 
   constructor(private readonly o: SessionBackendOptions) {
+    this.signIn = new AgentSignIn({
+      secrets: o.secrets,
+      info: (message) => o.logs.main.info(message),
+      agentsChanged: () => this.agentsEmitter.fire(),
+    });
+    this.history = new SessionHistory({
+      store: o.store,
+      warn: (message) => o.logs.main.warn(message),
+      changed: (event) => this.historyEmitter.fire(event),
+    });
     this.disposables.push(
       this.agentsEmitter,
       this.sessionEmitter,
@@ -142,7 +144,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   // ---- state ---------------------------------------------------------------------
 
   getAgents(): AgentView[] {
-    return this.o.configuration.snapshot.agents.map((a) => agentView(a.name, this.runtimes.get(a.name), this.authFlows.get(a.name)));
+    return this.o.configuration.snapshot.agents.map((a) => agentView(a.name, this.runtimes.get(a.name), this.signIn.flowsOf(a.name)));
   }
 
   getDefaultAgentId(): string | undefined {
@@ -161,27 +163,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   getHistory(): HistoryItem[] {
-    const open = new Set(this.sessions.keys());
-    const local: HistoryItem[] = this.o.store
-      .list()
-      .filter((m) => !open.has(m.key))
-      .map((m) => ({
-        id: `local:${m.key}`,
-        sessionId: m.acpSessionId,
-        agentId: m.agentId,
-        title: m.title,
-        updatedAt: m.updatedAt,
-        source: 'local',
-        cwd: m.cwd,
-        canLoad: true,
-        canResume: false,
-        canDelete: true,
-      }));
-    const localIds = new Set(local.map((l) => l.sessionId));
-    const fromAgents = [...this.agentHistory.values()].filter(
-      (h) => !localIds.has(h.sessionId) && !this.byScopedId.has(scopedSessionId(h.agentId, h.sessionId)),
-    );
-    return [...local, ...fromAgents];
+    return this.history.list({ keys: this.sessions, scopedIds: this.byScopedId });
   }
 
   getTerminals(): TerminalSnapshot[] {
@@ -251,7 +233,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   async sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void> {
     // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
     const agentId = this.sessions.get(sessionId)?.agentId;
-    if (agentId && this.retryAfterAuth.get(agentId)?.sessionKey === sessionId) this.retryAfterAuth.delete(agentId);
+    if (agentId) this.signIn.dropRetry(agentId, sessionId);
     return this.startTurn(sessionId, prompt, { shownAlready: false });
   }
 
@@ -408,35 +390,24 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   async authenticate(agentId: string, methodId: string): Promise<void> {
-    const flow = this.authFlows.get(agentId)?.find((f) => f.id === methodId);
     const runtime = this.runtimes.get(agentId);
-    if (!flow || !runtime) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
-    const definition = runtime.definition;
-    const outcome = await runAuthFlow(
-      flow,
-      {
-        agentName: agentId,
-        command: definition.command,
-        args: definition.args,
-        env: definition.env,
-        cwd: this.workspaceCwd(),
-        authenticate: async (id, meta) => (await runtime.start()).authenticate(id, undefined, meta),
-        restart: async () => {
-          for (const record of this.sessionsOf(agentId)) this.detach(record, 'restart');
-          await runtime.restart();
-        },
+    if (!runtime) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
+    await this.signIn.authenticate(runtime, methodId, {
+      cwd: this.workspaceCwd(),
+      restart: async () => {
+        for (const record of this.sessionsOf(agentId)) this.detach(record, 'restart');
+        await runtime.restart();
       },
-      this.o.secrets,
-      this.authUi,
-    );
-    this.o.logs.main.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}): ${outcome}`);
-    if (outcome === 'cancelled') return;
-    this.authFlows.delete(agentId);
-    runtime.markReady();
-    this.agentsEmitter.fire();
-    const retry = this.retryAfterAuth.get(agentId);
-    this.retryAfterAuth.delete(agentId);
-    if (retry) await retry.run();
+    });
+  }
+
+  /** Sign-in prompts (replaceable in tests). */
+  get authUi(): AuthUi {
+    return this.signIn.ui;
+  }
+
+  set authUi(ui: AuthUi) {
+    this.signIn.ui = ui;
   }
 
   /** Logs out where the agent supports it, and forgets the secrets Switchboard kept for it. */
@@ -449,39 +420,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   // ---- history -----------------------------------------------------------------
 
   async refreshHistory(): Promise<void> {
-    this.historyEmitter.fire({ loading: true });
-    try {
-      for (const runtime of this.runtimes.values()) {
-        const connection = runtime.connection;
-        if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) continue;
-        const caps = connection.agent.agentCapabilities;
-        let count = 0;
-        for await (const info of connection.listAllSessions({ cwd: this.workspaceCwd() })) {
-          this.agentHistory.set(`agent:${runtime.name}:${info.sessionId}`, {
-            id: `agent:${runtime.name}:${info.sessionId}`,
-            sessionId: info.sessionId,
-            agentId: runtime.name,
-            title: info.title ?? info.sessionId,
-            updatedAt: info.updatedAt ?? undefined,
-            source: 'agent',
-            cwd: info.cwd,
-            canLoad: caps.loadSession,
-            canResume: Boolean(caps.sessionCapabilities.resume),
-            canDelete: Boolean(caps.sessionCapabilities.delete),
-          });
-          if (++count >= 500) break;
-        }
-      }
-    } catch (error) {
-      this.o.logs.main.warn(`session/list failed: ${messageOf(error)}`);
-    } finally {
-      this.historyEmitter.fire({ loading: false });
-    }
+    await this.history.refresh(this.runtimes.values(), this.workspaceCwd());
   }
 
   async openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void> {
     if (historyId.startsWith('local:')) return this.openLocal(historyId.slice('local:'.length));
-    const item = this.agentHistory.get(historyId);
+    const item = this.history.agentEntry(historyId);
     if (!item) throw new Error('That history entry is gone.');
     const definition = this.o.configuration.find(item.agentId);
     if (!definition) throw new Error(`The agent "${item.agentId}" is no longer configured.`);
@@ -526,15 +470,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   async deleteHistory(historyId: string): Promise<void> {
-    if (historyId.startsWith('local:')) {
-      await this.o.store.delete(historyId.slice('local:'.length));
-    } else {
-      const item = this.agentHistory.get(historyId);
-      const connection = item && this.runtimes.get(item.agentId)?.connection;
-      if (item && connection) await connection.deleteSession(item.sessionId);
-      this.agentHistory.delete(historyId);
-    }
-    this.historyEmitter.fire({});
+    await this.history.delete(historyId, (agentId) => this.runtimes.get(agentId));
   }
 
   async openDiff(sessionId: string, toolCallId: string, path: string): Promise<void> {
@@ -784,28 +720,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.fireTranscript(record);
   }
 
-  /**
-   * Runs an agent request; on -32000 shows the agent's sign-in methods and rethrows. After the user
-   * signs in, `authenticate()` retries the request that needed it.
-   */
-  private async withAuth<T>(agentId: string, run: () => Promise<T>, retry?: RetryAfterAuth): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (!(error instanceof AuthRequiredError)) throw error;
-      if (retry) this.retryAfterAuth.set(agentId, retry);
-      const flows = classifyAuthMethods(error.authMethods);
-      this.authFlows.set(agentId, flows);
-      this.runtimes.get(agentId)?.setAuthRequired();
-      this.agentsEmitter.fire();
-      this.o.logs.main.info(`${agentId} requires sign-in: ${flows.map((f) => `${f.name} (${f.type})`).join(', ') || 'no methods advertised'}`);
-      if (flows.length === 0) {
-        throw new Error(`${agentId} requires sign-in but advertises no sign-in method. Sign in with its own tool, then restart it. (${error.message})`, {
-          cause: error,
-        });
-      }
-      throw error;
-    }
+  /** Runs an agent request; on -32000 the agent waits for sign-in, then `retry` runs (see AgentSignIn). */
+  private withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
+    return this.signIn.run(this.runtimes.get(agentId), agentId, request, retry);
   }
 
   private applyConfiguration(): void {

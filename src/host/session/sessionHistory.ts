@@ -1,0 +1,100 @@
+// The history list: transcripts kept locally (the transcript store) merged with what each running
+// agent reports through session/list. Open sessions are left out; a session known both ways shows once,
+// from the local store, which has the full transcript.
+import type { HistoryItem } from '../../shared/chatState';
+import type { AgentRuntime } from './agentRuntime';
+import { messageOf } from './agentRuntime';
+import { scopedSessionId } from './sessionRecord';
+import type { TranscriptStore } from './transcriptStore';
+
+/** How many entries one agent's session/list may add (its paging is followed up to here). */
+const MAX_LISTED_PER_AGENT = 500;
+
+export interface SessionHistoryOptions {
+  store: TranscriptStore;
+  warn(message: string): void;
+  /** Fired when the list changed or a refresh started (`loading: true`) or ended (`loading: false`). */
+  changed(event: { loading?: boolean }): void;
+}
+
+export class SessionHistory {
+  /** `agent:<agent>:<sessionId>` -> entry, from the last session/list of each agent. */
+  private readonly fromAgents = new Map<string, HistoryItem>();
+
+  constructor(private readonly o: SessionHistoryOptions) {}
+
+  /** Sessions open in tabs (by tab key, and by agent-scoped session id) are left out. */
+  list(open: { keys: { has(key: string): boolean }; scopedIds: { has(scopedId: string): boolean } }): HistoryItem[] {
+    const local: HistoryItem[] = this.o.store
+      .list()
+      .filter((m) => !open.keys.has(m.key))
+      .map((m) => ({
+        id: `local:${m.key}`,
+        sessionId: m.acpSessionId,
+        agentId: m.agentId,
+        title: m.title,
+        updatedAt: m.updatedAt,
+        source: 'local',
+        cwd: m.cwd,
+        canLoad: true,
+        canResume: false,
+        canDelete: true,
+      }));
+    const localIds = new Set(local.map((l) => l.sessionId));
+    const fromAgents = [...this.fromAgents.values()].filter(
+      (h) => !localIds.has(h.sessionId) && !open.scopedIds.has(scopedSessionId(h.agentId, h.sessionId)),
+    );
+    return [...local, ...fromAgents];
+  }
+
+  /** An entry reported by an agent (`agent:` ids), or undefined when it is gone. */
+  agentEntry(historyId: string): HistoryItem | undefined {
+    return this.fromAgents.get(historyId);
+  }
+
+  /** Asks every running agent that can list sessions for its sessions in `cwd`. */
+  async refresh(runtimes: Iterable<AgentRuntime>, cwd: string): Promise<void> {
+    this.o.changed({ loading: true });
+    try {
+      for (const runtime of runtimes) {
+        const connection = runtime.connection;
+        if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) continue;
+        const caps = connection.agent.agentCapabilities;
+        let count = 0;
+        for await (const info of connection.listAllSessions({ cwd })) {
+          const id = `agent:${runtime.name}:${info.sessionId}`;
+          this.fromAgents.set(id, {
+            id,
+            sessionId: info.sessionId,
+            agentId: runtime.name,
+            title: info.title ?? info.sessionId,
+            updatedAt: info.updatedAt ?? undefined,
+            source: 'agent',
+            cwd: info.cwd,
+            canLoad: caps.loadSession,
+            canResume: Boolean(caps.sessionCapabilities.resume),
+            canDelete: Boolean(caps.sessionCapabilities.delete),
+          });
+          if (++count >= MAX_LISTED_PER_AGENT) break;
+        }
+      }
+    } catch (error) {
+      this.o.warn(`session/list failed: ${messageOf(error)}`);
+    } finally {
+      this.o.changed({ loading: false });
+    }
+  }
+
+  /** Deletes a local transcript, or asks the agent to delete its session (`runtimeOf` finds the agent). */
+  async delete(historyId: string, runtimeOf: (agentId: string) => AgentRuntime | undefined): Promise<void> {
+    if (historyId.startsWith('local:')) {
+      await this.o.store.delete(historyId.slice('local:'.length));
+    } else {
+      const item = this.fromAgents.get(historyId);
+      const connection = item && runtimeOf(item.agentId)?.connection;
+      if (item && connection) await connection.deleteSession(item.sessionId);
+      this.fromAgents.delete(historyId);
+    }
+    this.o.changed({});
+  }
+}
