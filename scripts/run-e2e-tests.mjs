@@ -15,6 +15,7 @@ import { REPO, PKG, TEST_RESULTS, CHROMIUM } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll } from './lib/proc.mjs';
 import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
 import { makeRunDirs, removeDir } from './lib/workspace.mjs';
+import { CHROMIUM_ARGS } from './lib/browser.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -85,6 +86,7 @@ async function main() {
       SWITCHBOARD_E2E_WORKSPACE: dirs.workspace,
       SWITCHBOARD_E2E_ARTIFACTS: ARTIFACTS,
       CHROMIUM_PATH: CHROMIUM,
+      SWITCHBOARD_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
     },
     timeoutMs: Number(opts.timeout) * 1000,
   });

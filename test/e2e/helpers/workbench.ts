@@ -22,6 +22,8 @@ export interface E2EEnv {
   /** Where screenshots and other artifacts go (test-results/e2e). */
   artifacts: string;
   chromium: string;
+  /** Chromium flags, one list for every runner (scripts/lib/browser.mjs passes them). */
+  chromiumArgs: string[];
 }
 
 export function e2eEnv(): E2EEnv {
@@ -33,19 +35,9 @@ export function e2eEnv(): E2EEnv {
     workspace: process.env.SWITCHBOARD_E2E_WORKSPACE ?? '',
     artifacts: process.env.SWITCHBOARD_E2E_ARTIFACTS ?? path.resolve('test-results', 'e2e'),
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromiumArgs: JSON.parse(process.env.SWITCHBOARD_E2E_CHROMIUM_ARGS ?? '["--no-sandbox"]') as string[],
   };
 }
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 export interface Workbench {
   browser: Browser;
@@ -57,7 +49,7 @@ export interface Workbench {
 /** Launches Chromium, opens the workbench and waits until it has rendered and the extensions started. */
 export async function openWorkbench({ width = 1280, height = 800 } = {}): Promise<Workbench> {
   const env = e2eEnv();
-  const browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  const browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: env.chromiumArgs, timeout: 60_000 });
   try {
     const page = await browser.newPage({ viewport: { width, height } });
     const lines: string[] = [];
