@@ -18,6 +18,7 @@ async function waitUntil(check: () => boolean, what: string, timeoutMs = 8000): 
 }
 
 const TURN = { sessionId: 'sess', turnId: 't1' };
+const pick = (s: { added: number; removed: number; conflict: boolean } | undefined) => s && [s.added, s.removed, s.conflict];
 
 describe('diff review: changed files after the write', () => {
   let ctx: ReturnType<typeof makeReview>;
@@ -111,7 +112,8 @@ describe('diff review: changed files after the write', () => {
     assert.ok(await ctx.review.decisions.undoHunk(hunkRef(key, hunks[1])));
     assert.strictEqual(diskText(a), 'a\nB\nc\nd\ne\nf\nG\n');
     const [after] = ctx.review.changedFiles();
-    assert.deepStrictEqual([after.added, after.removed], [2, 2]);
+    // Reverting one of the agent's hunks is not an edit of the user's.
+    assert.deepStrictEqual([after.added, after.removed, after.conflict], [2, 2, false]);
     const remaining = ctx.review.tracker.hunks(key);
     assert.ok(remaining && remaining.length === 2);
     assert.ok(await ctx.review.decisions.keepHunk(hunkRef(key, remaining[0])));
@@ -148,6 +150,28 @@ describe('diff review: changed files after the write', () => {
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.strictEqual(doc.getText(), 'p\nq\nr\n');
     await waitUntil(() => ctx.review.changedFiles().length === 0, 'the fully reverted file to leave the list');
+  });
+
+  it('a hunk reverted by hand (the diff editor arrow) is not "edited since"; an edit of the user\'s is', async () => {
+    const a = writeFile(path.join(dir, 'by-hand.txt'), 'a\nb\nc\nd\ne\n');
+    await write(a, 'a\nB\nc\nd\nE\n');
+    const doc = await vscode.workspace.openTextDocument(a);
+    const revert = new vscode.WorkspaceEdit();
+    revert.replace(a, new vscode.Range(1, 0, 1, 1), 'b');
+    assert.ok(await vscode.workspace.applyEdit(revert));
+    assert.ok(await doc.save());
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.deepStrictEqual(pick(ctx.review.changedFiles()[0]), [1, 1, false]);
+    const mine = new vscode.WorkspaceEdit();
+    mine.insert(a, new vscode.Position(2, 0), 'mine\n');
+    assert.ok(await vscode.workspace.applyEdit(mine));
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.deepStrictEqual(pick(ctx.review.changedFiles()[0]), [2, 1, true]);
+    // Undo All then keeps the user's line and asks first.
+    ctx.ui.answer = (_m, buttons) => (buttons.includes(BUTTON_UNDO_AGENT_ONLY) ? BUTTON_UNDO_AGENT_ONLY : undefined);
+    assert.ok(await ctx.review.undoAll(TURN));
+    assert.match(ctx.ui.last('ask') ?? '', /edited after the agent changed it/);
+    assert.strictEqual(doc.getText(), 'a\nb\nmine\nc\nd\ne\n');
   });
 
   it('a file the user edited after the agent: Undo asks, can show the conflict, and keeps the user edits', async () => {
