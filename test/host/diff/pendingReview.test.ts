@@ -144,12 +144,12 @@ describe('diff review: deciding before the write', () => {
     };
     const sub = connectPermissionBroker(ctx.review, source);
     const file = path.join(dir, 'f.ts');
-    requests.fire({ id: 'perm_1', sessionId: 's', options: OPTIONS, toolCall: { title: 'Edit f.ts', content: [{ type: 'diff', path: file, oldText: null, newText: 'n\n' }] } });
-    requests.fire({ id: 'perm_2', sessionId: 's', options: OPTIONS, toolCall: { content: [{ type: 'content', content: { type: 'text', text: 'no diff' } }] } });
+    requests.fire({ id: 'perm_1', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_1', title: 'Edit f.ts', content: [{ type: 'diff', path: file, oldText: null, newText: 'n\n' }] } });
+    requests.fire({ id: 'perm_2', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_2', content: [{ type: 'content', content: { type: 'text', text: 'no diff' } }, { type: 'diff', path: file, oldText: 'no newText' }] } });
     assert.strictEqual(ctx.review.pending.list().length, 1);
     assert.ok(await ctx.review.pending.reject({ sessionId: 's', requestId: 'perm_1' }));
     assert.deepStrictEqual(resolved, [['perm_1', 'no']]);
-    requests.fire({ id: 'perm_3', sessionId: 's', options: OPTIONS, toolCall: { content: [{ type: 'diff', path: file, oldText: null, newText: 'm\n' }] } });
+    requests.fire({ id: 'perm_3', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_3', content: [{ type: 'diff', path: file, oldText: null, newText: 'm\n' }] } });
     resolves.fire({ prompt: { id: 'perm_3', sessionId: 's' } });
     assert.strictEqual(ctx.review.pending.list().length, 0);
     sub.dispose();
