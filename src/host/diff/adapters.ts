@@ -1,6 +1,8 @@
 // Glue from the host bridges to diff review, typed structurally (only the fields used) so this module
 // does not depend on the bridges' internals: PermissionBroker and FsBridge satisfy these shapes.
 import * as vscode from 'vscode';
+import { toolCallFromRequest } from '../../acp';
+import type { ToolCallContentItem } from '../../shared/transcript';
 import type { DiffReview } from './index';
 import type { PermissionOptionLike } from './types';
 
@@ -9,7 +11,8 @@ export interface PermissionSource {
   readonly onDidRequest: vscode.Event<{
     id: string;
     sessionId: string;
-    toolCall: { title?: string | null; content?: readonly unknown[] | null };
+    /** The request's ToolCallUpdate as the agent sent it (parsed here by the protocol engine). */
+    toolCall: { toolCallId: string; title?: string | null; content?: readonly unknown[] | null };
     options: readonly PermissionOptionLike[];
   }>;
   readonly onDidResolve: vscode.Event<{ prompt: { id: string; sessionId: string } }>;
@@ -21,21 +24,10 @@ export interface WriteSource {
   readonly onDidWrite: vscode.Event<{ sessionId: string; turnId: string; path: string; before: string | null; after: string }>;
 }
 
-interface DiffItem {
-  path: string;
-  oldText: string | null;
-  newText: string;
-}
-
-function diffItems(content: readonly unknown[] | null | undefined): DiffItem[] {
-  const out: DiffItem[] = [];
-  for (const c of content ?? []) {
-    if (typeof c !== 'object' || c === null) continue;
-    const r = c as Record<string, unknown>;
-    if (r.type !== 'diff' || typeof r.path !== 'string' || typeof r.newText !== 'string') continue;
-    out.push({ path: r.path, oldText: typeof r.oldText === 'string' ? r.oldText : null, newText: r.newText });
-  }
-  return out;
+/** The diffs a permission request's tool call carries, read the way a tool_call_update is (one parser). */
+function diffItems(toolCall: unknown): Extract<ToolCallContentItem, { type: 'diff' }>[] {
+  const item = toolCallFromRequest(toolCall);
+  return (item?.content ?? []).filter((c): c is Extract<ToolCallContentItem, { type: 'diff' }> => c.type === 'diff');
 }
 
 /**
@@ -46,7 +38,7 @@ export function connectPermissionBroker(review: DiffReview, broker: PermissionSo
   const byPrompt = new Map<string, string[]>();
   return vscode.Disposable.from(
     broker.onDidRequest((prompt) => {
-      const diffs = diffItems(prompt.toolCall.content);
+      const diffs = diffItems(prompt.toolCall);
       const ids: string[] = [];
       diffs.forEach((d, i) => {
         const requestId = diffs.length === 1 ? prompt.id : `${prompt.id}#${i}`;

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ChangeEntry, ChangeStore, PersistedChanges, TurnRef, entryKey } from './changeStore';
 import { CurrentContent, readCurrent } from './fileAccess';
-import { Hunk, computeHunks, sumCounts } from './hunks';
+import { Hunk, classifyHunks, computeHunks, sumCounts } from './hunks';
 import { MAX_DIFF_BYTES, byteLength } from './inspect';
 import type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, RecordWriteInput } from './types';
 
@@ -230,9 +230,7 @@ function pendingSummary(e: ChangeEntry): ChangedFileSummary {
 function computeLive(e: ChangeEntry, current: CurrentContent): Live {
   const base = baseSummary(e);
   const status: ChangedFileSummary['status'] = current.kind === 'missing' ? 'deleted' : e.baseline === null ? 'created' : 'modified';
-  const conflict =
-    e.agentText !== undefined &&
-    ((current.kind === 'text' && current.text !== e.agentText) || (current.kind === 'missing' && e.agentText !== null));
+  const conflict = userEditedSince(e, current);
   const summary: ChangedFileSummary = { ...base, status, added: 0, removed: 0, countsKnown: false, conflict };
   if (!base.undoable) summary.note = 'Switchboard did not see this file before the agent changed it: it can be kept, not undone.';
   const before = e.baseline ?? '';
@@ -250,6 +248,22 @@ function computeLive(e: ChangeEntry, current: CurrentContent): Live {
   if (!hunks) return { current, summary };
   const counts = sumCounts(hunks);
   return { current, hunks, summary: { ...summary, ...counts, countsKnown: true } };
+}
+
+/**
+ * Whether the file holds edits of the user's made after the agent wrote it. Text that differs from the
+ * agent's only because some of the agent's hunks were reverted (per-hunk Undo, the diff editor's revert
+ * arrows) is not the user's work: nothing of theirs could be lost, so it is no conflict.
+ */
+function userEditedSince(e: ChangeEntry, current: CurrentContent): boolean {
+  if (e.agentText === undefined) return false;
+  if (current.kind === 'missing') return e.agentText !== null;
+  if (current.kind !== 'text' || current.text === e.agentText) return false;
+  if (e.agentText === null || e.baseline === undefined) return true;
+  const baseline = e.baseline ?? '';
+  if (byteLength(baseline) > MAX_DIFF_BYTES || byteLength(e.agentText) > MAX_DIFF_BYTES || byteLength(current.text) > MAX_DIFF_BYTES) return true;
+  const owned = classifyHunks(baseline, e.agentText, current.text);
+  return !owned || owned.user.length > 0;
 }
 
 /** Short label for a file relative to its workspace folder. */

@@ -55,7 +55,7 @@ export class ChangedFilesTree implements vscode.TreeDataProvider<ChangedNode>, v
     item.tooltip = [s.path, s.status, s.note].filter((x) => x).join('\n');
     item.contextValue = s.undoable ? 'switchboard.changedFile.undoable' : 'switchboard.changedFile';
     item.command = { command: 'switchboard.changes.openDiff', title: 'Open Diff', arguments: [node] };
-    item.accessibilityInformation = { label: `${path.basename(uri.path)}, ${s.status}, ${s.added} added, ${s.removed} removed lines` };
+    item.accessibilityInformation = { label: `${path.basename(uri.path)}, ${s.status}, ${s.added} added, ${s.removed} removed lines${s.conflict ? ', edited since the agent wrote it' : ''}` };
     return item;
   }
 

@@ -7,31 +7,13 @@ import * as vscode from 'vscode';
 import { BUTTON_SHOW_CONFLICTS, BUTTON_UNDO_AGENT_ONLY, hunkRef } from '../../../src/host/diff/changeDecisions';
 import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
 import { DiffReview } from '../../../src/host/diff/index';
-import { FakeUi, activeDiffTab, logLines, agentWrite, closeAllEditors, diskText, makeReview, silentLog, tempDir, userEdit, writeFile } from './helpers';
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, logLines, reviewPerTest, silentLog, userEdit, waitUntil, writeFile } from './helpers';
 
 const TURN = { sessionId: 'sess', turnId: 't1' };
+const pick = (s: { added: number; removed: number; conflict: boolean } | undefined) => s && [s.added, s.removed, s.conflict];
 
 describe('diff review: changed files after the write', () => {
-  let ctx: ReturnType<typeof makeReview>;
-  let dir: string;
-
-  beforeEach(() => {
-    ctx = makeReview(new FakeUi());
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await closeAllEditors();
-    ctx.registration.dispose();
-    ctx.review.dispose();
-  });
+  const ctx = reviewPerTest();
 
   /** Agent write through the fs-bridge path, recorded like the bridge's onDidWrite would. */
   async function write(uri: vscode.Uri, content: string, turn = TURN): Promise<string> {
@@ -42,7 +24,7 @@ describe('diff review: changed files after the write', () => {
   }
 
   it('lists changed files with added/removed counts', async () => {
-    const a = writeFile(path.join(dir, 'a.txt'), 'one\ntwo\nthree\n');
+    const a = writeFile(path.join(ctx.dir, 'a.txt'), 'one\ntwo\nthree\n');
     await write(a, 'one\nTWO\nthree\nfour\n');
     const [s] = ctx.review.changedFiles(TURN);
     assert.ok(s);
@@ -52,10 +34,10 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('Undo All restores every file byte for byte, unsaved user edits and CRLF included, and deletes new files', async () => {
-    const a = writeFile(path.join(dir, 'crlf.txt'), 'l1\r\nl2\r\nl3');
-    const b = writeFile(path.join(dir, 'dirty.ts'), 'saved on disk\n');
+    const a = writeFile(path.join(ctx.dir, 'crlf.txt'), 'l1\r\nl2\r\nl3');
+    const b = writeFile(path.join(ctx.dir, 'dirty.ts'), 'saved on disk\n');
     await userEdit(b, 'saved on disk\nunsaved user line\n');
-    const c = vscode.Uri.file(path.join(dir, 'created.md'));
+    const c = vscode.Uri.file(path.join(ctx.dir, 'created.md'));
     fs.writeFileSync(c.fsPath, '');
     fs.unlinkSync(c.fsPath);
 
@@ -79,7 +61,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('Undo lands on the undo stack: Ctrl+Z brings the agent text and its review entry back', async () => {
-    const a = writeFile(path.join(dir, 'z.txt'), 'before\n');
+    const a = writeFile(path.join(ctx.dir, 'z.txt'), 'before\n');
     await write(a, 'after\n');
     const editor = await vscode.window.showTextDocument(a);
     const [s] = ctx.review.changedFiles();
@@ -91,7 +73,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('Keep All drops the turn and leaves the files; Undo Last Review Decision brings it back', async () => {
-    const a = writeFile(path.join(dir, 'k.txt'), 'k0\n');
+    const a = writeFile(path.join(ctx.dir, 'k.txt'), 'k0\n');
     await write(a, 'k1\n');
     assert.strictEqual(ctx.review.keepAll(TURN), 1);
     assert.strictEqual(ctx.review.changedFiles().length, 0);
@@ -103,7 +85,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('undoing one hunk keeps the others; keeping one hunk survives Undo All', async () => {
-    const a = writeFile(path.join(dir, 'h.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
+    const a = writeFile(path.join(ctx.dir, 'h.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
     await write(a, 'a\nB\nc\nd\nE\nf\nG\n');
     const key = ctx.review.changedFiles()[0].key;
     const hunks = ctx.review.tracker.hunks(key);
@@ -111,7 +93,8 @@ describe('diff review: changed files after the write', () => {
     assert.ok(await ctx.review.decisions.undoHunk(hunkRef(key, hunks[1])));
     assert.strictEqual(diskText(a), 'a\nB\nc\nd\ne\nf\nG\n');
     const [after] = ctx.review.changedFiles();
-    assert.deepStrictEqual([after.added, after.removed], [2, 2]);
+    // Reverting one of the agent's hunks is not an edit of the user's.
+    assert.deepStrictEqual([after.added, after.removed, after.conflict], [2, 2, false]);
     const remaining = ctx.review.tracker.hunks(key);
     assert.ok(remaining && remaining.length === 2);
     assert.ok(await ctx.review.decisions.keepHunk(hunkRef(key, remaining[0])));
@@ -122,7 +105,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('CodeLenses offer Keep/Undo on each hunk of the live document', async () => {
-    const a = writeFile(path.join(dir, 'lens.txt'), 'x\ny\nz\n');
+    const a = writeFile(path.join(ctx.dir, 'lens.txt'), 'x\ny\nz\n');
     await write(a, 'x\nY\nz\nw\n');
     const doc = await vscode.workspace.openTextDocument(a);
     const lenses = ctx.review.codeLens.provideCodeLenses(doc);
@@ -132,7 +115,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('the diff editor shows the virtual baseline against the real file, so its revert arrows edit the file', async () => {
-    const a = writeFile(path.join(dir, 'arrows.txt'), 'p\nq\nr\n');
+    const a = writeFile(path.join(ctx.dir, 'arrows.txt'), 'p\nq\nr\n');
     await write(a, 'p\nQ\nr\n');
     const key = ctx.review.changedFiles()[0].key;
     assert.ok(await ctx.review.opener.openEntryDiff(key));
@@ -150,8 +133,30 @@ describe('diff review: changed files after the write', () => {
     await waitUntil(() => ctx.review.changedFiles().length === 0, 'the fully reverted file to leave the list');
   });
 
+  it('a hunk reverted by hand (the diff editor arrow) is not "edited since"; an edit of the user\'s is', async () => {
+    const a = writeFile(path.join(ctx.dir, 'by-hand.txt'), 'a\nb\nc\nd\ne\n');
+    await write(a, 'a\nB\nc\nd\nE\n');
+    const doc = await vscode.workspace.openTextDocument(a);
+    const revert = new vscode.WorkspaceEdit();
+    revert.replace(a, new vscode.Range(1, 0, 1, 1), 'b');
+    assert.ok(await vscode.workspace.applyEdit(revert));
+    assert.ok(await doc.save());
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.deepStrictEqual(pick(ctx.review.changedFiles()[0]), [1, 1, false]);
+    const mine = new vscode.WorkspaceEdit();
+    mine.insert(a, new vscode.Position(2, 0), 'mine\n');
+    assert.ok(await vscode.workspace.applyEdit(mine));
+    await ctx.review.tracker.refreshUri(a.toString());
+    assert.deepStrictEqual(pick(ctx.review.changedFiles()[0]), [2, 1, true]);
+    // Undo All then keeps the user's line and asks first.
+    ctx.ui.answer = (_m, buttons) => (buttons.includes(BUTTON_UNDO_AGENT_ONLY) ? BUTTON_UNDO_AGENT_ONLY : undefined);
+    assert.ok(await ctx.review.undoAll(TURN));
+    assert.match(ctx.ui.last('ask') ?? '', /edited after the agent changed it/);
+    assert.strictEqual(doc.getText(), 'a\nb\nmine\nc\nd\ne\n');
+  });
+
   it('a file the user edited after the agent: Undo asks, can show the conflict, and keeps the user edits', async () => {
-    const a = writeFile(path.join(dir, 'conflict.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
+    const a = writeFile(path.join(ctx.dir, 'conflict.txt'), 'a\nb\nc\nd\ne\nf\ng\n');
     await write(a, 'a\nB\nc\nd\ne\nf\nG\n');
     await userEdit(a, 'a\nB\nc\nd\nmine\nf\nG\n');
     await ctx.review.tracker.refreshUri(a.toString());
@@ -174,7 +179,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('a file deleted after the agent wrote it can be restored from before the turn', async () => {
-    const a = writeFile(path.join(dir, 'del.txt'), 'keep me\n');
+    const a = writeFile(path.join(ctx.dir, 'del.txt'), 'keep me\n');
     await write(a, 'agent\n');
     await closeAllEditors();
     fs.unlinkSync(a.fsPath);
@@ -187,7 +192,7 @@ describe('diff review: changed files after the write', () => {
 
   it('a 5 MB file: no line counts or diff (clear message), but Keep/Undo still work byte for byte', async () => {
     const big = 'a line of a large generated file\n'.repeat(Math.ceil((5 * 1024 * 1024) / 33));
-    const a = writeFile(path.join(dir, 'huge.txt'), big);
+    const a = writeFile(path.join(ctx.dir, 'huge.txt'), big);
     // Written to disk directly (an agent's own tool): the review must not depend on the buffer path.
     fs.writeFileSync(a.fsPath, big + 'one more\n');
     ctx.review.recordWrite({ ...TURN, uri: a.fsPath, before: big, after: big + 'one more\n' });
@@ -202,7 +207,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('pending changes survive a reload (a new instance on the same Memento) until kept', async () => {
-    const a = writeFile(path.join(dir, 'persist.txt'), 'v0\n');
+    const a = writeFile(path.join(ctx.dir, 'persist.txt'), 'v0\n');
     await write(a, 'v1\n');
     const memento = ctx.memento;
     const second = new DiffReview({ memento, log: silentLog, ui: new FakeUi() });
@@ -222,15 +227,15 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('a change the agent made by itself is picked up from file events, with the open buffer as baseline', async () => {
-    const a = writeFile(path.join(dir, 'tool.txt'), 'disk\n');
+    const a = writeFile(path.join(ctx.dir, 'tool.txt'), 'disk\n');
     await userEdit(a, 'disk\nbuffer only\n');
     await (await vscode.workspace.openTextDocument(a)).save();
-    const unseen = writeFile(path.join(dir, 'unseen.txt'), 'existed before\n');
+    const unseen = writeFile(path.join(ctx.dir, 'unseen.txt'), 'existed before\n');
     await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
     const turn = { sessionId: 'sess', turnId: 't2' };
-    ctx.review.beginTurn(turn.sessionId, turn.turnId, [dir]);
+    ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir]);
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');
-    const b = path.join(dir, 'made-by-tool.txt');
+    const b = path.join(ctx.dir, 'made-by-tool.txt');
     fs.writeFileSync(b, 'new\n');
     fs.writeFileSync(unseen.fsPath, 'existed before\nchanged by a shell command\n');
     const names = () => ctx.review.changedFiles(turn).map((s) => path.basename(s.path)).sort();
@@ -252,7 +257,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('tool-call locations: a first sighting is only a snapshot; a later change is recorded against it', async () => {
-    const a = writeFile(path.join(dir, 'loc.txt'), 'read me\n');
+    const a = writeFile(path.join(ctx.dir, 'loc.txt'), 'read me\n');
     const turn = { sessionId: 'sess', turnId: 't3' };
     await ctx.review.recordAgentTouchedFile({ ...turn, uri: a.toString() });
     assert.strictEqual(ctx.review.changedFiles(turn).length, 0, 'a read is not a change');
@@ -266,7 +271,7 @@ describe('diff review: changed files after the write', () => {
   });
 
   it('follow along reveals a location without stealing focus, only when switchboard.followAgent is on', async () => {
-    const a = writeFile(path.join(dir, 'follow.txt'), Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'));
+    const a = writeFile(path.join(ctx.dir, 'follow.txt'), Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n'));
     const cfg = vscode.workspace.getConfiguration('switchboard');
     const old = cfg.inspect<boolean>('followAgent')?.globalValue;
     try {

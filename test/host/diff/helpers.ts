@@ -1,5 +1,6 @@
 // Shared pieces for the diff-review host tests: a fake UI that records messages and answers modal
-// questions, an in-memory Memento, temp files in the workspace, and an fs-bridge-like agent write.
+// questions, an in-memory Memento, temp files in the workspace, an fs-bridge-like agent write, and the
+// per-test setup every diff test file shares (reviewPerTest).
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -55,6 +56,44 @@ export function makeReview(ui = new FakeUi(), memento = new MemoryMemento()): { 
   // A second instance next to the extension's own: no commands or tree view (those ids are taken).
   const registration = review.register({ commands: false, treeView: false });
   return { review, ui, memento, registration };
+}
+
+export interface ReviewPerTest {
+  review: DiffReview;
+  ui: FakeUi;
+  memento: MemoryMemento;
+  /** A fresh folder under the workspace for the test's files. */
+  dir: string;
+}
+
+/**
+ * Call inside a `describe`: each test gets a fresh review (fake UI, in-memory Memento) and folder;
+ * afterwards its editors are closed (dirty buffers reverted) and the review is disposed. The returned
+ * object is filled in before each test.
+ */
+export function reviewPerTest(): ReviewPerTest {
+  const ctx = {} as ReviewPerTest;
+  let registration: vscode.Disposable | undefined;
+  beforeEach(() => {
+    const made = makeReview(new FakeUi());
+    registration = made.registration;
+    Object.assign(ctx, { review: made.review, ui: made.ui, memento: made.memento, dir: tempDir() });
+  });
+  afterEach(async () => {
+    await closeAllEditors();
+    registration?.dispose();
+    ctx.review.dispose();
+  });
+  return ctx;
+}
+
+/** Polls `check` every 50 ms until it holds. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 let n = 0;

@@ -8,7 +8,7 @@ import { BUTTON_ACCEPT_ANYWAY } from '../../../src/host/diff/pendingReview';
 import type { PendingPermissionDiff } from '../../../src/host/diff/types';
 import type { FsBridge } from '../../../src/host/fsBridge';
 import type { PermissionBroker } from '../../../src/host/permissionBroker';
-import { FakeUi, activeDiffTab, closeAllEditors, makeReview, tempDir, userEdit, writeFile } from './helpers';
+import { activeDiffTab, reviewPerTest, userEdit, waitUntil, writeFile } from './helpers';
 
 // Compile-time: the real bridges fit the structural shapes the adapters take.
 const _brokerFits = (b: PermissionBroker): PermissionSource => b;
@@ -28,30 +28,11 @@ function request(file: string, oldText: string | null, newText: string, requestI
   return { sessionId: 'sess', requestId, path: file, oldText, newText, options: OPTIONS, answers, answer: (id) => answers.push(id) };
 }
 
-async function waitUntil(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('diff review: deciding before the write', () => {
-  let ctx: ReturnType<typeof makeReview>;
-  let dir: string;
-
-  beforeEach(() => {
-    ctx = makeReview(new FakeUi());
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await closeAllEditors();
-    ctx.registration.dispose();
-    ctx.review.dispose();
-  });
+  const ctx = reviewPerTest();
 
   it('Accept answers allow_once, sets and clears switchboard.diffPending, closes the diff', async () => {
-    const file = path.join(dir, 'a.ts');
+    const file = path.join(ctx.dir, 'a.ts');
     writeFile(file, 'old\n');
     const req = request(file, 'old\n', 'new\n');
     assert.ok(await ctx.review.showPendingPermissionDiff(req));
@@ -67,7 +48,7 @@ describe('diff review: deciding before the write', () => {
   });
 
   it('Reject (targeted by the editor-title URI) answers reject_once', async () => {
-    const file = path.join(dir, 'b.ts');
+    const file = path.join(ctx.dir, 'b.ts');
     writeFile(file, 'x\n');
     const req = request(file, 'x\n', 'y\n', 'r1');
     await ctx.review.showPendingPermissionDiff(req);
@@ -78,7 +59,7 @@ describe('diff review: deciding before the write', () => {
   });
 
   it('falls back to the *_always option only when no one-shot option exists', async () => {
-    const file = path.join(dir, 'c.ts');
+    const file = path.join(ctx.dir, 'c.ts');
     writeFile(file, 'x\n');
     const req = { ...request(file, 'x\n', 'z\n', 7), options: OPTIONS.filter((o) => o.kind.endsWith('always')) };
     const answers: string[] = [];
@@ -89,7 +70,7 @@ describe('diff review: deciding before the write', () => {
   });
 
   it('closing the diff does not answer; the request stays pending until answered elsewhere', async () => {
-    const file = path.join(dir, 'd.ts');
+    const file = path.join(ctx.dir, 'd.ts');
     writeFile(file, '1\n');
     const req = request(file, '1\n', '2\n', 'keep-open');
     await ctx.review.showPendingPermissionDiff(req);
@@ -103,7 +84,7 @@ describe('diff review: deciding before the write', () => {
   });
 
   it('a file the user changed meanwhile: conflict shown, Accept asks and never answers silently', async () => {
-    const file = path.join(dir, 'e.ts');
+    const file = path.join(ctx.dir, 'e.ts');
     const uri = writeFile(file, 'base\n');
     await userEdit(uri, 'base\nmine, unsaved\n');
     const req = request(file, 'base\n', 'base\nagent\n', 'conf');
@@ -119,13 +100,13 @@ describe('diff review: deciding before the write', () => {
   });
 
   it('a deleted file and a binary or 5 MB proposal get clear messages', async () => {
-    const gone = request(path.join(dir, 'gone.ts'), 'was here\n', 'edited\n', 'gone');
+    const gone = request(path.join(ctx.dir, 'gone.ts'), 'was here\n', 'edited\n', 'gone');
     await ctx.review.showPendingPermissionDiff(gone);
     await waitUntil(() => /no longer exists/.test(ctx.ui.last('warn') ?? ''), 'the deleted-file warning');
-    const bin = request(path.join(dir, 'x.bin'), null, 'ab\u0000cd', 'bin');
+    const bin = request(path.join(ctx.dir, 'x.bin'), null, 'ab\u0000cd', 'bin');
     assert.strictEqual(await ctx.review.showPendingPermissionDiff(bin), false);
     assert.match(ctx.ui.last('error') ?? '', /binary file.*Answer the permission request in the chat/);
-    const big = request(path.join(dir, 'big.txt'), null, 'y'.repeat(5 * 1024 * 1024), 'big');
+    const big = request(path.join(ctx.dir, 'big.txt'), null, 'y'.repeat(5 * 1024 * 1024), 'big');
     assert.strictEqual(await ctx.review.showPendingPermissionDiff(big), false);
     assert.match(ctx.ui.last('error') ?? '', /5\.0 MB/);
   });
@@ -143,13 +124,13 @@ describe('diff review: deciding before the write', () => {
       },
     };
     const sub = connectPermissionBroker(ctx.review, source);
-    const file = path.join(dir, 'f.ts');
-    requests.fire({ id: 'perm_1', sessionId: 's', options: OPTIONS, toolCall: { title: 'Edit f.ts', content: [{ type: 'diff', path: file, oldText: null, newText: 'n\n' }] } });
-    requests.fire({ id: 'perm_2', sessionId: 's', options: OPTIONS, toolCall: { content: [{ type: 'content', content: { type: 'text', text: 'no diff' } }] } });
+    const file = path.join(ctx.dir, 'f.ts');
+    requests.fire({ id: 'perm_1', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_1', title: 'Edit f.ts', content: [{ type: 'diff', path: file, oldText: null, newText: 'n\n' }] } });
+    requests.fire({ id: 'perm_2', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_2', content: [{ type: 'content', content: { type: 'text', text: 'no diff' } }, { type: 'diff', path: file, oldText: 'no newText' }] } });
     assert.strictEqual(ctx.review.pending.list().length, 1);
     assert.ok(await ctx.review.pending.reject({ sessionId: 's', requestId: 'perm_1' }));
     assert.deepStrictEqual(resolved, [['perm_1', 'no']]);
-    requests.fire({ id: 'perm_3', sessionId: 's', options: OPTIONS, toolCall: { content: [{ type: 'diff', path: file, oldText: null, newText: 'm\n' }] } });
+    requests.fire({ id: 'perm_3', sessionId: 's', options: OPTIONS, toolCall: { toolCallId: 'tc_3', content: [{ type: 'diff', path: file, oldText: null, newText: 'm\n' }] } });
     resolves.fire({ prompt: { id: 'perm_3', sessionId: 's' } });
     assert.strictEqual(ctx.review.pending.list().length, 0);
     sub.dispose();

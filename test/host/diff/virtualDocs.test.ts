@@ -3,21 +3,10 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
-import { FakeUi, activeDiffTab, closeAllEditors, makeReview, tempDir } from './helpers';
+import { activeDiffTab, reviewPerTest, waitUntil } from './helpers';
 
 describe('diff review: virtual documents and ACP diffs', () => {
-  let ctx: ReturnType<typeof makeReview>;
-  let dir: string;
-
-  beforeEach(() => {
-    ctx = makeReview(new FakeUi());
-    dir = tempDir();
-  });
-  afterEach(async () => {
-    await closeAllEditors();
-    ctx.registration.dispose();
-    ctx.review.dispose();
-  });
+  const ctx = reviewPerTest();
 
   it('serves read-only content behind id-only URIs', async () => {
     const uri = ctx.review.provider.put('hello\nworld\n', '/secret/place/notes.md', true);
@@ -30,13 +19,11 @@ describe('diff review: virtual documents and ACP diffs', () => {
     assert.strictEqual(doc.languageId, 'markdown');
     // Content updates reach the open document.
     ctx.review.provider.update(uri, 'changed\n');
-    const deadline = Date.now() + 5000;
-    while (doc.getText() !== 'changed\n' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.strictEqual(doc.getText(), 'changed\n');
+    await waitUntil(() => doc.getText() === 'changed\n', 'the open document to show the update');
   });
 
   it('opens an ACP diff in the native diff editor with both sides virtual', async () => {
-    const file = path.join(dir, 'app.ts');
+    const file = path.join(ctx.dir, 'app.ts');
     assert.strictEqual(await ctx.review.openDiff({ path: file, oldText: 'const a = 1;\n', newText: 'const a = 2;\n' }), true);
     const tab = activeDiffTab();
     assert.ok(tab, 'a diff tab is active');
@@ -48,7 +35,7 @@ describe('diff review: virtual documents and ACP diffs', () => {
   });
 
   it('a new file (oldText null) diffs against an empty left side and says so', async () => {
-    assert.ok(await ctx.review.openDiff({ path: path.join(dir, 'new.txt'), oldText: null, newText: 'fresh\n' }));
+    assert.ok(await ctx.review.openDiff({ path: path.join(ctx.dir, 'new.txt'), oldText: null, newText: 'fresh\n' }));
     const tab = activeDiffTab();
     assert.ok(tab);
     assert.strictEqual((await vscode.workspace.openTextDocument(tab.original)).getText(), '');
@@ -56,10 +43,10 @@ describe('diff review: virtual documents and ACP diffs', () => {
   });
 
   it('refuses binary and 5 MB diffs with a clear message', async () => {
-    assert.strictEqual(await ctx.review.openDiff({ path: path.join(dir, 'a.png'), oldText: '\u0089PNG\u0000\u0001', newText: 'x' }), false);
+    assert.strictEqual(await ctx.review.openDiff({ path: path.join(ctx.dir, 'a.png'), oldText: '\u0089PNG\u0000\u0001', newText: 'x' }), false);
     assert.match(ctx.ui.last('error') ?? '', /binary file/);
     const big = 'line of text\n'.repeat(Math.ceil((5 * 1024 * 1024) / 13));
-    assert.strictEqual(await ctx.review.openDiff({ path: path.join(dir, 'big.log'), oldText: big, newText: big + 'more\n' }), false);
+    assert.strictEqual(await ctx.review.openDiff({ path: path.join(ctx.dir, 'big.log'), oldText: big, newText: big + 'more\n' }), false);
     assert.match(ctx.ui.last('error') ?? '', /5\.0 MB, over the 2\.0 MB limit/);
   });
 
