@@ -110,6 +110,10 @@ export function chatFrame(page: Page): FrameLocator {
 }
 
 /** Runs a command from the command palette by its title as shown there (e.g. "Switchboard: New Session"). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export async function runCommand(page: Page, title: string): Promise<void> {
   // The palette computes its list when it opens; a command enabled a moment later (context keys) shows up
   // only in a palette opened again, so a miss closes it and tries again.
@@ -119,8 +123,14 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
     try {
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.press('Enter');
+      // Click the row named exactly `title`: Enter would run whichever row is highlighted, which can be a
+      // longer title that merely contains this one ("File: Save" vs "File: Compare Active File with Saved").
+      const row = page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+        .first();
+      await row.waitFor({ timeout: 10_000 });
+      await row.click();
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
