@@ -2,7 +2,7 @@
 // outside the clone, started on a free loopback port with throwaway user-data and extensions dirs.
 // Facts and flags: ../../../shared/TESTING.md (in the repo: see the README's testing section).
 import { existsSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readFileSync, createWriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { CODE_SERVER_VERSION, TEST_HOST_DIR, TMP } from './paths.mjs';
@@ -52,6 +52,8 @@ function pidAlive(pid) {
 async function withLock(fn) {
   const lock = `${TEST_HOST_DIR}.lock`;
   const deadline = Date.now() + 20 * 60_000;
+  // A fresh machine has no ~/.cache yet: the lock's own mkdir must not be the first one there.
+  mkdirSync(dirname(lock), { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
