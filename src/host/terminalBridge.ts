@@ -95,6 +95,10 @@ export class TerminalBridge implements vscode.Disposable {
   /** Fired at release with the output so far; later output (a dying process) still comes via onDidOutput. */
   readonly onDidRelease = this.releaseEmitter.event;
 
+  // VS Code calls the pty's close() only for a terminal whose pty it opened; a terminal closed before
+  // that (or in a workbench that skips it) is still caught here, so its process never outlives it.
+  private readonly closeSubscription = vscode.window.onDidCloseTerminal((t) => this.terminalClosed(t));
+
   constructor(private readonly opts: TerminalBridgeOptions) {}
 
   async create(req: CreateTerminalRequest, options: CreateTerminalOptions = {}): Promise<CreateTerminalResponse> {
@@ -185,9 +189,16 @@ export class TerminalBridge implements vscode.Disposable {
   dispose(): void {
     const sessions = new Set([...this.live.values(), ...this.released.values()].map((e) => e.sessionId));
     for (const s of sessions) this.disposeSession(s);
+    this.closeSubscription.dispose();
     this.outputEmitter.dispose();
     this.exitEmitter.dispose();
     this.releaseEmitter.dispose();
+  }
+
+  private terminalClosed(terminal: vscode.Terminal): void {
+    for (const e of this.live.values()) {
+      if (e.terminal === terminal && e.terminalOpen) e.pty.close();
+    }
   }
 
   private start(sessionId: string, terminalId: string, spec: ConstructorParameters<typeof TerminalProcess>[0], limit: number | null | undefined): Entry {

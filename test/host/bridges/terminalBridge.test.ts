@@ -137,6 +137,13 @@ describe('bridges: terminals', () => {
     assert.strictEqual(status.signal, 'SIGTERM');
   });
 
+  it('a terminal closed before VS Code opened its pty still kills the process', async () => {
+    const { terminalId } = await create(node, ['-e', 'setInterval(() => {}, 1000)']);
+    terminals[terminals.length - 1].dispose();
+    const status = await bridge.waitForExit({ sessionId: S, terminalId });
+    assert.strictEqual(status.signal, 'SIGTERM');
+  });
+
   it('cwd outside the session folders asks; a relative cwd is -32602; a missing one too', async () => {
     box.answer = false;
     await assert.rejects(create(node, ['-v'], { cwd: box.outside }), bridgeError(-32602, 'access_denied'));
