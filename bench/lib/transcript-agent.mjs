@@ -3,7 +3,10 @@
 //   messages <n>   n separate agent messages (distinct messageIds) of a few lines of Markdown each, as fast
 //                  as possible, then end_turn: builds an n-message transcript in one turn
 //   stream <n>     n small chunks of one message as fast as possible (like the demo agent's `stream`)
+//   code <n>       one fenced code block of n lines, a line per chunk
+//   blocks <n>     n sections of mixed Markdown, 16 characters a chunk (see markdown-shapes.mjs)
 import { createWire } from '../../test/fixtures/agents/wire.mjs';
+import { blockChunks, codeChunks } from './markdown-shapes.mjs';
 
 const wire = createWire();
 let counter = 0;
@@ -32,6 +35,9 @@ wire.onRequest('session/prompt', async ({ sessionId, prompt }) => {
   } else if (word === 'stream') {
     const id = `bench-stream-${Date.now()}`;
     for (let i = 0; i < n; i++) update(sessionId, { sessionUpdate: 'agent_message_chunk', messageId: id, content: { type: 'text', text: `chunk ${i} ` } });
+  } else if (word === 'code' || word === 'blocks') {
+    const id = `bench-${word}-${Date.now()}`;
+    for (const text of word === 'code' ? codeChunks(n) : blockChunks(n)) update(sessionId, { sessionUpdate: 'agent_message_chunk', messageId: id, content: { type: 'text', text } });
   } else {
     update(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `bench agent: ${text}` } });
   }

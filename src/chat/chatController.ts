@@ -37,7 +37,10 @@ export interface HostUi {
 }
 
 export interface ChatControllerOptions {
-  /** Delay used to coalesce updates into one postMessage (default 16 ms, one frame). */
+  /**
+   * Batches are posted at most once per this many ms (default 16, one frame). The first update after a
+   * quiet period goes out at once (next macrotask, so a synchronous burst is still one batch).
+   */
   flushDelayMs?: number;
   /** Max messages kept while the view is not ready (oldest dropped; state is resent on ready anyway). */
   maxOutbox?: number;
@@ -72,6 +75,7 @@ export class ChatController implements Disposable {
   private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus'] }>();
   private readonly terminalCarry = new Map<string, string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastFlushAt = -Infinity;
   private readonly subscriptions: Disposable[] = [];
   private readonly flushDelayMs: number;
   private readonly maxOutbox: number;
@@ -203,10 +207,12 @@ export class ChatController implements Disposable {
 
   private scheduleFlush(): void {
     if (!this.ready || this.flushTimer !== undefined) return;
+    // A throttle, not a debounce: a steady stream is posted every flushDelayMs, never held back.
+    const wait = Math.max(0, this.lastFlushAt + this.flushDelayMs - performance.now());
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       this.flush();
-    }, this.flushDelayMs);
+    }, wait);
   }
 
   private cancelFlush(): void {
@@ -259,6 +265,7 @@ export class ChatController implements Disposable {
   flush(): void {
     this.cancelFlush();
     if (!this.ready || !this.port) return;
+    this.lastFlushAt = performance.now();
     const out: HostToWebviewMessage[] = [];
     if (this.agentsDirty) {
       this.agentsDirty = false;

@@ -116,10 +116,11 @@ describe('Chat panel with the demo agent', function () {
     ]);
     const code = answer.locator('.code-block').first();
     await code.waitFor({ timeout: 30_000 });
-    assert.match(await code.locator('pre code').innerText(), /console\.log\("hello from the demo agent"\);/);
+    // The block shows while it streams (plain pieces); once the fence closes it is highlighted (hljs spans).
+    await until(async () => /console\.log\("hello from the demo agent"\);/.test(await code.locator('pre code').innerText()), 'the whole code block', 30_000);
     assert.strictEqual(await code.getAttribute('data-lang'), 'js');
-    // Highlighted (hljs spans), and no raw Markdown fence left in the text.
-    assert.ok((await code.locator('pre code span').count()) > 0, 'the code block is highlighted');
+    await until(async () => (await code.locator('pre code span.hljs-string').count()) > 0, 'the code block to be highlighted', 30_000);
+    // No raw Markdown fence left in the text.
     assert.doesNotMatch(await answer.innerText(), /```|##/);
     const copy = code.getByRole('button', { name: 'Copy code' });
     await copy.click();

@@ -246,6 +246,11 @@ export class ChatStore {
     });
   }
 
+  /** A render is scheduled for the next frame. */
+  get framePending(): boolean {
+    return this.frame !== undefined;
+  }
+
   /** Run pending listeners now (tests). */
   flushNow(): void {
     this.frame = undefined;

@@ -326,3 +326,26 @@ describe('ChatController: routing webview actions', () => {
     assert.ok(flatten(posted).some((m) => m.type === 'mentionResults' && m.requestId === 7 && m.candidates[0].label === 'a-ap.ts'));
   });
 });
+
+describe('ChatController: batching is a throttle', () => {
+  it('posts the first update at once, coalesces a burst, and spaces later batches by the flush delay', async () => {
+    const backend = new FakeBackend();
+    const ctl = new ChatController(backend, fakeUi(), { flushDelayMs: 200 });
+    const posted: { at: number; m: HostToWebviewMessage }[] = [];
+    const t0 = performance.now();
+    ctl.attach({ postMessage: (m) => { posted.push({ at: performance.now() - t0, m }); return true; } });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    posted.length = 0;
+    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one' }] }]);
+    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one two' }] }]);
+    await tick();
+    assert.equal(posted.length, 1, 'the first update after a quiet period goes out without waiting a frame');
+    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one two three' }] }]);
+    await tick();
+    assert.equal(posted.length, 1, 'the next one waits for the flush delay');
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(posted.length, 2);
+    assert.ok(posted[1].at - posted[0].at >= 190, `spaced ${posted[1].at - posted[0].at} ms`);
+    ctl.dispose();
+  });
+});

@@ -1,6 +1,8 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
 import type { TranscriptItem } from '../../../src/shared/transcript';
+import { DEFAULT_WINDOW } from '../../../webview-ui/src/store';
+import { itemsToMount, MOUNTS_PER_FRAME } from '../../../webview-ui/src/components/Transcript';
 import { accessibleName, change, click, getByRole, keydown, mount, queryAllByRole, snapshot, typeInto, type Harness } from './helpers';
 
 const ALL_ITEMS: TranscriptItem[] = [
@@ -157,6 +159,30 @@ describe('webview: streaming', () => {
     h.unmount();
   });
 
+  it('a long code block streams into one code element; its buttons act on the whole code, HTML in it stays text', () => {
+    const h = mount(snapshot([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: '```py\n' }] }], { turn: 'running' }));
+    let code = '';
+    for (let i = 0; i < 600; i++) {
+      const line = `print("<img src=x onerror=alert(${i})>", ${i})\n`;
+      code += line;
+      h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: line }] });
+    }
+    const msg = h.root.querySelector('.message.agent')!;
+    const codeEl = () => msg.querySelectorAll('pre code');
+    assert.equal(codeEl().length, 1);
+    const streamingCode = codeEl()[0];
+    assert.equal(streamingCode.textContent, code);
+    assert.equal(msg.querySelectorAll('img').length, 0);
+    click(getByRole(msg, 'button', 'Copy code'));
+    assert.deepEqual(h.last('copyCode'), { type: 'copyCode', code });
+    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: '```\n\nDone.' }] });
+    assert.equal(codeEl()[0], streamingCode, 'closing the fence does not re-mount the long block');
+    click(getByRole(msg, 'button', 'Open code in editor'));
+    assert.deepEqual(h.last('openCode'), { type: 'openCode', code, language: 'py' });
+    assert.match(msg.textContent!, /Done\./);
+    h.unmount();
+  });
+
   it('asks the host to resync when an op does not apply', () => {
     const h = mount(snapshot([]));
     h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 5, id: 'nope', contentIndex: 0, text: 'x' }] });
@@ -174,6 +200,44 @@ describe('webview: streaming', () => {
     click(more);
     h.flush();
     assert.ok(h.root.querySelectorAll('.transcript .item').length > rendered);
+    h.unmount();
+  });
+});
+
+describe('webview: a big transcript mounts over several frames', () => {
+  const messages = (n: number, from = 0): TranscriptItem[] =>
+    Array.from({ length: n }, (_, i) => ({ kind: 'user_message' as const, id: `m${from + i}`, content: [{ type: 'text' as const, text: `message ${from + i}` }] }));
+
+  it('itemsToMount keeps what is mounted and adds the newest new items up to the budget', () => {
+    const window = messages(30);
+    const first = itemsToMount(window, new Set(), 10);
+    assert.deepEqual(first.items.map((i) => i.id), window.slice(20).map((i) => i.id));
+    assert.equal(first.deferred, true);
+    const second = itemsToMount(window, new Set(first.items.map((i) => i.id)), 10);
+    assert.deepEqual(second.items.map((i) => i.id), window.slice(10).map((i) => i.id));
+    const all = itemsToMount(window, new Set(window.map((i) => i.id)), 0);
+    assert.equal(all.items.length, 30);
+    assert.equal(all.deferred, false);
+  });
+
+  it('2,000 messages at once: the newest show in the first frame, the window fills frame by frame', () => {
+    const h = mount();
+    h.send({ type: 'init', protocolVersion: 1, snapshot: snapshot(messages(2000)) });
+    const count = () => h.root.querySelectorAll('.transcript .item').length;
+    assert.equal(count(), MOUNTS_PER_FRAME, 'one frame mounts a bounded number of items');
+    assert.match(h.root.textContent!, /message 1999/);
+    let frames = 0;
+    while (count() < DEFAULT_WINDOW && frames++ < 100) h.flush();
+    assert.equal(count(), DEFAULT_WINDOW);
+    assert.equal(frames, Math.ceil(DEFAULT_WINDOW / MOUNTS_PER_FRAME) - 1);
+    const texts = [...h.root.querySelectorAll('.transcript .item')].map((e) => e.textContent);
+    assert.match(texts[0]!, /message 1880\s*$/, `in order: ${texts.slice(0, 3).join(' | ')}`);
+    assert.match(texts[texts.length - 1]!, /message 1999\s*$/);
+    // A streamed item appended later mounts at once; nothing already shown is re-mounted.
+    const firstEl = h.root.querySelector('.transcript .item');
+    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'append', item: messages(1, 2000)[0] }] });
+    assert.match(h.root.textContent!, /message 2000/);
+    assert.notEqual(h.root.querySelector('.transcript .item'), firstEl, 'window moved by one');
     h.unmount();
   });
 });

@@ -6,7 +6,12 @@ import type { ChatSnapshot, SessionView } from '../../../src/shared/chatState';
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../../../src/shared/messages';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { App } from '../../../webview-ui/src/components/App';
+import { setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
 import { ChatStore } from '../../../webview-ui/src/store';
+
+// Markdown's per-frame budget depends on machine speed; component tests render everything at once
+// (the budget itself is tested in markdown.test.tsx).
+setMarkdownBudget(Infinity);
 
 function textOf(node: Node): string {
   if (node.nodeType === 3) return node.textContent ?? '';
@@ -94,6 +99,8 @@ export interface Harness {
   posted: WebviewToHostMessage[];
   send(m: HostToWebviewMessage): void;
   flush(): void;
+  /** Flush frames until nothing more is scheduled (a big transcript mounts over several frames). */
+  settle(): void;
   last<T extends WebviewToHostMessage['type']>(type: T): Extract<WebviewToHostMessage, { type: T }> | undefined;
   unmount(): void;
 }
@@ -121,6 +128,9 @@ export function mount(snapshot?: ChatSnapshot): Harness {
     flush() {
       act(() => store.flushNow());
     },
+    settle() {
+      for (let i = 0; i < 1000 && store.framePending; i++) act(() => store.flushNow());
+    },
     last(type) {
       for (let i = posted.length - 1; i >= 0; i--) if (posted[i].type === type) return posted[i] as never;
       return undefined;
@@ -131,7 +141,10 @@ export function mount(snapshot?: ChatSnapshot): Harness {
     },
   };
   store.start();
-  if (snapshot) h.send({ type: 'init', protocolVersion: 1, snapshot });
+  if (snapshot) {
+    h.send({ type: 'init', protocolVersion: 1, snapshot });
+    h.settle();
+  }
   return h;
 }
 

@@ -1,6 +1,6 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { findCuts, IncrementalMarkdown, isSafeHref, renderMarkdown } from '../../../webview-ui/src/markdown';
+import { CODE_PIECE, findCuts, forcedCut, IncrementalMarkdown, isSafeHref, renderMarkdown, SOFT_TAIL, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -95,9 +95,7 @@ describe('webview markdown: incremental streaming', () => {
     }
     // Each finished block rendered once + one tail render per chunk at most: linear, not quadratic.
     assert.ok(inc.renders <= chunks.length + 70, `renders=${inc.renders}`);
-    const { blocks, tail } = inc.update(full);
-    const host1 = document.createElement('div');
-    host1.innerHTML = blocks.map((b) => b.html).join('') + tail;
+    const host1 = viewHtml(inc.update(full));
     const host2 = document.createElement('div');
     host2.innerHTML = renderMarkdown(full);
     assert.equal(host1.textContent, host2.textContent);
@@ -110,15 +108,149 @@ describe('webview markdown: incremental streaming', () => {
     const firstBlock = a.blocks[0];
     const b = inc.update('first\n\nsecond and more');
     assert.equal(b.blocks[0], firstBlock);
-    assert.match(b.tail, /second and more/);
+    assert.match(htmlOf(b.tail!), /second and more/);
   });
 
   it('a non-append change re-renders from scratch', () => {
     const inc = new IncrementalMarkdown();
     inc.update('one\n\ntwo');
     const r = inc.update('different\n\ntext');
-    const host = document.createElement('div');
-    host.innerHTML = r.blocks.map((b) => b.html).join('') + r.tail;
+    const host = viewHtml(r);
     assert.equal(host.textContent?.replace(/\s+/g, ' ').trim(), 'different text');
   });
+
+  it('cuts before a fence or a heading that follows text without a blank line', () => {
+    const text = 'intro line\n```js\nlet a;\n```\nafter\n# Title\nbody';
+    const cuts = findCuts(text, 0);
+    const pieces = [0, ...cuts].map((c, i, a) => text.slice(c, a[i + 1] ?? text.length));
+    assert.deepEqual(pieces, ['intro line\n', '```js\nlet a;\n```\nafter\n', '# Title\nbody']);
+    // An incomplete line is never a cut: "```" may still grow into inline code.
+    assert.deepEqual(findCuts('text\n```', 0), []);
+  });
 });
+
+
+function streamInto(inc: IncrementalMarkdown, chunks: string[]): { view: MarkdownView; longestTail: number } {
+  let text = '';
+  let view = inc.update('');
+  let longestTail = 0;
+  for (const c of chunks) {
+    text += c;
+    view = inc.update(text);
+    longestTail = Math.max(longestTail, view.tail ? htmlOf(view.tail).length : 0);
+  }
+  return { view, longestTail };
+}
+
+describe('webview markdown: long blocks stream with bounded cost', () => {
+  it('a 5,000-chunk paragraph is cut at spaces into inline pieces: each render stays small, the text is whole', () => {
+    const chunks = Array.from({ length: 5000 }, (_, i) => `chunk ${i} `);
+    const inc = new IncrementalMarkdown();
+    const { view, longestTail } = streamInto(inc, chunks);
+    assert.ok(longestTail < 2 * SOFT_TAIL, `longest live tail ${longestTail}`);
+    assert.ok(view.blocks.length > 10, 'cut into pieces');
+    assert.ok([...view.blocks, view.tail].every((b) => b?.kind === 'html' && b.inline), 'every piece continues the paragraph');
+    assert.ok(view.blocks.every((b) => htmlOf(b).length < 2 * SOFT_TAIL));
+    const shown = viewHtml(view).textContent!.replace(/\s+/g, ' ').trim();
+    assert.equal(shown, chunks.join('').trim(), 'no word lost or glued at a cut');
+    // Each piece rendered once, plus one tail render per chunk: linear.
+    assert.ok(inc.renders <= chunks.length + view.blocks.length + 1, `renders=${inc.renders}`);
+  });
+
+  it('a paragraph is not cut inside a code span or link text, nor before a list marker', () => {
+    const word = 'word '.repeat(SOFT_TAIL / 5 - 10);
+    const text = word + '`code with spaces ' + 'x '.repeat(40) + '` and [link text ' + 'y '.repeat(40) + '](https://e.x) tail - item';
+    const cut = forcedCut(text + ' more '.repeat(200));
+    assert.ok(cut, 'cut somewhere');
+    const piece = text.slice(0, cut.at);
+    assert.equal((piece.match(/`/g) ?? []).length % 2, 0, `cut inside a code span: …${piece.slice(-30)}`);
+    assert.ok(!/\[[^\]]*$/.test(piece), 'cut inside link text');
+    assert.match((text + ' more '.repeat(200))[cut.at], /\p{L}/u, 'the next piece starts with a letter');
+  });
+
+  it('a long list is cut between items; the items and their numbers stay', () => {
+    const items = Array.from({ length: 400 }, (_, i) => `${i + 1}. item number ${i + 1} with some text`);
+    const chunks = (items.join('\n') + '\n').match(/[\s\S]{1,13}/g)!;
+    const inc = new IncrementalMarkdown();
+    const { view, longestTail } = streamInto(inc, chunks);
+    assert.ok(longestTail < 2 * SOFT_TAIL, `longest live tail ${longestTail}`);
+    const host = viewHtml(view);
+    const lis = [...host.querySelectorAll('li')].map((li) => li.textContent);
+    assert.equal(lis.length, 400);
+    assert.ok(view.blocks.length > 3 && view.blocks.every((b) => b.kind === 'html' && !b.inline));
+    // Ordered lists continue their numbering after a cut.
+    const ols = [...host.querySelectorAll('ol')];
+    assert.ok(ols.length > 1);
+    assert.equal(ols[1].getAttribute('start'), String(ols[0].querySelectorAll('li').length + 1));
+  });
+
+  it('a code fence streams as text pieces without markdown-it: finished pieces keep their identity', () => {
+    const inc = new IncrementalMarkdown();
+    let text = 'Here:\n\n```js\n';
+    const seen: MarkdownView[] = [];
+    for (let i = 0; i < 2000; i++) {
+      text += `const v${i} = "<script>alert(${i})</script>";\n`;
+      if (i % 100 === 99) seen.push(inc.update(text));
+    }
+    assert.equal(inc.renders, 1, 'only the paragraph before the fence went through markdown-it');
+    const open = seen[seen.length - 1];
+    assert.equal(open.tail?.kind, 'code');
+    const pieces = (open.tail as Extract<MarkdownBlock, { kind: 'code' }>).pieces;
+    assert.ok(pieces.length > 10 && pieces.slice(0, -1).every((p) => p.length <= CODE_PIECE && p.endsWith('\n')), 'cut at line ends');
+    const earlier = (seen[seen.length - 2].tail as Extract<MarkdownBlock, { kind: 'code' }>).pieces;
+    assert.equal(pieces[0], earlier[0], 'the same string: the piece is not rebuilt');
+    assert.equal(open.tail!.key, seen[0].tail!.key, 'one key while streaming');
+    const host = viewHtml(open);
+    assert.equal(host.querySelectorAll('script').length, 0);
+    assert.match(host.querySelector('pre code')!.textContent!, /const v1999 = "<script>alert\(1999\)<\/script>";\n$/);
+    // Closed and long: stays as pieces, same key (nothing re-mounted), not highlighted.
+    const closed = inc.update(text + '```\n\nafter');
+    const block = closed.blocks.find((b) => b.kind === 'code');
+    assert.ok(block && block.key === open.tail!.key);
+    assert.equal(viewHtml(closed).querySelector('pre code')!.textContent, text.slice(text.indexOf('```js\n') + 6));
+  });
+
+  it('a short code fence is highlighted once closed', () => {
+    const inc = new IncrementalMarkdown();
+    const open = viewHtml(inc.update('```js\nconst a = 1;\n'));
+    assert.equal(open.querySelector('pre code .hljs-keyword'), null, 'plain while open');
+    const closed = viewHtml(inc.update('```js\nconst a = 1;\n```\n'));
+    assert.ok(closed.querySelector('pre code .hljs-keyword'), 'highlighted once closed');
+  });
+
+  it('a burst of finished blocks is rendered within the time budget, the rest on later updates', () => {
+    const full = Array.from({ length: 50 }, (_, i) => `## Part ${i}\n\nText ${i} ${'word '.repeat(60)}`).join('\n\n') + '\n\nend';
+    const inc = new IncrementalMarkdown();
+    const first = inc.update(full, 0);
+    assert.equal(first.pending, true);
+    assert.equal(first.blocks.length, 1, 'at least one block per update, then the budget stops it');
+    assert.equal(first.tail, undefined, 'nothing past the rendered blocks is shown yet');
+    let view = first;
+    let updates = 1;
+    while (view.pending && updates < 500) {
+      view = inc.update(full, 0);
+      updates++;
+    }
+    assert.equal(view.pending, false);
+    assert.ok(updates >= 5, `${updates} updates`);
+    assert.ok(inc.renders < 50, `small blocks that arrive together share a render: ${inc.renders}`);
+    assert.equal(viewHtml(view).textContent!.replace(/\s+/g, ' ').trim(), viewHtml(new IncrementalMarkdown().update(full)).textContent!.replace(/\s+/g, ' ').trim());
+  });
+});
+
+function htmlOf(b: MarkdownBlock): string {
+  if (b.kind === 'html') return b.html;
+  const host = document.createElement('div');
+  const code = document.createElement('code');
+  code.textContent = b.pieces.join('');
+  host.appendChild(document.createElement('pre')).appendChild(code);
+  return `<div class="code-block">${host.innerHTML}</div>`;
+}
+
+function viewHtml(v: MarkdownView): HTMLElement {
+  const host = document.createElement('div');
+  host.innerHTML = [...v.blocks, ...(v.tail ? [v.tail] : [])]
+    .map((b) => `<div class="${b.kind === 'html' && b.inline ? 'md-inline' : 'md-block'}">${htmlOf(b)}</div>`)
+    .join('');
+  return host;
+}

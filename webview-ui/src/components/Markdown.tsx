@@ -1,25 +1,70 @@
-import { useRef } from 'preact/hooks';
-import { IncrementalMarkdown } from '../markdown';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
+import { markdownDeadline } from '../renderBudget';
 import { memo } from './common';
 
-const Block = memo(function Block({ html }: { html: string }) {
-  return <div class="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
+const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
+  return <div class={inline ? 'md-block md-inline' : 'md-block'} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 /**
+ * One piece of a long code block, a block of whole lines of its own: appending a piece neither rebuilds
+ * nor re-lays out the others.
+ */
+const CodePiece = memo(function CodePiece({ text }: { text: string }) {
+  return <span class="code-piece">{text}</span>;
+});
+
+/** A long (or still streaming) code block as plain text pieces; same markup and buttons as markdown-it's. */
+const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: string; pieces: readonly string[] }) {
+  return (
+    <div class="md-block">
+      <div class="code-block" data-lang={lang}>
+        <div class="code-toolbar">
+          <span class="code-lang">{lang}</span>
+          {CODE_ACTIONS.map((a) => (
+            <button key={a.action} type="button" class="icon-button" data-code-action={a.action} aria-label={a.label} title={a.title}>
+              <span class={`codicon codicon-${a.icon}`} aria-hidden="true" />
+            </button>
+          ))}
+        </div>
+        <pre>
+          <code class={lang ? `hljs language-${lang}` : 'hljs'}>
+            {pieces.map((p, i) => (
+              <CodePiece key={i} text={p} />
+            ))}
+          </code>
+        </pre>
+      </div>
+    </div>
+  );
+});
+
+function Block({ block }: { block: MarkdownBlock }) {
+  return block.kind === 'html' ? <HtmlBlock html={block.html} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
+}
+
+/**
  * Sanitised, incrementally rendered Markdown. Clicks on links and code-block buttons are handled by
- * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers.
+ * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers. When the
+ * frame's render budget runs out, the rest is rendered on the next frames.
  */
 export function Markdown({ text }: { text: string }) {
   const inc = useRef<IncrementalMarkdown | null>(null);
   if (!inc.current) inc.current = new IncrementalMarkdown();
-  const { blocks, tail } = inc.current.update(text);
+  const [, setFrame] = useState(0);
+  const { blocks, tail, pending } = inc.current.update(text, markdownDeadline());
+  useEffect(() => {
+    if (!pending) return;
+    const handle = requestAnimationFrame(() => setFrame((n) => n + 1));
+    return () => cancelAnimationFrame(handle);
+  });
   return (
     <div class="md">
-      {blocks.map((b) => (
-        <Block key={b.key} html={b.html} />
+      {/* One keyed list: a code block keeps its key from streaming (tail) to finished (blocks). */}
+      {(tail ? [...blocks, tail] : blocks).map((b) => (
+        <Block key={b.key} block={b} />
       ))}
-      {tail && <Block key="tail" html={tail} />}
     </div>
   );
 }

@@ -1,9 +1,33 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { TranscriptItem } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
 import { useStore } from './common';
 import { ElicitationCard } from './Elicitation';
 import { TranscriptItemView } from './Items';
 import { PermissionCard } from './Permission';
+
+/**
+ * At most this many items are mounted per frame when more arrive at once (a 2,000-message load, a tab
+ * switch, "Show earlier"): mounting them all in one task blocks the webview for hundreds of ms.
+ */
+export const MOUNTS_PER_FRAME = 10;
+
+/**
+ * The items of the window to render now: those already mounted, plus up to `budget` new ones, newest
+ * first (the bottom of a transcript stuck to the bottom is what the user sees). `deferred` says more wait.
+ */
+export function itemsToMount(window: readonly TranscriptItem[], mounted: ReadonlySet<string>, budget: number): { items: TranscriptItem[]; deferred: boolean } {
+  const keep: boolean[] = new Array<boolean>(window.length);
+  let deferred = false;
+  for (let i = window.length - 1; i >= 0; i--) {
+    if (mounted.has(window[i].id)) keep[i] = true;
+    else if (budget > 0) {
+      budget--;
+      keep[i] = true;
+    } else deferred = true;
+  }
+  return { items: deferred ? window.filter((_, i) => keep[i]) : window.slice(), deferred };
+}
 
 /**
  * The transcript: `role="log"` + `aria-live="polite"`. Windowed: only the last N items are rendered
@@ -19,6 +43,14 @@ export function Transcript({ session }: { session: SessionState }) {
   const shown = store.shownCount(view.sessionId);
   const start = Math.max(0, items.length - shown);
   const awaiting = new Set(view.permissions.map((p) => p.toolCallId).filter((x): x is string => !!x));
+  const mounted = useRef<Set<string>>(new Set());
+  const { items: rendered, deferred } = itemsToMount(items.slice(start), mounted.current, MOUNTS_PER_FRAME);
+  mounted.current = new Set(rendered.map((i) => i.id));
+
+  // More items wait: render again on the next frame (through the store, so tests drive frames).
+  useEffect(() => {
+    if (deferred) store.changed();
+  });
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -73,7 +105,7 @@ export function Transcript({ session }: { session: SessionState }) {
       )}
       {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
       {view.loading && <div class="muted">Loading session…</div>}
-      {items.slice(start).map((item) => (
+      {rendered.map((item) => (
         <div class="item" key={item.id} data-kind={item.kind}>
           <TranscriptItemView item={item} sessionId={view.sessionId} awaiting={item.kind === 'tool_call' && awaiting.has(item.toolCallId)} />
         </div>
