@@ -180,7 +180,8 @@ export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
   await runCommandExactly(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
-  await page.locator('.quick-input-widget .quick-input-title', { hasText: /theme/i }).first().waitFor().catch(() => {});
+  // The palette's input is reused: wait until it is the theme picker's (its placeholder names the theme).
+  await until(async () => /theme/i.test((await input.getAttribute('placeholder')) ?? ''), 'the color theme picker', 10_000).catch(() => {});
   await input.fill(theme.name);
   // Click the theme's own row (Enter could hit "Browse Additional Color Themes…", which needs the network).
   // VS Code 1.100 labels "Default Light Modern" as "Light Modern" and shows the setting value as the description.
