@@ -126,14 +126,12 @@ export interface SessionError {
   detail?: string;
 }
 
-/** A file changed during a turn and still pending review (Keep / Undo); plain JSON. */
-export interface ChangedFileView {
+/** What is known of a file changed during a turn (shared by the host's diff review and the chat). */
+export interface ChangedFileFacts {
   /** The host's key of the change (stable while it is pending). */
   key: string;
   /** Absolute path. */
   path: string;
-  /** Workspace-relative path for display. */
-  name: string;
   status: 'created' | 'modified' | 'deleted';
   added: number;
   removed: number;
@@ -143,8 +141,14 @@ export interface ChangedFileView {
   conflict: boolean;
   /** False when the content before the change is unknown (can be kept, not undone). */
   undoable: boolean;
-  /** Why counts or undo are unavailable. */
+  /** Why counts or undo are unavailable, for display. */
   note?: string;
+}
+
+/** A file changed during a turn and still pending review (Keep / Undo); plain JSON. */
+export interface ChangedFileView extends ChangedFileFacts {
+  /** Workspace-relative path for display. */
+  name: string;
 }
 
 /** Everything about a session except its transcript. */

@@ -115,10 +115,22 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const ATX_HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 
 /** True for a line that opens a code fence (backtick fences may not have backticks in their info). */
-function fenceOpener(line: string): { ch: string; len: number } | undefined {
+interface FenceOpener {
+  ch: string;
+  len: number;
+  info: string;
+}
+
+function fenceOpener(line: string): FenceOpener | undefined {
   const m = FENCE.exec(line);
   if (!m || (m[1][0] === '`' && m[2].includes('`'))) return undefined;
-  return { ch: m[1][0], len: m[1].length };
+  return { ch: m[1][0], len: m[1].length, info: m[2] };
+}
+
+/** True for a line that closes the fence `opener` opened: same character, at least as long, nothing after. */
+function closesFence(line: string, opener: FenceOpener): boolean {
+  const m = FENCE.exec(line);
+  return !!m && m[1][0] === opener.ch && m[1].length >= opener.len && !m[2].trim();
 }
 
 /**
@@ -129,7 +141,7 @@ function fenceOpener(line: string): { ch: string; len: number } | undefined {
  */
 export function findCuts(text: string, from: number): number[] {
   const cuts: number[] = [];
-  let fence: { ch: string; len: number } | undefined;
+  let fence: FenceOpener | undefined;
   let prevBlank = false;
   let pos = from;
   while (pos < text.length) {
@@ -138,8 +150,7 @@ export function findCuts(text: string, from: number): number[] {
     const end = complete ? nl : text.length;
     const line = text.slice(pos, end);
     if (fence) {
-      const m = FENCE.exec(line);
-      if (m && m[1][0] === fence.ch && m[1].length >= fence.len && !m[2].trim() && complete) fence = undefined;
+      if (complete && closesFence(line, fence)) fence = undefined;
       prevBlank = false;
     } else {
       const blank = line.trim() === '';
@@ -218,19 +229,17 @@ function singleFence(src: string): { info: string; code: string; closed: boolean
   if (nl < 0) return undefined;
   const opener = fenceOpener(src.slice(0, nl));
   if (!opener) return undefined;
-  const info = FENCE.exec(src.slice(0, nl))?.[2] ?? '';
   for (let pos = nl + 1; pos < src.length; ) {
     const end = src.indexOf('\n', pos);
     const line = src.slice(pos, end < 0 ? src.length : end);
-    const m = FENCE.exec(line);
-    if (m && m[1][0] === opener.ch && m[1].length >= opener.len && !m[2].trim() && end >= 0) {
+    if (end >= 0 && closesFence(line, opener)) {
       // Closed: it is a single fence only if nothing but blank lines follows.
-      return src.slice(end + 1).trim() ? undefined : { info, code: src.slice(nl + 1, pos), closed: true };
+      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), closed: true };
     }
     if (end < 0) break;
     pos = end + 1;
   }
-  return { info, code: src.slice(nl + 1), closed: false };
+  return { info: opener.info, code: src.slice(nl + 1), closed: false };
 }
 
 /** Code longer than this is shown in pieces of about this size, as plain text (see CodeBlockView). */

@@ -1,6 +1,7 @@
 // Input and output shapes of the diff-review module. Plain data and small interfaces only (no `vscode`
 // import) so the pure parts and their unit tests run in plain Node, and the integrator can adapt the
 // permission broker and the fs bridge to them without depending on their internals.
+import type { ChangedFileFacts } from '../../shared/chatState';
 
 /** A permission option as ACP sends it (`kind`: allow_once | allow_always | reject_once | reject_always). */
 export interface PermissionOptionLike {
@@ -56,24 +57,11 @@ export interface AgentTouchedFileInput {
   changed?: boolean;
 }
 
-/** What the chat shows for a changed file; plain JSON. */
-export interface ChangedFileSummary {
-  key: string;
+/** A changed file as the diff review tracks it (the chat shows it as a ChangedFileView); plain JSON. */
+export interface ChangedFileSummary extends ChangedFileFacts {
   sessionId: string;
   turnId: string;
   uri: string;
-  path: string;
-  status: 'created' | 'modified' | 'deleted';
-  added: number;
-  removed: number;
-  /** False when the counts could not be computed (binary, too large, unreadable). */
-  countsKnown: boolean;
-  /** The user edited the file after the agent wrote it. */
-  conflict: boolean;
-  /** False when Switchboard never saw the content before the change. */
-  undoable: boolean;
-  /** Why counts or undo are unavailable, for display. */
-  note?: string;
 }
 
 /** The logging surface this module needs (a `vscode.LogOutputChannel` satisfies it). */
