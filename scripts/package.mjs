@@ -13,6 +13,8 @@ import { REPO, PKG } from './lib/paths.mjs';
 import { run } from './lib/proc.mjs';
 
 const MAX_BYTES = 2 * 1024 * 1024;
+/** Issue 6: the whole chat webview (script and styles, minified, Markdown and highlighting included). */
+export const WEBVIEW_MAX_BYTES = 300_000;
 
 /** Entries of a zip file (name, uncompressed size) read from its central directory. */
 export function zipEntries(file) {
@@ -105,6 +107,9 @@ function checkVsix(out, dist) {
   if (left.length) throw new Error(`dist/ files missing from the VSIX (extend the allow-list in .vscodeignore):\n  ${left.join('\n  ')}`);
   const manifest = JSON.parse(entries.find((e) => e.name === 'extension/package.json').read().toString('utf8'));
   if (manifest.version !== PKG.version) throw new Error('package.json in the VSIX has another version');
+  const webview = entries.filter((e) => /^extension\/dist\/webview\.(js|css)$/.test(e.name)).reduce((n, e) => n + e.size, 0);
+  console.log(`[package] webview bundle ${(webview / 1000).toFixed(1)} KB of ${WEBVIEW_MAX_BYTES / 1000} KB`);
+  if (webview > WEBVIEW_MAX_BYTES) throw new Error(`the webview bundle is ${webview} bytes: over the ${WEBVIEW_MAX_BYTES}-byte budget`);
   const size = statSync(out).size;
   const unpacked = entries.reduce((n, e) => n + e.size, 0);
   console.log(`[package] ${entries.length} files, ${(unpacked / 1024).toFixed(0)} KiB unpacked, VSIX ${(size / 1024).toFixed(0)} KiB`);
