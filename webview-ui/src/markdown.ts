@@ -5,6 +5,7 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { highlight } from './highlight';
+import { codePieces, CutScanner, forcedCut, singleFence, SOFT_TAIL, startsWithFence } from './markdownBlocks';
 
 type Md = InstanceType<typeof MarkdownIt>;
 
@@ -111,153 +112,6 @@ export function renderMarkdown(text: string): string {
   return sanitizeHtml(md().render(text));
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const ATX_HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
-
-/** True for a line that opens a code fence (backtick fences may not have backticks in their info). */
-interface FenceOpener {
-  ch: string;
-  len: number;
-  info: string;
-}
-
-function fenceOpener(line: string): FenceOpener | undefined {
-  const m = FENCE.exec(line);
-  if (!m || (m[1][0] === '`' && m[2].includes('`'))) return undefined;
-  return { ch: m[1][0], len: m[1].length, info: m[2] };
-}
-
-/** True for a line that closes the fence `opener` opened: same character, at least as long, nothing after. */
-function closesFence(line: string, opener: FenceOpener): boolean {
-  const m = FENCE.exec(line);
-  return !!m && m[1][0] === opener.ch && m[1].length >= opener.len && !m[2].trim();
-}
-
-/**
- * Finds cut points in `text` from `from` (which must be outside a code fence): offsets of lines that
- * start a new top-level block, outside fences: after a blank line, or a complete line opening a fence
- * or an ATX heading (both end a paragraph, list or quote without a blank line). Everything before the
- * last cut is finished Markdown that later chunks cannot change (modulo reference-style links, accepted).
- */
-export function findCuts(text: string, from: number): number[] {
-  const cuts: number[] = [];
-  let fence: FenceOpener | undefined;
-  let prevBlank = false;
-  let pos = from;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const complete = nl >= 0;
-    const end = complete ? nl : text.length;
-    const line = text.slice(pos, end);
-    if (fence) {
-      if (complete && closesFence(line, fence)) fence = undefined;
-      prevBlank = false;
-    } else {
-      const blank = line.trim() === '';
-      const opener = complete ? fenceOpener(line) : undefined;
-      const interrupts = complete && !/^\s/.test(line) && (opener !== undefined || ATX_HEADING.test(line));
-      if (!blank && pos > from && ((prevBlank && !/^\s/.test(line)) || interrupts)) cuts.push(pos);
-      if (opener) fence = opener;
-      prevBlank = blank && complete;
-    }
-    if (!complete) break;
-    pos = nl + 1;
-  }
-  return cuts;
-}
-
-function startsWithFence(text: string, pos: number): boolean {
-  const nl = text.indexOf('\n', pos);
-  return fenceOpener(text.slice(pos, nl < 0 ? text.length : nl)) !== undefined;
-}
-
-/** Above this many characters the live tail is cut even without a blank line (bounded cost per chunk). */
-export const SOFT_TAIL = 2048;
-const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
-/** First lines of blocks a whitespace cut must not turn a paragraph's continuation into. */
-const BLOCK_START = /^ {0,3}(?:[-*+>#|]|\d{1,9}[.)]|`{3}|~{3}|={2,}|-{2,})|^ {4}/;
-const INTERRUPTING_LINE = /\n {0,3}(?:[-*+>|=#]|\d{1,9}[.)]|`{3}|~{3})/;
-
-/**
- * Where to cut a long live tail that has no blank line: between list items (the list continues as a
- * second list that looks the same), or inside a plain paragraph at a space (the pieces are shown inline,
- * as one paragraph). Returns the offset and whether the cut splits a paragraph, or undefined.
- */
-export function forcedCut(tail: string): { at: number; paragraph: boolean } | undefined {
-  const firstEnd = tail.indexOf('\n');
-  const first = firstEnd < 0 ? tail : tail.slice(0, firstEnd);
-  if (fenceOpener(first)) return undefined;
-  if (LIST_ITEM.test(first)) {
-    let best = -1;
-    for (let pos = firstEnd + 1; pos > 0 && pos < tail.length; ) {
-      const nl = tail.indexOf('\n', pos);
-      if (nl < 0) break; // the last line may still be growing into something else
-      const line = tail.slice(pos, nl);
-      if (fenceOpener(line)) break;
-      if (LIST_ITEM.test(line)) best = pos;
-      pos = nl + 1;
-    }
-    return best > 0 ? { at: best, paragraph: false } : undefined;
-  }
-  if (BLOCK_START.test(first)) return undefined;
-  // The last space before SOFT_TAIL outside code spans and link text; after 4x that, any space.
-  const limit = Math.min(tail.length - 1, SOFT_TAIL);
-  let best = -1;
-  let anySpace = -1;
-  let ticks = 0;
-  let brackets = 0;
-  for (let i = 1; i <= limit; i++) {
-    const c = tail.charCodeAt(i - 1);
-    if (c === 96) ticks++;
-    else if (c === 91) brackets++;
-    else if (c === 93) brackets--;
-    if ((c === 32 || c === 10) && /\p{L}/u.test(tail[i])) {
-      anySpace = i;
-      if (ticks % 2 === 0 && brackets <= 0) best = i;
-    }
-  }
-  const at = best > 0 ? best : tail.length > 4 * SOFT_TAIL ? anySpace : -1;
-  // A line inside the piece that starts another block (list, quote, table, setext underline) would make
-  // the piece more than a paragraph: leave such a tail whole.
-  if (at <= 0 || INTERRUPTING_LINE.test(tail.slice(0, at))) return undefined;
-  return { at, paragraph: true };
-}
-
-/** A tail or block that is one code fence: its info and code, and whether the fence is closed. */
-function singleFence(src: string): { info: string; code: string; closed: boolean } | undefined {
-  const nl = src.indexOf('\n');
-  if (nl < 0) return undefined;
-  const opener = fenceOpener(src.slice(0, nl));
-  if (!opener) return undefined;
-  for (let pos = nl + 1; pos < src.length; ) {
-    const end = src.indexOf('\n', pos);
-    const line = src.slice(pos, end < 0 ? src.length : end);
-    if (end >= 0 && closesFence(line, opener)) {
-      // Closed: it is a single fence only if nothing but blank lines follows.
-      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), closed: true };
-    }
-    if (end < 0) break;
-    pos = end + 1;
-  }
-  return { info: opener.info, code: src.slice(nl + 1), closed: false };
-}
-
-/** Code longer than this is shown in pieces of about this size, as plain text (see CodeBlockView). */
-export const CODE_PIECE = 4096;
-
-/** Cuts `code` from `from` into pieces of about CODE_PIECE characters at line ends; returns the pieces and where they end. */
-function codePieces(code: string, from: number): { pieces: string[]; end: number } {
-  const pieces: string[] = [];
-  let end = from;
-  while (code.length - end > CODE_PIECE) {
-    const nl = code.lastIndexOf('\n', end + CODE_PIECE);
-    const cut = nl >= end ? nl + 1 : end + CODE_PIECE;
-    pieces.push(code.slice(end, cut));
-    end = cut;
-  }
-  return { pieces, end };
-}
-
 export type MarkdownBlock =
   /** Sanitised HTML. `inline`: a piece of a paragraph cut for speed, joined with its neighbours. */
   | { kind: 'html'; key: number; html: string; inline: boolean }
@@ -280,6 +134,8 @@ interface OpenCode {
   pieces: string[];
   /** How much of the code the pieces cover. */
   end: number;
+  /** The text length the tail was built for (an update without new text keeps the tail). */
+  seen: number;
 }
 
 /**
@@ -290,7 +146,10 @@ interface OpenCode {
  * a burst of many blocks is spread over frames. Non-append changes re-render from scratch.
  */
 export class IncrementalMarkdown {
+  /** The text of the last update (an update that does not extend it starts over). */
+  private seen = '';
   private stable = '';
+  private scanner = new CutScanner();
   private blocks: MarkdownBlock[] = [];
   private seq = 0;
   /** A paragraph was cut at a space and its next piece continues it inline. */
@@ -301,20 +160,33 @@ export class IncrementalMarkdown {
   /** Number of markdown-it renders done (tests check that appends stay incremental). */
   renders = 0;
 
+  /** Complete lines the cut scan has looked at since the last start over. */
+  get scannedLines(): number {
+    return this.scanner.linesScanned;
+  }
+
+  /** Characters the cut scan has searched for line ends since the last start over. */
+  get searchedChars(): number {
+    return this.scanner.charsSearched;
+  }
+
   update(text: string, deadline = Infinity): MarkdownView {
-    if (text.length < this.stable.length || !text.startsWith(this.stable)) {
+    if (text !== this.seen && !text.startsWith(this.seen)) {
       this.stable = '';
+      this.scanner = new CutScanner();
       this.blocks = [];
       this.continuing = false;
       this.openCode = undefined;
       this.tailSrc = undefined;
+      this.tailBlock = undefined;
     }
+    this.seen = text;
     const added: MarkdownBlock[] = [];
     const outOfTime = () => added.length > 0 && performance.now() > deadline;
     let pending = false;
     search: for (;;) {
       let start = this.stable.length;
-      const cuts = findCuts(text, start);
+      const cuts = this.scanner.cuts(text, start);
       for (let i = 0; i < cuts.length; i++) {
         if (outOfTime()) {
           pending = true;
@@ -330,6 +202,8 @@ export class IncrementalMarkdown {
         start = end;
         this.stable = text.slice(0, start);
       }
+      const fence = this.scanner.openFence();
+      if (fence?.at === start) break; // an open code fence streams as pieces, never cut
       const tail = text.slice(start);
       const forced = tail.length > SOFT_TAIL ? forcedCut(tail) : undefined;
       if (!forced) break;
@@ -342,23 +216,44 @@ export class IncrementalMarkdown {
     }
     if (added.length) this.blocks = this.blocks.concat(added);
     if (pending) return { blocks: this.blocks, tail: undefined, pending };
-    const tail = text.slice(this.stable.length);
-    if (tail !== this.tailSrc) {
-      this.tailSrc = tail;
-      this.tailBlock = this.renderTail(tail);
+    const fence = this.scanner.openFence();
+    if (fence?.at === this.stable.length) {
+      this.tailSrc = undefined;
+      this.tailBlock = this.openCodeTail(text, fence.codeAt, fence.info);
+    } else {
+      const tail = text.slice(this.stable.length);
+      if (tail !== this.tailSrc) {
+        this.tailSrc = tail;
+        this.tailBlock = this.renderTail(tail);
+      }
     }
     return { blocks: this.blocks, tail: this.tailBlock, pending };
   }
 
-  private renderTail(tail: string): MarkdownBlock | undefined {
-    const fence = singleFence(tail);
-    if (fence && !fence.closed) {
-      const open = this.openFence(fence.code);
-      const live = fence.code.slice(open.end);
-      return { kind: 'code', key: open.key, lang: fenceLanguage(fence.info), pieces: live ? [...open.pieces, live] : open.pieces.slice() };
+  /** A closed fence too long to highlight: the streamed pieces and key are kept, so nothing re-mounts. */
+  private longFence(code: string, info: string): MarkdownBlock {
+    const open = this.openFence(code);
+    const last = code.slice(open.end);
+    return { kind: 'code', key: open.key, lang: fenceLanguage(info), pieces: last ? [...open.pieces, last] : open.pieces.slice() };
+  }
+
+  /** The open fence at the end of the text as code pieces; only the new lines are looked at. */
+  private openCodeTail(text: string, codeAt: number, info: string): MarkdownBlock {
+    const previous = this.tailBlock;
+    if (previous?.kind === 'code' && this.openCode?.key === previous.key && this.openCode.at === this.stable.length && this.openCode.seen === text.length) {
+      return previous;
     }
-    this.openCode = undefined;
+    const code = text.slice(codeAt);
+    const open = this.openFence(code);
+    open.seen = text.length;
+    const live = code.slice(open.end);
+    return { kind: 'code', key: open.key, lang: fenceLanguage(info), pieces: live ? [...open.pieces, live] : open.pieces.slice() };
+  }
+
+  private renderTail(tail: string): MarkdownBlock | undefined {
     if (!tail.trim()) return undefined;
+    const fence = singleFence(tail);
+    if (fence?.closed && fence.code.length > MAX_HIGHLIGHT) return this.longFence(fence.code, fence.info);
     this.renders++;
     const html = renderMarkdown(tail) + (this.continuing && /\s$/.test(tail) ? ' ' : '');
     return { kind: 'html', key: -1, html, inline: this.continuing };
@@ -368,7 +263,7 @@ export class IncrementalMarkdown {
   private openFence(code: string): OpenCode {
     let open = this.openCode;
     if (!open || open.at !== this.stable.length || open.end > code.length) {
-      open = this.openCode = { at: this.stable.length, key: this.seq++, pieces: [], end: 0 };
+      open = this.openCode = { at: this.stable.length, key: this.seq++, pieces: [], end: 0, seen: -1 };
     }
     const more = codePieces(code, open.end);
     open.pieces.push(...more.pieces);
@@ -383,12 +278,7 @@ export class IncrementalMarkdown {
     if (!src.trim()) return;
     const fence = splitsParagraph ? undefined : singleFence(src);
     if (fence?.closed && fence.code.length > MAX_HIGHLIGHT) {
-      // Too long to highlight: keep the streamed pieces (and the key, so nothing is re-mounted).
-      const open = this.openCode?.at === this.stable.length ? this.openFence(fence.code) : undefined;
-      const rest = codePieces(fence.code, open?.end ?? 0);
-      const last = fence.code.slice(rest.end);
-      const pieces = [...(open?.pieces ?? []), ...rest.pieces, ...(last ? [last] : [])];
-      out.push({ kind: 'code', key: open?.key ?? this.seq++, lang: fenceLanguage(fence.info), pieces });
+      out.push(this.longFence(fence.code, fence.info));
       this.openCode = undefined;
       return;
     }

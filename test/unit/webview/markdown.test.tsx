@@ -1,6 +1,7 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { CODE_PIECE, findCuts, forcedCut, IncrementalMarkdown, isSafeHref, renderMarkdown, SOFT_TAIL, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -155,6 +156,8 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     assert.equal(shown, chunks.join('').trim(), 'no word lost or glued at a cut');
     // Each piece rendered once, plus one tail render per chunk: linear.
     assert.ok(inc.renders <= chunks.length + view.blocks.length + 1, `renders=${inc.renders}`);
+    // The growing line is searched for its end once, not from its start on every chunk.
+    assert.ok(inc.searchedChars <= chunks.join('').length, `searchedChars=${inc.searchedChars}`);
   });
 
   it('a paragraph is not cut inside a code span or link text, nor before a list marker', () => {
@@ -203,11 +206,50 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     const host = viewHtml(open);
     assert.equal(host.querySelectorAll('script').length, 0);
     assert.match(host.querySelector('pre code')!.textContent!, /const v1999 = "<script>alert\(1999\)<\/script>";\n$/);
-    // Closed and long: stays as pieces, same key (nothing re-mounted), not highlighted.
+    // Closed and long: stays as pieces, same key (nothing re-mounted), not highlighted — first as the
+    // live tail (nothing follows the fence yet), then as a finished block.
+    const closedTail = inc.update(text + '```\n');
+    assert.equal(closedTail.tail?.kind, 'code');
+    assert.equal(closedTail.tail!.key, open.tail!.key);
+    assert.equal((closedTail.tail as Extract<MarkdownBlock, { kind: 'code' }>).pieces[0], pieces[0]);
     const closed = inc.update(text + '```\n\nafter');
     const block = closed.blocks.find((b) => b.kind === 'code');
     assert.ok(block && block.key === open.tail!.key);
     assert.equal(viewHtml(closed).querySelector('pre code')!.textContent, text.slice(text.indexOf('```js\n') + 6));
+  });
+
+  it('an open fence costs the lines a chunk adds, not a rescan of the fence', () => {
+    const inc = new IncrementalMarkdown();
+    let text = 'Here:\n\n```js\n';
+    inc.update(text);
+    for (let i = 0; i < 5000; i++) {
+      text += `line ${i}\n`;
+      inc.update(text);
+    }
+    // Each line once (a rescan per chunk would be ~12.5 million).
+    assert.ok(inc.scannedLines <= 5010, `scannedLines=${inc.scannedLines}`);
+    const tail = inc.update(text).tail as Extract<MarkdownBlock, { kind: 'code' }>;
+    assert.equal(tail.pieces.join(''), text.slice(text.indexOf('```js\n') + 6));
+  });
+
+  it('resuming the cut scan over appended chunks finds the same cuts as one scan of the whole text', () => {
+    const parts = ['para with words', '', '```js', 'code', '', 'more', '```', 'after fence', '# Heading', 'body', '- item', '- item 2', '',
+      '  indented', '~~~', 'tilde code', '~~~~', '', '> quote', '```', 'unclosed at the end'];
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: 5 + rand(30) }, () => parts[rand(parts.length)]).join('\n');
+      const scanner = new CutScanner();
+      let end = 0;
+      while (end < text.length) {
+        end = Math.min(text.length, end + 1 + rand(12));
+        const prefix = text.slice(0, end);
+        assert.deepEqual(scanner.cuts(prefix, 0).slice(), findCuts(prefix, 0), `round ${round}: ${JSON.stringify(prefix)}`);
+      }
+    }
   });
 
   it('a short code fence is highlighted once closed', () => {

@@ -1,0 +1,196 @@
+// Where streamed Markdown can be cut into blocks that later text cannot change, without parsing it:
+// line-level rules for fences, blank lines, headings, list items and long paragraphs. Pure string code
+// (no markdown-it), used by IncrementalMarkdown (markdown.ts).
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const ATX_HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
+
+interface FenceOpener {
+  ch: string;
+  len: number;
+  info: string;
+}
+
+/** The fence a line opens (backtick fences may not have backticks in their info), if it opens one. */
+function fenceOpener(line: string): FenceOpener | undefined {
+  const m = FENCE.exec(line);
+  if (!m || (m[1][0] === '`' && m[2].includes('`'))) return undefined;
+  return { ch: m[1][0], len: m[1].length, info: m[2] };
+}
+
+/** True for a line that closes the fence `opener` opened: same character, at least as long, nothing after. */
+function closesFence(line: string, opener: FenceOpener): boolean {
+  const m = FENCE.exec(line);
+  return !!m && m[1][0] === opener.ch && m[1].length >= opener.len && !m[2].trim();
+}
+
+/**
+ * Finds cut points in a growing text: offsets of lines that start a new top-level block, outside code
+ * fences: after a blank line, or a complete line opening a fence or an ATX heading (both end a paragraph,
+ * list or quote without a blank line). Everything before the last cut is finished Markdown that later
+ * chunks cannot change (modulo reference-style links, accepted). Resumable: each complete line is scanned
+ * once while text is only appended, so a chunk costs the lines it adds, not a rescan of an open fence.
+ */
+export class CutScanner {
+  private pos: number;
+  private fence: { opener: FenceOpener; at: number; codeAt: number } | undefined;
+  private prevBlank = false;
+  private found: number[] = [];
+  /** How far the line at `pos` has been searched for its end. */
+  private searched = 0;
+  /** Complete lines and characters looked at so far (tests check that appends stay incremental). */
+  linesScanned = 0;
+  charsSearched = 0;
+
+  /** `from` must be outside a code fence; it is never a cut itself. */
+  constructor(private from = 0) {
+    this.pos = from;
+  }
+
+  /** Cut points after `after` in `text`, which must extend the text of earlier calls. */
+  cuts(text: string, after: number): number[] {
+    let provisional: number | undefined;
+    while (this.pos < text.length) {
+      const from = Math.max(this.pos, this.searched);
+      const nl = text.indexOf('\n', from);
+      this.charsSearched += (nl < 0 ? text.length : nl) - from;
+      if (nl < 0) {
+        // A growing line: remember how far it was searched; a cut if it follows a blank line (decided
+        // again once the line is complete).
+        this.searched = text.length;
+        if (!this.fence && this.prevBlank && !/\s/.test(text[this.pos])) provisional = this.pos;
+        break;
+      }
+      this.scanLine(text.slice(this.pos, nl), nl + 1);
+      this.linesScanned++;
+      this.pos = nl + 1;
+    }
+    while (this.found.length > 0 && this.found[0] <= after) this.found.shift();
+    return provisional !== undefined && provisional > after ? [...this.found, provisional] : this.found;
+  }
+
+  /** The code fence open at the end of the scanned text: where its first line and its code start. */
+  openFence(): { at: number; codeAt: number; info: string } | undefined {
+    return this.fence && { at: this.fence.at, codeAt: this.fence.codeAt, info: this.fence.opener.info };
+  }
+
+  private scanLine(line: string, next: number): void {
+    if (this.fence) {
+      if (closesFence(line, this.fence.opener)) this.fence = undefined;
+      this.prevBlank = false;
+      return;
+    }
+    const blank = line.trim() === '';
+    const opener = fenceOpener(line);
+    const interrupts = !/^\s/.test(line) && (opener !== undefined || ATX_HEADING.test(line));
+    if (!blank && this.pos > this.from && ((this.prevBlank && !/^\s/.test(line)) || interrupts)) this.found.push(this.pos);
+    if (opener) this.fence = { opener, at: this.pos, codeAt: next };
+    this.prevBlank = blank;
+  }
+}
+
+/** The cut points of `text` after `from` (which must be outside a code fence), in one scan. */
+export function findCuts(text: string, from: number): number[] {
+  return new CutScanner(from).cuts(text, from).slice();
+}
+
+export function startsWithFence(text: string, pos: number): boolean {
+  const nl = text.indexOf('\n', pos);
+  return fenceOpener(text.slice(pos, nl < 0 ? text.length : nl)) !== undefined;
+}
+
+/** Above this many characters the live tail is cut even without a blank line (bounded cost per chunk). */
+export const SOFT_TAIL = 2048;
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+/** First lines of blocks a whitespace cut must not turn a paragraph's continuation into. */
+const BLOCK_START = /^ {0,3}(?:[-*+>#|]|\d{1,9}[.)]|`{3}|~{3}|={2,}|-{2,})|^ {4}/;
+const INTERRUPTING_LINE = /\n {0,3}(?:[-*+>|=#]|\d{1,9}[.)]|`{3}|~{3})/;
+
+/**
+ * Where to cut a long live tail that has no blank line: between list items (the list continues as a
+ * second list that looks the same), or inside a plain paragraph at a space (the pieces are shown inline,
+ * as one paragraph). Returns the offset and whether the cut splits a paragraph, or undefined.
+ */
+export function forcedCut(tail: string): { at: number; paragraph: boolean } | undefined {
+  const firstEnd = tail.indexOf('\n');
+  const first = firstEnd < 0 ? tail : tail.slice(0, firstEnd);
+  if (fenceOpener(first)) return undefined;
+  if (LIST_ITEM.test(first)) {
+    let best = -1;
+    for (let pos = firstEnd + 1; pos > 0 && pos < tail.length; ) {
+      const nl = tail.indexOf('\n', pos);
+      if (nl < 0) break; // the last line may still be growing into something else
+      const line = tail.slice(pos, nl);
+      if (fenceOpener(line)) break;
+      if (LIST_ITEM.test(line)) best = pos;
+      pos = nl + 1;
+    }
+    return best > 0 ? { at: best, paragraph: false } : undefined;
+  }
+  if (BLOCK_START.test(first)) return undefined;
+  // The last space before SOFT_TAIL outside code spans and link text; after 4x that, any space.
+  const limit = Math.min(tail.length - 1, SOFT_TAIL);
+  let best = -1;
+  let anySpace = -1;
+  let ticks = 0;
+  let brackets = 0;
+  for (let i = 1; i <= limit; i++) {
+    const c = tail.charCodeAt(i - 1);
+    if (c === 96) ticks++;
+    else if (c === 91) brackets++;
+    else if (c === 93) brackets--;
+    if ((c === 32 || c === 10) && /\p{L}/u.test(tail[i])) {
+      anySpace = i;
+      if (ticks % 2 === 0 && brackets <= 0) best = i;
+    }
+  }
+  const at = best > 0 ? best : tail.length > 4 * SOFT_TAIL ? anySpace : -1;
+  // A line inside the piece that starts another block (list, quote, table, setext underline) would make
+  // the piece more than a paragraph: leave such a tail whole.
+  if (at <= 0 || INTERRUPTING_LINE.test(tail.slice(0, at))) return undefined;
+  return { at, paragraph: true };
+}
+
+/** A tail or block that is one code fence: its info and code, and whether the fence is closed. */
+export function singleFence(src: string): { info: string; code: string; closed: boolean } | undefined {
+  const nl = src.indexOf('\n');
+  if (nl < 0) return undefined;
+  const opener = fenceOpener(src.slice(0, nl));
+  if (!opener) return undefined;
+  for (let pos = nl + 1; pos < src.length; ) {
+    const end = src.indexOf('\n', pos);
+    const line = src.slice(pos, end < 0 ? src.length : end);
+    if (end >= 0 && closesFence(line, opener)) {
+      // Closed: it is a single fence only if nothing but blank lines follows.
+      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), closed: true };
+    }
+    if (end < 0) break;
+    pos = end + 1;
+  }
+  return { info: opener.info, code: src.slice(nl + 1), closed: false };
+}
+
+/**
+ * A copy of `s` that does not keep its parent alive: V8 makes a slice of a long string a view into the
+ * parent, and a streamed message's text is a fresh ~N KB string each frame, so every kept piece would pin
+ * a whole copy of the message (megabytes for a long code block, and major GCs).
+ */
+export function detach(s: string): string {
+  return (' ' + s).slice(1);
+}
+
+/** Code longer than this is shown in pieces of about this size, as plain text (see CodeBlockView). */
+export const CODE_PIECE = 4096;
+
+/** Cuts `code` from `from` into pieces of about CODE_PIECE characters at line ends; returns the pieces and where they end. */
+export function codePieces(code: string, from: number): { pieces: string[]; end: number } {
+  const pieces: string[] = [];
+  let end = from;
+  while (code.length - end > CODE_PIECE) {
+    const nl = code.lastIndexOf('\n', end + CODE_PIECE);
+    const cut = nl >= end ? nl + 1 : end + CODE_PIECE;
+    pieces.push(detach(code.slice(end, cut)));
+    end = cut;
+  }
+  return { pieces, end };
+}
