@@ -15,7 +15,7 @@ import type {
   MentionRef,
   SessionView,
 } from './chatState';
-import type { Transcript, TranscriptItem } from './transcript';
+import type { Transcript, TranscriptContent, TranscriptItem } from './transcript';
 
 /** Bumped when the protocol changes incompatibly; the host logs a mismatch. */
 export const CHAT_PROTOCOL_VERSION = 1;
@@ -152,7 +152,12 @@ export function isWebviewToHostMessage(value: unknown): value is WebviewToHostMe
  * Copies only what changes (the items array once, each changed item), so unchanged items keep their
  * identity and keyed, memoised rendering skips them. Throws on drift (the webview then asks for a resync).
  */
-export function applyTranscriptOps(t: Transcript, ops: readonly TranscriptOp[]): Transcript {
+export function applyTranscriptOps(
+  t: Transcript,
+  ops: readonly TranscriptOp[],
+  /** Told of each text append (the webview's Markdown then reads only the new text). */
+  onAppend?: (prev: TranscriptContent, next: TranscriptContent, chunk: string) => void,
+): Transcript {
   let items = t.items;
   let copied = false;
   const own = (): TranscriptItem[] => {
@@ -183,7 +188,11 @@ export function applyTranscriptOps(t: Transcript, ops: readonly TranscriptOp[]):
         const content = item.content.slice();
         const block = content[op.contentIndex];
         if (block === undefined) content[op.contentIndex] = { type: 'text', text: op.text };
-        else if (block.type === 'text') content[op.contentIndex] = { type: 'text', text: block.text + op.text };
+        else if (block.type === 'text') {
+          const next: TranscriptContent = { type: 'text', text: block.text + op.text };
+          content[op.contentIndex] = next;
+          onAppend?.(block, next, op.text);
+        }
         else throw new Error('appendText to a non-text block');
         own()[op.index] = { ...item, content } as TranscriptItem;
         break;

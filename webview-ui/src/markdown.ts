@@ -128,14 +128,14 @@ export interface MarkdownView {
 
 /** Code streamed in an open fence: the pieces already cut stay the same strings across updates. */
 interface OpenCode {
-  /** Offset of the fence's first line in the text. */
+  /** Offsets of the fence's first line and of its code in the text. */
   at: number;
+  codeAt: number;
   key: number;
+  lang: string;
   pieces: string[];
   /** How much of the code the pieces cover. */
   end: number;
-  /** The text length the tail was built for (an update without new text keeps the tail). */
-  seen: number;
 }
 
 /**
@@ -144,19 +144,30 @@ interface OpenCode {
  * appended. A code fence streams as plain text pieces (only the last one changes) and is highlighted
  * once closed if it is small. Rendering finished blocks stops at `deadline` (performance.now() time), so
  * a burst of many blocks is spread over frames. Non-append changes re-render from scratch.
+ *
+ * The message itself is never read whole once streaming: `append` takes the new chunks, and only the
+ * unfinished text (`work`) is kept — reading a long message string each frame makes V8 copy it (a fresh
+ * string of the message's size per frame, and major GCs).
  */
 export class IncrementalMarkdown {
-  /** The text of the last update (an update that does not extend it starts over). */
+  /** The text of the last update, by reference only (reading it would copy it). */
   private seen = '';
-  private stable = '';
+  private length = 0;
+  /** The text from offset `base` on. base <= stable, except inside a fence known to be long. */
+  private work = '';
+  private base = 0;
+  /** Where the finished blocks end. */
+  private stable = 0;
   private scanner = new CutScanner();
   private blocks: MarkdownBlock[] = [];
   private seq = 0;
   /** A paragraph was cut at a space and its next piece continues it inline. */
   private continuing = false;
   private openCode: OpenCode | undefined;
-  private tailSrc: string | undefined;
   private tailBlock: MarkdownBlock | undefined;
+  /** The text length and stable end the tail block was built for. */
+  private tailLength = -1;
+  private tailStable = -1;
   /** Number of markdown-it renders done (tests check that appends stay incremental). */
   renders = 0;
 
@@ -170,23 +181,58 @@ export class IncrementalMarkdown {
     return this.scanner.charsSearched;
   }
 
+  /** Characters of the text held (the unfinished part): bounded while a message streams. */
+  get heldChars(): number {
+    return this.work.length;
+  }
+
+  /** The view of `text`; an append to the last text is rendered incrementally (reads the text once). */
   update(text: string, deadline = Infinity): MarkdownView {
-    if (text !== this.seen && !text.startsWith(this.seen)) {
-      this.stable = '';
-      this.scanner = new CutScanner();
-      this.blocks = [];
-      this.continuing = false;
-      this.openCode = undefined;
-      this.tailSrc = undefined;
-      this.tailBlock = undefined;
+    if (text === this.seen) return this.render(deadline);
+    if (text.length >= this.length && text.startsWith(this.seen)) return this.append([text.slice(this.length)], text, deadline);
+    this.reset();
+    return this.append([text], text, deadline);
+  }
+
+  /** The view after `chunks` were appended to the last text, giving `text` (used by reference only). */
+  append(chunks: readonly string[], text: string, deadline = Infinity): MarkdownView {
+    let added = 0;
+    for (const c of chunks) added += c.length;
+    if (this.length + added !== text.length) {
+      this.reset();
+      chunks = [text];
+      added = text.length;
+    }
+    if (added > 0) {
+      this.work += chunks.length === 1 ? chunks[0] : chunks.join('');
+      this.length += added;
     }
     this.seen = text;
+    return this.render(deadline);
+  }
+
+  private reset(): void {
+    this.seen = '';
+    this.length = 0;
+    this.work = '';
+    this.base = 0;
+    this.stable = 0;
+    this.scanner = new CutScanner();
+    this.blocks = [];
+    this.continuing = false;
+    this.openCode = undefined;
+    this.tailBlock = undefined;
+    this.tailLength = -1;
+    this.tailStable = -1;
+  }
+
+  private render(deadline: number): MarkdownView {
     const added: MarkdownBlock[] = [];
     const outOfTime = () => added.length > 0 && performance.now() > deadline;
     let pending = false;
     search: for (;;) {
-      let start = this.stable.length;
-      const cuts = this.scanner.cuts(text, start);
+      let start = this.stable;
+      const cuts = this.scanner.cuts(this.work, start, this.base);
       for (let i = 0; i < cuts.length; i++) {
         if (outOfTime()) {
           pending = true;
@@ -195,90 +241,122 @@ export class IncrementalMarkdown {
         // Consecutive small blocks that arrived together go through markdown-it and DOMPurify in one
         // call (each call has a fixed cost); code fences and a paragraph's inline remainder stay alone.
         let end = cuts[i];
-        if (!this.continuing && !startsWithFence(text, start)) {
-          while (i + 1 < cuts.length && cuts[i + 1] - start <= SOFT_TAIL && !startsWithFence(text, cuts[i])) end = cuts[++i];
+        if (!this.continuing && !this.startsWithFence(start)) {
+          while (i + 1 < cuts.length && cuts[i + 1] - start <= SOFT_TAIL && !this.startsWithFence(cuts[i])) end = cuts[++i];
         }
-        this.push(added, text.slice(start, end), false);
+        this.push(added, start, end, false);
         start = end;
-        this.stable = text.slice(0, start);
+        this.setStable(start);
       }
-      const fence = this.scanner.openFence();
-      if (fence?.at === start) break; // an open code fence streams as pieces, never cut
-      const tail = text.slice(start);
+      if (start < this.base || this.scanner.openFence()?.at === start) break; // a fence is never cut
+      const tail = this.work.slice(start - this.base);
       const forced = tail.length > SOFT_TAIL ? forcedCut(tail) : undefined;
       if (!forced) break;
       if (outOfTime()) {
         pending = true;
         break;
       }
-      this.push(added, tail.slice(0, forced.at), forced.paragraph);
-      this.stable = text.slice(0, start + forced.at);
+      this.push(added, start, start + forced.at, forced.paragraph);
+      this.setStable(start + forced.at);
     }
     if (added.length) this.blocks = this.blocks.concat(added);
     if (pending) return { blocks: this.blocks, tail: undefined, pending };
-    const fence = this.scanner.openFence();
-    if (fence?.at === this.stable.length) {
-      this.tailSrc = undefined;
-      this.tailBlock = this.openCodeTail(text, fence.codeAt, fence.info);
-    } else {
-      const tail = text.slice(this.stable.length);
-      if (tail !== this.tailSrc) {
-        this.tailSrc = tail;
-        this.tailBlock = this.renderTail(tail);
-      }
+    if (this.tailLength !== this.length || this.tailStable !== this.stable) {
+      this.tailLength = this.length;
+      this.tailStable = this.stable;
+      this.tailBlock = this.renderTail();
     }
     return { blocks: this.blocks, tail: this.tailBlock, pending };
   }
 
-  /** A closed fence too long to highlight: the streamed pieces and key are kept, so nothing re-mounts. */
-  private longFence(code: string, info: string): MarkdownBlock {
-    const open = this.openFence(code);
-    const last = code.slice(open.end);
-    return { kind: 'code', key: open.key, lang: fenceLanguage(info), pieces: last ? [...open.pieces, last] : open.pieces.slice() };
+  private setStable(at: number): void {
+    this.stable = at;
+    this.dropBefore(at);
   }
 
-  /** The open fence at the end of the text as code pieces; only the new lines are looked at. */
-  private openCodeTail(text: string, codeAt: number, info: string): MarkdownBlock {
-    const previous = this.tailBlock;
-    if (previous?.kind === 'code' && this.openCode?.key === previous.key && this.openCode.at === this.stable.length && this.openCode.seen === text.length) {
-      return previous;
-    }
-    const code = text.slice(codeAt);
-    const open = this.openFence(code);
-    open.seen = text.length;
-    const live = code.slice(open.end);
-    return { kind: 'code', key: open.key, lang: fenceLanguage(info), pieces: live ? [...open.pieces, live] : open.pieces.slice() };
+  /** Forgets the text before `at` (never what the scanner still needs). */
+  private dropBefore(at: number): void {
+    const to = Math.min(at, this.scanner.lineStart());
+    if (to <= this.base) return;
+    this.work = this.work.slice(to - this.base);
+    this.base = to;
   }
 
-  private renderTail(tail: string): MarkdownBlock | undefined {
+  /** Text before `base` is only ever the start of a long fence. */
+  private startsWithFence(at: number): boolean {
+    return at < this.base || startsWithFence(this.work, at - this.base);
+  }
+
+  private renderTail(): MarkdownBlock | undefined {
+    const fence = this.scanner.openFence();
+    if (fence?.at === this.stable) return this.openCodeTail(fence.at, fence.codeAt, fence.info);
+    if (this.base > this.stable) return this.closedLongFence(this.stable, this.length);
+    const tail = this.work.slice(this.stable - this.base);
     if (!tail.trim()) return undefined;
-    const fence = singleFence(tail);
-    if (fence?.closed && fence.code.length > MAX_HIGHLIGHT) return this.longFence(fence.code, fence.info);
+    const closed = singleFence(tail);
+    if (closed?.closed && closed.code.length > MAX_HIGHLIGHT) return this.longFence(this.stable, this.stable + closed.codeAt, closed.code, closed.info);
     this.renders++;
     const html = renderMarkdown(tail) + (this.continuing && /\s$/.test(tail) ? ' ' : '');
     return { kind: 'html', key: -1, html, inline: this.continuing };
   }
 
-  /** The open fence at the start of the tail, its finished pieces extended to cover `code`. */
-  private openFence(code: string): OpenCode {
+  /** The open fence at `at` with its pieces extended over the code received since the last update. */
+  private openFenceAt(at: number, codeAt: number, info: string): { open: OpenCode; rest: string } {
     let open = this.openCode;
-    if (!open || open.at !== this.stable.length || open.end > code.length) {
-      open = this.openCode = { at: this.stable.length, key: this.seq++, pieces: [], end: 0, seen: -1 };
-    }
+    if (open?.at !== at) open = this.openCode = { at, codeAt, key: this.seq++, lang: fenceLanguage(info), pieces: [], end: 0 };
+    const from = codeAt + open.end - this.base;
+    const more = codePieces(this.work.slice(from), 0);
+    open.pieces.push(...more.pieces);
+    open.end += more.end;
+    return { open, rest: this.work.slice(from + more.end) };
+  }
+
+  /** The open fence at the end of the text as code pieces; only the new code is looked at. */
+  private openCodeTail(at: number, codeAt: number, info: string): MarkdownBlock {
+    const { open, rest } = this.openFenceAt(at, codeAt, info);
+    // Past the highlighting limit the fence stays pieces: the text its pieces hold is no longer needed.
+    if (open.end > MAX_HIGHLIGHT) this.dropBefore(codeAt + open.end);
+    return { kind: 'code', key: open.key, lang: open.lang, pieces: rest ? [...open.pieces, rest] : open.pieces.slice() };
+  }
+
+  /** A closed fence too long to highlight, given whole: the streamed pieces and key are kept. */
+  private longFence(at: number, codeAt: number, code: string, info: string): MarkdownBlock {
+    let open = this.openCode;
+    if (open?.at !== at) open = this.openCode = { at, codeAt, key: this.seq++, lang: fenceLanguage(info), pieces: [], end: 0 };
     const more = codePieces(code, open.end);
     open.pieces.push(...more.pieces);
     open.end = more.end;
-    return open;
+    const last = code.slice(open.end);
+    return { kind: 'code', key: open.key, lang: open.lang, pieces: last ? [...open.pieces, last] : open.pieces.slice() };
+  }
+
+  /** The long fence at `at` whose first pieces left `work` and that has closed (before `end`). */
+  private closedLongFence(at: number, end: number): MarkdownBlock {
+    // Text before `base` is only ever dropped for the pieces of a long fence at `stable` (openCode).
+    const open = this.openCode!;
+    const closeAt = Math.min(this.scanner.closeOf(at) ?? end, end);
+    const rest = this.work.slice(open.codeAt + open.end - this.base, closeAt - this.base);
+    const more = codePieces(rest, 0);
+    open.pieces.push(...more.pieces);
+    open.end += more.end;
+    const last = rest.slice(more.end);
+    return { kind: 'code', key: open.key, lang: open.lang, pieces: last ? [...open.pieces, last] : open.pieces.slice() };
   }
 
   /** Renders a finished piece; `splitsParagraph`: the piece ends inside a paragraph that goes on. */
-  private push(out: MarkdownBlock[], src: string, splitsParagraph: boolean): void {
+  private push(out: MarkdownBlock[], start: number, end: number, splitsParagraph: boolean): void {
     const inline = this.continuing || splitsParagraph;
     this.continuing = splitsParagraph;
+    if (start < this.base) {
+      out.push(this.closedLongFence(start, end));
+      this.openCode = undefined;
+      return;
+    }
+    const src = this.work.slice(start - this.base, end - this.base);
     if (!src.trim()) return;
     const fence = splitsParagraph ? undefined : singleFence(src);
     if (fence?.closed && fence.code.length > MAX_HIGHLIGHT) {
-      out.push(this.longFence(fence.code, fence.info));
+      out.push(this.longFence(start, start + fence.codeAt, fence.code, fence.info));
       this.openCode = undefined;
       return;
     }

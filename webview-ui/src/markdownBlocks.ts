@@ -26,18 +26,24 @@ function closesFence(line: string, opener: FenceOpener): boolean {
 
 /**
  * Finds cut points in a growing text: offsets of lines that start a new top-level block, outside code
- * fences: after a blank line, or a complete line opening a fence or an ATX heading (both end a paragraph,
- * list or quote without a blank line). Everything before the last cut is finished Markdown that later
- * chunks cannot change (modulo reference-style links, accepted). Resumable: each complete line is scanned
- * once while text is only appended, so a chunk costs the lines it adds, not a rescan of an open fence.
+ * fences: after a blank line; a complete line opening a fence or an ATX heading (both end a paragraph,
+ * list or quote without a blank line); the first line after a top-level fence closed (nothing continues a
+ * fenced block). Everything before the last cut is finished Markdown that later chunks cannot change
+ * (modulo reference-style links, accepted). Resumable: each complete line is scanned once while text is
+ * appended, so a chunk costs the lines it adds, not a rescan of an open fence. Offsets are absolute; the
+ * caller may drop text before lineStart() and pass the rest with its offset (`base`).
  */
 export class CutScanner {
   private pos: number;
-  private fence: { opener: FenceOpener; at: number; codeAt: number } | undefined;
+  private fence: { opener: FenceOpener; at: number; codeAt: number; topLevel: boolean } | undefined;
   private prevBlank = false;
+  /** A top-level fence just closed: the next non-blank line starts a new block. */
+  private afterFence = false;
   private found: number[] = [];
   /** How far the line at `pos` has been searched for its end. */
   private searched = 0;
+  /** Closed fences: where each began -> where its closing line starts (see closeOf). */
+  private closes = new Map<number, number>();
   /** Complete lines and characters looked at so far (tests check that appends stay incremental). */
   linesScanned = 0;
   charsSearched = 0;
@@ -47,26 +53,41 @@ export class CutScanner {
     this.pos = from;
   }
 
-  /** Cut points after `after` in `text`, which must extend the text of earlier calls. */
-  cuts(text: string, after: number): number[] {
+  /** Where the line being scanned starts: text before it is no longer needed. */
+  lineStart(): number {
+    return this.pos;
+  }
+
+  /**
+   * Cut points after `after` in the text, given as `work` = the text from offset `base` on (base at most
+   * lineStart()); the text must extend the text of earlier calls.
+   */
+  cuts(work: string, after: number, base = 0): number[] {
     let provisional: number | undefined;
-    while (this.pos < text.length) {
+    const length = base + work.length;
+    while (this.pos < length) {
       const from = Math.max(this.pos, this.searched);
-      const nl = text.indexOf('\n', from);
-      this.charsSearched += (nl < 0 ? text.length : nl) - from;
+      const nl = work.indexOf('\n', from - base);
+      this.charsSearched += (nl < 0 ? work.length : nl) - (from - base);
       if (nl < 0) {
-        // A growing line: remember how far it was searched; a cut if it follows a blank line (decided
-        // again once the line is complete).
-        this.searched = text.length;
-        if (!this.fence && this.prevBlank && !/\s/.test(text[this.pos])) provisional = this.pos;
+        // A growing line: remember how far it was searched; a cut if it starts a block after a blank
+        // line or a fence (decided again once the line is complete).
+        this.searched = length;
+        const first = work[this.pos - base];
+        if (!this.fence && (this.prevBlank || this.afterFence) && !/\s/.test(first)) provisional = this.pos;
         break;
       }
-      this.scanLine(text.slice(this.pos, nl), nl + 1);
+      this.scanLine(work.slice(this.pos - base, nl), base + nl + 1);
       this.linesScanned++;
-      this.pos = nl + 1;
+      this.pos = base + nl + 1;
     }
     while (this.found.length > 0 && this.found[0] <= after) this.found.shift();
     return provisional !== undefined && provisional > after ? [...this.found, provisional] : this.found;
+  }
+
+  /** Where the closing line of the fence that began at `at` starts, if it closed. */
+  closeOf(at: number): number | undefined {
+    return this.closes.get(at);
   }
 
   /** The code fence open at the end of the scanned text: where its first line and its code start. */
@@ -76,15 +97,21 @@ export class CutScanner {
 
   private scanLine(line: string, next: number): void {
     if (this.fence) {
-      if (closesFence(line, this.fence.opener)) this.fence = undefined;
+      if (closesFence(line, this.fence.opener)) {
+        this.closes.set(this.fence.at, this.pos);
+        this.afterFence = this.fence.topLevel;
+        this.fence = undefined;
+      }
       this.prevBlank = false;
       return;
     }
     const blank = line.trim() === '';
     const opener = fenceOpener(line);
-    const interrupts = !/^\s/.test(line) && (opener !== undefined || ATX_HEADING.test(line));
-    if (!blank && this.pos > this.from && ((this.prevBlank && !/^\s/.test(line)) || interrupts)) this.found.push(this.pos);
-    if (opener) this.fence = { opener, at: this.pos, codeAt: next };
+    const indented = /^\s/.test(line);
+    const interrupts = !indented && (opener !== undefined || ATX_HEADING.test(line));
+    if (!blank && this.pos > this.from && ((this.prevBlank && !indented) || interrupts || this.afterFence)) this.found.push(this.pos);
+    if (!blank) this.afterFence = false;
+    if (opener) this.fence = { opener, at: this.pos, codeAt: next, topLevel: !indented };
     this.prevBlank = blank;
   }
 }
@@ -152,7 +179,7 @@ export function forcedCut(tail: string): { at: number; paragraph: boolean } | un
 }
 
 /** A tail or block that is one code fence: its info and code, and whether the fence is closed. */
-export function singleFence(src: string): { info: string; code: string; closed: boolean } | undefined {
+export function singleFence(src: string): { info: string; code: string; codeAt: number; closed: boolean } | undefined {
   const nl = src.indexOf('\n');
   if (nl < 0) return undefined;
   const opener = fenceOpener(src.slice(0, nl));
@@ -162,12 +189,12 @@ export function singleFence(src: string): { info: string; code: string; closed: 
     const line = src.slice(pos, end < 0 ? src.length : end);
     if (end >= 0 && closesFence(line, opener)) {
       // Closed: it is a single fence only if nothing but blank lines follows.
-      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), closed: true };
+      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), codeAt: nl + 1, closed: true };
     }
     if (end < 0) break;
     pos = end + 1;
   }
-  return { info: opener.info, code: src.slice(nl + 1), closed: false };
+  return { info: opener.info, code: src.slice(nl + 1), codeAt: nl + 1, closed: false };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type WebviewToHostMessage,
 } from '../../src/shared/messages';
 import type { Transcript } from '../../src/shared/transcript';
+import { recordAppend } from './textAppends';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
 
 export interface SessionState {
@@ -172,7 +173,7 @@ export class ChatStore {
       case 'transcriptOps': {
         const cur = s.sessions.get(m.sessionId);
         if (!cur) throw new Error(`ops for unknown session ${m.sessionId}`);
-        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops) });
+        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops, recordAppend) });
         return;
       }
       case 'terminalOutput': {

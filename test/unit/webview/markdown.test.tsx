@@ -2,6 +2,7 @@ import './setupDom';
 import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
+import { recordAppend, takeAppends } from '../../../webview-ui/src/textAppends';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -124,7 +125,7 @@ describe('webview markdown: incremental streaming', () => {
     const text = 'intro line\n```js\nlet a;\n```\nafter\n# Title\nbody';
     const cuts = findCuts(text, 0);
     const pieces = [0, ...cuts].map((c, i, a) => text.slice(c, a[i + 1] ?? text.length));
-    assert.deepEqual(pieces, ['intro line\n', '```js\nlet a;\n```\nafter\n', '# Title\nbody']);
+    assert.deepEqual(pieces, ['intro line\n', '```js\nlet a;\n```\n', 'after\n', '# Title\nbody']);
     // An incomplete line is never a cut: "```" may still grow into inline code.
     assert.deepEqual(findCuts('text\n```', 0), []);
   });
@@ -296,3 +297,115 @@ function viewHtml(v: MarkdownView): HTMLElement {
     .join('');
   return host;
 }
+
+describe('webview markdown: streamed in chunks, rendered as if whole', () => {
+  const PARTS = [
+    'A paragraph with **bold**, `code` and [a link](https://example.com).',
+    '',
+    '',
+    '## A heading',
+    '- item one',
+    '- item two',
+    '  continued item',
+    '1. first',
+    '2. second',
+    '> a quote',
+    '```js',
+    'const x = 1;',
+    '',
+    '```',
+    '~~~',
+    'tilde code',
+    '~~~',
+    'text right after',
+    '    indented code',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '---',
+  ];
+  let seed = 11;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const longFence = () => '```ts\n' + Array.from({ length: 700 }, (_, i) => `export const v${i} = "${'x'.repeat(i % 40)}";`).join('\n') + '\n```';
+  const docs = (count: number) =>
+    Array.from({ length: count }, (_, d) =>
+      Array.from({ length: 3 + rand(40) }, () => (rand(25) === 0 && d % 3 === 0 ? longFence() : PARTS[rand(PARTS.length)])).join('\n'),
+    );
+  // Small blocks that arrive together share one markdown-it render, so the markup may differ where a
+  // blank line separates list items (one loose list or two lists); the text and every code block may not.
+  const shape = (v: MarkdownView) => {
+    const host = viewHtml(v);
+    const codes = Array.from(host.querySelectorAll('pre code')).map((c) => c.textContent);
+    return { text: host.textContent!.replace(/\s+/g, ' ').trim(), codes, headings: host.querySelectorAll('h2').length };
+  };
+
+  it('any chunking of a document gives the view of the whole document (through update and through append)', () => {
+    for (const [n, doc] of docs(120).entries()) {
+      const whole = new IncrementalMarkdown().update(doc);
+      const viaUpdate = new IncrementalMarkdown();
+      const viaAppend = new IncrementalMarkdown();
+      let text = '';
+      let a = viaAppend.update('');
+      let u = viaUpdate.update('');
+      for (let at = 0; at < doc.length; ) {
+        const size = rand(5) === 0 ? 1 + rand(2000) : 1 + rand(40);
+        const chunk = doc.slice(at, at + size);
+        at += size;
+        text += chunk;
+        u = viaUpdate.update(text);
+        a = viaAppend.append([chunk.slice(0, 3), chunk.slice(3)], text);
+      }
+      assert.deepEqual(shape(u), shape(whole), `doc ${n} via update: ${JSON.stringify(doc.slice(0, 200))}`);
+      assert.deepEqual(shape(a), shape(whole), `doc ${n} via append`);
+    }
+  });
+
+  it('a 250 KB code block streamed by append holds a bounded amount of its text, and shows all of it', () => {
+    const inc = new IncrementalMarkdown();
+    let text = 'Here is the file:\n\n```ts\n';
+    inc.append([text], text);
+    let held = 0;
+    let key: number | undefined;
+    for (let i = 0; i < 5000; i++) {
+      const line = `export const value${i} = compute(${i}, "a string of some length ${i}");\n`;
+      text += line;
+      const v = inc.append([line], text);
+      if (i > 1000) held = Math.max(held, inc.heldChars);
+      key ??= v.tail?.key;
+      assert.equal(v.tail?.key, key, 'one key while streaming');
+    }
+    assert.ok(text.length > 250_000);
+    assert.ok(held < 2 * CODE_PIECE, `held ${held} characters of ${text.length}`);
+    const closed = inc.append(['```\n'], text + '```\n');
+    assert.equal(closed.tail?.key, key, 'closed and long: the same pieces and key');
+    const done = inc.append(['\nEnd of code.'], text + '```\n\nEnd of code.');
+    const code = done.blocks.find((b) => b.kind === 'code') as Extract<MarkdownBlock, { kind: 'code' }>;
+    assert.equal(code.key, key);
+    assert.equal(code.pieces.join(''), text.slice(text.indexOf('```ts\n') + 6));
+    assert.match(htmlOf(done.tail!), /End of code\./);
+  });
+
+  it('append with chunks that do not add up to the text starts over from the text', () => {
+    const inc = new IncrementalMarkdown();
+    inc.append(['one\n\n'], 'one\n\n');
+    const v = inc.append(['two'], 'one\n\nthree');
+    assert.equal(viewHtml(v).textContent?.replace(/\s+/g, ' ').trim(), 'one three');
+  });
+});
+
+describe('webview markdown: the append log of streamed text blocks', () => {
+  it('gives the chunks between two blocks once, and nothing for blocks that are not related', () => {
+    const a = { type: 'text' as const, text: 'a' };
+    const b = { type: 'text' as const, text: 'ab' };
+    const c = { type: 'text' as const, text: 'abc' };
+    recordAppend(a, b, 'b');
+    recordAppend(b, c, 'c');
+    assert.deepEqual(takeAppends(c, c), []);
+    assert.equal(takeAppends({ type: 'text', text: 'x' }, c), undefined, 'not descended from it');
+    assert.deepEqual(takeAppends(a, c), ['b', 'c']);
+    assert.equal(takeAppends(a, c), undefined, 'each link is read once');
+  });
+});

@@ -9,7 +9,7 @@ export function ContentBlock({ block, idBase }: { block: TranscriptContent; idBa
   const store = useStore();
   switch (block.type) {
     case 'text':
-      return <Markdown text={block.text} />;
+      return <Markdown text={block.text} block={block} />;
     case 'image':
       if (block.data && IMAGE_MIME.test(block.mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(block.data)) {
         return <img class="content-image" alt="Image from the agent" src={`data:${block.mimeType};base64,${block.data}`} />;

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
+import type { TranscriptContent } from '../../../src/shared/transcript';
+import { takeAppends } from '../textAppends';
 import { markdownDeadline } from '../renderBudget';
 import { memo } from './common';
 
@@ -49,11 +51,15 @@ function Block({ block }: { block: MarkdownBlock }) {
  * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers. When the
  * frame's render budget runs out, the rest is rendered on the next frames.
  */
-export function Markdown({ text }: { text: string }) {
+export function Markdown({ text, block }: { text: string; block?: TranscriptContent }) {
   const inc = useRef<IncrementalMarkdown | null>(null);
+  const shown = useRef<TranscriptContent | undefined>(undefined);
   if (!inc.current) inc.current = new IncrementalMarkdown();
   const [, setFrame] = useState(0);
-  const { blocks, tail, pending } = inc.current.update(text, markdownDeadline());
+  // A streamed block: take only the chunks appended since the block last rendered (see textAppends.ts).
+  const chunks = block && shown.current && block !== shown.current ? takeAppends(shown.current, block) : undefined;
+  shown.current = block;
+  const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, markdownDeadline()) : inc.current.update(text, markdownDeadline());
   useEffect(() => {
     if (!pending) return;
     const handle = requestAnimationFrame(() => setFrame((n) => n + 1));
