@@ -11,11 +11,22 @@ const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inli
 
 /**
  * One piece of a long code block, a block of whole lines of its own: appending a piece neither rebuilds
- * nor re-lays out the others.
+ * nor re-lays out the others, and pieces out of view are not laid out at all (content-visibility; the
+ * size they take meanwhile is their line count until they were shown once).
  */
 const CodePiece = memo(function CodePiece({ text }: { text: string }) {
-  return <span class="code-piece">{text}</span>;
+  return (
+    <span class="code-piece" style={{ containIntrinsicSize: `auto ${lineCount(text)}lh` }}>
+      {text}
+    </span>
+  );
 });
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
 
 /** A long (or still streaming) code block as plain text pieces; same markup and buttons as markdown-it's. */
 const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: string; pieces: readonly string[] }) {
