@@ -41,6 +41,7 @@ import {
   THEMES,
   type ThemeKind,
   type Workbench,
+  userSettingsText,
 } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
@@ -65,6 +66,7 @@ describe('Chat panel with the demo agent', function () {
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
       await screenshot(wb.page, `failed-chat-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+      console.log(`user settings after the failure: ${userSettingsText()}`);
     }
   });
 
@@ -157,8 +159,8 @@ describe('Chat panel with the demo agent', function () {
     const run = toolCall(log, 'Run node --version').first();
     await run.waitFor({ timeout: 60_000 });
     const out = run.getByLabel('Terminal output');
-    await until(async () => /node v20\.\d+\.\d+/.test(await out.innerText()), '"node v20" in the terminal output', 60_000);
-    assert.match(await out.innerText(), /files: .*src/);
+    // Two lines of output, which may arrive in separate updates.
+    await until(async () => /node v20\.\d+\.\d+[\s\S]*files: .*src/.test(await out.innerText()), '"node v20" and the file list in the terminal output', 60_000);
     assert.ok(!(await out.innerText()).includes('\u001b['), 'ANSI colour codes are not shown raw');
     await until(async () => (await toolStatus(run)) === 'Completed', '"Run node --version" to complete', 60_000);
 
@@ -272,6 +274,12 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
     await tabs(chat).first().click();
     await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 60_000 });
+    // The agents are listed again (the settings are read anew after the reload).
+    await until(
+      async () => (await chat.getByRole('combobox', { name: 'Agent', exact: true }).locator('option').allTextContents()).includes(DEMO_AGENT),
+      `"${DEMO_AGENT}" in the Agent picker after the reload (user settings: ${userSettingsText()})`,
+      60_000,
+    );
     // The reopened session still works: the next prompt binds it to a fresh agent process.
     await sendMessage(chat, 'explain', { waitForEnd: true });
     await screenshot(wb!.page, 'chat-after-reload');

@@ -139,6 +139,15 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   }
 }
 
+/** The user settings file as it is now (for failure messages). */
+export function userSettingsText(): string {
+  try {
+    return fs.readFileSync(path.join(e2eEnv().userDataDir, 'User', 'settings.json'), 'utf8').replace(/\s+/g, ' ').slice(0, 1500);
+  } catch (err) {
+    return `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 /** Merges `patch` into the user settings file; VS Code picks the change up live. */
 export function updateUserSettings(patch: Record<string, unknown>): void {
   const file = path.join(e2eEnv().userDataDir, 'User', 'settings.json');
