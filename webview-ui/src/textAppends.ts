@@ -35,3 +35,8 @@ export function takeAppends(from: Block, to: Block): string[] | undefined {
   }
   return chunks.reverse();
 }
+
+/** `block` was read whole: the links behind it are not needed (and would keep every older block alive). */
+export function forgetAppends(block: Block): void {
+  appended.delete(block);
+}

@@ -2,7 +2,7 @@ import './setupDom';
 import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
-import { recordAppend, takeAppends } from '../../../webview-ui/src/textAppends';
+import { forgetAppends, recordAppend, takeAppends } from '../../../webview-ui/src/textAppends';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -407,5 +407,9 @@ describe('webview markdown: the append log of streamed text blocks', () => {
     assert.equal(takeAppends({ type: 'text', text: 'x' }, c), undefined, 'not descended from it');
     assert.deepEqual(takeAppends(a, c), ['b', 'c']);
     assert.equal(takeAppends(a, c), undefined, 'each link is read once');
+    const d = { type: 'text' as const, text: 'abcd' };
+    recordAppend(c, d, 'd');
+    forgetAppends(d);
+    assert.equal(takeAppends(c, d), undefined, 'a block read whole forgets its link');
   });
 });
