@@ -247,6 +247,9 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     assert.strictEqual(result.split('\n')[0], firstLine, 'line 1 is back to what it was');
     assert.ok(result.includes(EDIT_MARK), 'the other hunk (the appended line) is kept');
     // Undoing one of the agent's hunks is not an edit of the user's: the entry is not "edited since".
+    // The Changed Files view starts collapsed (the chat keeps the room): expand it.
+    const header = page.locator('.part.sidebar .pane-header', { hasText: /changed files/i }).first();
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await page.getByRole('treeitem', { name: 'greet.js, modified, 1 added, 0 removed lines', exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'diff-review-hunk-undone');
     await runCommand(page, 'View: Close All Editors');
