@@ -420,7 +420,7 @@ async function main() {
   const shapes = [];
   for (const shape of SHAPES) {
     const trace = process.env.BENCH_TRACE && shape.command.startsWith(process.env.BENCH_TRACE);
-    if (trace) await browser.startTracing(page, { path: join(TEST_RESULTS, 'bench', 'trace.json'), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink'] });
+    if (trace) await browser.startTracing(page, { path: join(TEST_RESULTS, 'bench', 'trace.json'), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'disabled-by-default-v8.cpu_profiler'] });
     const r = await streamRun(frame, { agent: 'Bench Transcript Agent', ...shape });
     if (trace) await browser.stopTracing();
     say(`${shape.command}: ${fmt(r.renderMs)} ms first→last, ${fmt(r.chunksPerSec)} chunks/s, longest task ${fmt(r.longestTask)} ms`);
