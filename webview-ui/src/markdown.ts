@@ -5,7 +5,7 @@
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
 import { highlight } from './highlight';
-import { codePieces, CutScanner, forcedCut, singleFence, SOFT_TAIL, startsWithFence } from './markdownBlocks';
+import { codePieces, CutScanner, forcedCut, SOFT_TAIL, type FenceSpan } from './markdownBlocks';
 
 type Md = InstanceType<typeof MarkdownIt>;
 
@@ -128,9 +128,8 @@ export interface MarkdownView {
 
 /** Code streamed in an open fence: the pieces already cut stay the same strings across updates. */
 interface OpenCode {
-  /** Offsets of the fence's first line and of its code in the text. */
+  /** Offset of the fence's first line in the text. */
   at: number;
-  codeAt: number;
   key: number;
   lang: string;
   pieces: string[];
@@ -284,59 +283,44 @@ export class IncrementalMarkdown {
 
   /** Text before `base` is only ever the start of a long fence. */
   private startsWithFence(at: number): boolean {
-    return at < this.base || startsWithFence(this.work, at - this.base);
+    return at < this.base || this.scanner.fenceAt(at) !== undefined;
+  }
+
+  /** The fence at `at` if it is closed, too long to highlight, and all of the block [at, end). */
+  private longClosedFence(at: number, end: number): FenceSpan | undefined {
+    const span = this.scanner.fenceAt(at);
+    if (span?.closeAt === undefined || span.end === undefined || span.end > end) return undefined;
+    if (span.closeAt - span.codeAt <= MAX_HIGHLIGHT) return undefined;
+    return this.work.slice(span.end - this.base, end - this.base).trim() ? undefined : span;
   }
 
   private renderTail(): MarkdownBlock | undefined {
-    const fence = this.scanner.openFence();
-    if (fence?.at === this.stable) return this.openCodeTail(fence.at, fence.codeAt, fence.info);
-    if (this.base > this.stable) return this.closedLongFence(this.stable, this.length);
+    const open = this.scanner.openFence();
+    if (open?.at === this.stable) {
+      const block = this.fencePieces(open, this.length);
+      // Past the highlighting limit a top-level fence stays pieces: the text they hold is not needed.
+      if (open.topLevel && this.openCode!.end > MAX_HIGHLIGHT) this.dropBefore(open.codeAt + this.openCode!.end);
+      return block;
+    }
+    // A long top-level fence whose text was dropped has closed; a line after it is still growing.
+    const long = this.base > this.stable ? this.scanner.fenceAt(this.stable) : this.longClosedFence(this.stable, this.length);
+    if (long) return this.fencePieces(long, long.closeAt!);
     const tail = this.work.slice(this.stable - this.base);
     if (!tail.trim()) return undefined;
-    const closed = singleFence(tail);
-    if (closed?.closed && closed.code.length > MAX_HIGHLIGHT) return this.longFence(this.stable, this.stable + closed.codeAt, closed.code, closed.info);
     this.renders++;
     const html = renderMarkdown(tail) + (this.continuing && /\s$/.test(tail) ? ' ' : '');
     return { kind: 'html', key: -1, html, inline: this.continuing };
   }
 
-  /** The open fence at `at` with its pieces extended over the code received since the last update. */
-  private openFenceAt(at: number, codeAt: number, info: string): { open: OpenCode; rest: string } {
+  /**
+   * The fence `span` as plain code pieces up to `codeEnd` (its closing line, or the end of the text while
+   * it is open). The pieces and the key stay the same from streaming to finished: nothing is re-mounted.
+   */
+  private fencePieces(span: FenceSpan, codeEnd: number): MarkdownBlock {
     let open = this.openCode;
-    if (open?.at !== at) open = this.openCode = { at, codeAt, key: this.seq++, lang: fenceLanguage(info), pieces: [], end: 0 };
-    const from = codeAt + open.end - this.base;
-    const more = codePieces(this.work.slice(from), 0);
-    open.pieces.push(...more.pieces);
-    open.end += more.end;
-    return { open, rest: this.work.slice(from + more.end) };
-  }
-
-  /** The open fence at the end of the text as code pieces; only the new code is looked at. */
-  private openCodeTail(at: number, codeAt: number, info: string): MarkdownBlock {
-    const { open, rest } = this.openFenceAt(at, codeAt, info);
-    // Past the highlighting limit the fence stays pieces: the text its pieces hold is no longer needed.
-    if (open.end > MAX_HIGHLIGHT) this.dropBefore(codeAt + open.end);
-    return { kind: 'code', key: open.key, lang: open.lang, pieces: rest ? [...open.pieces, rest] : open.pieces.slice() };
-  }
-
-  /** A closed fence too long to highlight, given whole: the streamed pieces and key are kept. */
-  private longFence(at: number, codeAt: number, code: string, info: string): MarkdownBlock {
-    let open = this.openCode;
-    if (open?.at !== at) open = this.openCode = { at, codeAt, key: this.seq++, lang: fenceLanguage(info), pieces: [], end: 0 };
-    const more = codePieces(code, open.end);
-    open.pieces.push(...more.pieces);
-    open.end = more.end;
-    const last = code.slice(open.end);
-    return { kind: 'code', key: open.key, lang: open.lang, pieces: last ? [...open.pieces, last] : open.pieces.slice() };
-  }
-
-  /** The long fence at `at` whose first pieces left `work` and that has closed (before `end`). */
-  private closedLongFence(at: number, end: number): MarkdownBlock {
-    // Text before `base` is only ever dropped for the pieces of a long fence at `stable` (openCode).
-    const open = this.openCode!;
-    const closeAt = Math.min(this.scanner.closeOf(at) ?? end, end);
-    const rest = this.work.slice(open.codeAt + open.end - this.base, closeAt - this.base);
-    const more = codePieces(rest, 0);
+    if (open?.at !== span.at) open = this.openCode = { at: span.at, key: this.seq++, lang: fenceLanguage(span.info), pieces: [], end: 0 };
+    const rest = this.work.slice(span.codeAt + open.end - this.base, codeEnd - this.base);
+    const more = codePieces(rest);
     open.pieces.push(...more.pieces);
     open.end += more.end;
     const last = rest.slice(more.end);
@@ -347,19 +331,14 @@ export class IncrementalMarkdown {
   private push(out: MarkdownBlock[], start: number, end: number, splitsParagraph: boolean): void {
     const inline = this.continuing || splitsParagraph;
     this.continuing = splitsParagraph;
-    if (start < this.base) {
-      out.push(this.closedLongFence(start, end));
+    const long = this.longClosedFence(start, end);
+    if (long) {
+      out.push(this.fencePieces(long, long.closeAt!));
       this.openCode = undefined;
       return;
     }
     const src = this.work.slice(start - this.base, end - this.base);
     if (!src.trim()) return;
-    const fence = splitsParagraph ? undefined : singleFence(src);
-    if (fence?.closed && fence.code.length > MAX_HIGHLIGHT) {
-      out.push(this.longFence(start, start + fence.codeAt, fence.code, fence.info));
-      this.openCode = undefined;
-      return;
-    }
     this.openCode = undefined;
     this.renders++;
     // A space the cut took from between two words is put back (markdown-it trims it from the piece).

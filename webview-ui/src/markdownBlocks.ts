@@ -33,17 +33,29 @@ function closesFence(line: string, opener: FenceOpener): boolean {
  * appended, so a chunk costs the lines it adds, not a rescan of an open fence. Offsets are absolute; the
  * caller may drop text before lineStart() and pass the rest with its offset (`base`).
  */
+/** A code fence the scanner found: where it begins, its code and, once closed, its closing line. */
+export interface FenceSpan {
+  at: number;
+  codeAt: number;
+  info: string;
+  /** Its opener is not indented: it is a block of its own (a cut before it and after it). */
+  topLevel: boolean;
+  /** Where the closing line starts and where the line after it starts; undefined while open. */
+  closeAt?: number;
+  end?: number;
+}
+
 export class CutScanner {
   private pos: number;
-  private fence: { opener: FenceOpener; at: number; codeAt: number; topLevel: boolean } | undefined;
+  private fence: { opener: FenceOpener; span: FenceSpan } | undefined;
   private prevBlank = false;
   /** A top-level fence just closed: the next non-blank line starts a new block. */
   private afterFence = false;
   private found: number[] = [];
   /** How far the line at `pos` has been searched for its end. */
   private searched = 0;
-  /** Closed fences: where each began -> where its closing line starts (see closeOf). */
-  private closes = new Map<number, number>();
+  /** Every fence found, by where it begins. */
+  private fences = new Map<number, FenceSpan>();
   /** Complete lines and characters looked at so far (tests check that appends stay incremental). */
   linesScanned = 0;
   charsSearched = 0;
@@ -85,21 +97,22 @@ export class CutScanner {
     return provisional !== undefined && provisional > after ? [...this.found, provisional] : this.found;
   }
 
-  /** Where the closing line of the fence that began at `at` starts, if it closed. */
-  closeOf(at: number): number | undefined {
-    return this.closes.get(at);
+  /** The fence whose first line is at `at`, if one is (open or closed). */
+  fenceAt(at: number): FenceSpan | undefined {
+    return this.fences.get(at);
   }
 
-  /** The code fence open at the end of the scanned text: where its first line and its code start. */
-  openFence(): { at: number; codeAt: number; info: string } | undefined {
-    return this.fence && { at: this.fence.at, codeAt: this.fence.codeAt, info: this.fence.opener.info };
+  /** The code fence open at the end of the scanned text. */
+  openFence(): FenceSpan | undefined {
+    return this.fence?.span;
   }
 
   private scanLine(line: string, next: number): void {
     if (this.fence) {
       if (closesFence(line, this.fence.opener)) {
-        this.closes.set(this.fence.at, this.pos);
-        this.afterFence = this.fence.topLevel;
+        this.fence.span.closeAt = this.pos;
+        this.fence.span.end = next;
+        this.afterFence = this.fence.span.topLevel;
         this.fence = undefined;
       }
       this.prevBlank = false;
@@ -111,7 +124,11 @@ export class CutScanner {
     const interrupts = !indented && (opener !== undefined || ATX_HEADING.test(line));
     if (!blank && this.pos > this.from && ((this.prevBlank && !indented) || interrupts || this.afterFence)) this.found.push(this.pos);
     if (!blank) this.afterFence = false;
-    if (opener) this.fence = { opener, at: this.pos, codeAt: next, topLevel: !indented };
+    if (opener) {
+      const span: FenceSpan = { at: this.pos, codeAt: next, info: opener.info, topLevel: !indented };
+      this.fences.set(span.at, span);
+      this.fence = { opener, span };
+    }
     this.prevBlank = blank;
   }
 }
@@ -119,11 +136,6 @@ export class CutScanner {
 /** The cut points of `text` after `from` (which must be outside a code fence), in one scan. */
 export function findCuts(text: string, from: number): number[] {
   return new CutScanner(from).cuts(text, from).slice();
-}
-
-export function startsWithFence(text: string, pos: number): boolean {
-  const nl = text.indexOf('\n', pos);
-  return fenceOpener(text.slice(pos, nl < 0 ? text.length : nl)) !== undefined;
 }
 
 /** Above this many characters the live tail is cut even without a blank line (bounded cost per chunk). */
@@ -178,25 +190,6 @@ export function forcedCut(tail: string): { at: number; paragraph: boolean } | un
   return { at, paragraph: true };
 }
 
-/** A tail or block that is one code fence: its info and code, and whether the fence is closed. */
-export function singleFence(src: string): { info: string; code: string; codeAt: number; closed: boolean } | undefined {
-  const nl = src.indexOf('\n');
-  if (nl < 0) return undefined;
-  const opener = fenceOpener(src.slice(0, nl));
-  if (!opener) return undefined;
-  for (let pos = nl + 1; pos < src.length; ) {
-    const end = src.indexOf('\n', pos);
-    const line = src.slice(pos, end < 0 ? src.length : end);
-    if (end >= 0 && closesFence(line, opener)) {
-      // Closed: it is a single fence only if nothing but blank lines follows.
-      return src.slice(end + 1).trim() ? undefined : { info: opener.info, code: src.slice(nl + 1, pos), codeAt: nl + 1, closed: true };
-    }
-    if (end < 0) break;
-    pos = end + 1;
-  }
-  return { info: opener.info, code: src.slice(nl + 1), codeAt: nl + 1, closed: false };
-}
-
 /**
  * A copy of `s` that does not keep its parent alive: V8 makes a slice of a long string a view into the
  * parent, and a streamed message's text is a fresh ~N KB string each frame, so every kept piece would pin
@@ -209,10 +202,10 @@ export function detach(s: string): string {
 /** Code longer than this is shown in pieces of about this size, as plain text (see CodeBlockView). */
 export const CODE_PIECE = 4096;
 
-/** Cuts `code` from `from` into pieces of about CODE_PIECE characters at line ends; returns the pieces and where they end. */
-export function codePieces(code: string, from: number): { pieces: string[]; end: number } {
+/** Cuts `code` into pieces of about CODE_PIECE characters at line ends, leaving the last ≤ CODE_PIECE; returns the pieces and where they end. */
+export function codePieces(code: string): { pieces: string[]; end: number } {
   const pieces: string[] = [];
-  let end = from;
+  let end = 0;
   while (code.length - end > CODE_PIECE) {
     const nl = code.lastIndexOf('\n', end + CODE_PIECE);
     const cut = nl >= end ? nl + 1 : end + CODE_PIECE;

@@ -16,27 +16,25 @@ export function recordAppend(prev: Block, next: Block, chunk: string): void {
 }
 
 /**
- * The chunks appended from `from` to `to`, oldest first, or undefined when `to` does not descend from
- * `from` by appends (another transcript, a resync). Forgets the links it walked: each is read once.
+ * The chunks appended to `block` since `shown` (the block last rendered), oldest first; each link is read
+ * once. Undefined when `block` is to be read whole (first shown, or not descended from `shown` by appends:
+ * another transcript, a resync); its link is then dropped, as it would keep every older block alive.
  */
-export function takeAppends(from: Block, to: Block): string[] | undefined {
+export function appendsSince(shown: Block | undefined, block: Block): string[] | undefined {
   const chunks: string[] = [];
-  let b = to;
-  for (let n = 0; b !== from; n++) {
+  for (let b = block, n = 0; b !== shown; n++) {
     const link = appended.get(b);
-    if (!link || n > MAX_WALK) return undefined;
+    if (!link || !shown || n > MAX_WALK) {
+      appended.delete(block);
+      return undefined;
+    }
     chunks.push(link.chunk);
     b = link.prev;
   }
-  for (let c = to; c !== from; ) {
-    const link = appended.get(c)!;
-    appended.delete(c);
-    c = link.prev;
+  for (let b = block; b !== shown; ) {
+    const link = appended.get(b)!;
+    appended.delete(b);
+    b = link.prev;
   }
   return chunks.reverse();
-}
-
-/** `block` was read whole: the links behind it are not needed (and would keep every older block alive). */
-export function forgetAppends(block: Block): void {
-  appended.delete(block);
 }

@@ -2,7 +2,7 @@ import './setupDom';
 import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
-import { forgetAppends, recordAppend, takeAppends } from '../../../webview-ui/src/textAppends';
+import { appendsSince, recordAppend } from '../../../webview-ui/src/textAppends';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -403,13 +403,16 @@ describe('webview markdown: the append log of streamed text blocks', () => {
     const c = { type: 'text' as const, text: 'abc' };
     recordAppend(a, b, 'b');
     recordAppend(b, c, 'c');
-    assert.deepEqual(takeAppends(c, c), []);
-    assert.equal(takeAppends({ type: 'text', text: 'x' }, c), undefined, 'not descended from it');
-    assert.deepEqual(takeAppends(a, c), ['b', 'c']);
-    assert.equal(takeAppends(a, c), undefined, 'each link is read once');
+    assert.deepEqual(appendsSince(c, c), []);
+    const e = { type: 'text' as const, text: 'e' };
+    const f = { type: 'text' as const, text: 'ef' };
+    recordAppend(e, f, 'f');
+    assert.equal(appendsSince({ type: 'text', text: 'x' }, f), undefined, 'not descended from it');
+    assert.deepEqual(appendsSince(a, c), ['b', 'c']);
+    assert.equal(appendsSince(a, c), undefined, 'each link is read once');
     const d = { type: 'text' as const, text: 'abcd' };
     recordAppend(c, d, 'd');
-    forgetAppends(d);
-    assert.equal(takeAppends(c, d), undefined, 'a block read whole forgets its link');
+    assert.equal(appendsSince(undefined, d), undefined, 'first shown: read whole');
+    assert.equal(appendsSince(c, d), undefined, 'a block read whole forgets its link');
   });
 });

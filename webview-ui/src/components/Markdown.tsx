@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
 import type { TranscriptContent } from '../../../src/shared/transcript';
-import { forgetAppends, takeAppends } from '../textAppends';
+import { appendsSince } from '../textAppends';
 import { markdownDeadline } from '../renderBudget';
 import { memo } from './common';
 
@@ -68,8 +68,7 @@ export function Markdown({ text, block }: { text: string; block?: TranscriptCont
   if (!inc.current) inc.current = new IncrementalMarkdown();
   const [, setFrame] = useState(0);
   // A streamed block: take only the chunks appended since the block last rendered (see textAppends.ts).
-  const chunks = block && shown.current && block !== shown.current ? takeAppends(shown.current, block) : undefined;
-  if (block && !chunks) forgetAppends(block);
+  const chunks = block ? appendsSince(shown.current, block) : undefined;
   shown.current = block;
   const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, markdownDeadline()) : inc.current.update(text, markdownDeadline());
   useEffect(() => {
