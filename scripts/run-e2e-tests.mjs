@@ -8,10 +8,10 @@
 //
 // Usage: node scripts/run-e2e-tests.mjs [--grep <pattern>] [--skip-package] [--vsix <file>] [--keep]
 //                                       [--timeout <seconds>]
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, PKG, TEST_RESULTS, CHROMIUM } from './lib/paths.mjs';
+import { REPO, PKG, TEST_RESULTS, CHROMIUM, EXTENSION_ID } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll } from './lib/proc.mjs';
 import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
 import { makeRunDirs, removeDir } from './lib/workspace.mjs';
@@ -91,8 +91,38 @@ async function main() {
     timeoutMs: Number(opts.timeout) * 1000,
   });
   if (result.timedOut) say(`e2e tests timed out after ${opts.timeout} s (raise with --timeout <seconds>)`);
+  if (result.code !== 0) reportExtensionLogs(dirs.userDataDir);
   say(`${result.code === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)}; screenshots and logs in ${ARTIFACTS}`);
   return result.code === 0 ? 0 : 1;
+}
+
+/**
+ * After a failure: Switchboard's own logs (its log channel and the ACP message trace) from the extension
+ * host, copied to the artifacts and their tails printed, since a CI run keeps only the output.
+ */
+function reportExtensionLogs(userDataDir) {
+  const found = [];
+  const walk = (dir, depth) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory() && depth < 4) walk(full, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith('.log') && basename(dir).toLowerCase() === EXTENSION_ID.toLowerCase()) found.push(full);
+    }
+  };
+  try {
+    walk(join(userDataDir, 'logs'), 0);
+  } catch {
+    return say('no extension host logs were written');
+  }
+  for (const file of found) {
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').filter(Boolean);
+    if (lines.length === 0) continue;
+    // One log folder per window (a reload starts a new extension host): logs/<time>/exthost<n>/<id>/.
+    const window = relative(join(userDataDir, 'logs'), file).split(sep).slice(0, 2).join('-');
+    copyFileSync(file, join(ARTIFACTS, `${window}-${basename(file)}`));
+    say(`last ${Math.min(60, lines.length)} of ${lines.length} lines of ${window}/${basename(file)}:`);
+    for (const line of lines.slice(-60)) console.log(`  ${line.slice(0, 300)}`);
+  }
 }
 
 let code = 1;

@@ -19,7 +19,7 @@ import { createServer } from 'node:net';
 import { REPO, PKG, DEMO_AGENT, TEST_RESULTS } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll, startTracked, cleanEnv, sleep } from './lib/proc.mjs';
 import { ensureCodeServer, installVsix, CODE_SERVER_ENTRY, freePort, remoteUri, workbenchUrl } from './lib/code-server.mjs';
-import { makeRunDirs, removeDir } from './lib/workspace.mjs';
+import { machineSettingsPath, makeRunDirs, removeDir } from './lib/workspace.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -123,7 +123,7 @@ async function main() {
 
   Then click the Switchboard icon in the activity bar and type a message.
   Sample workspace (a temp copy): ${dirs.workspace}
-  Agent settings: ${join(dirs.userDataDir, 'User', 'settings.json')}
+  Agent settings: ${machineSettingsPath(dirs.userDataDir)} (code-server's Remote settings)
   On a remote machine, forward the port first:  ssh -L ${port}:127.0.0.1:${port} <host>
 
   Ctrl+C to stop.

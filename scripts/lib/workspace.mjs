@@ -1,7 +1,7 @@
 // Throwaway directories for one run: a copy of the sample workspace, user data with settings, extensions.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { FIXTURE_WORKSPACE, TMP } from './paths.mjs';
+import { dirname, join } from 'node:path';
+import { FIXTURE_WORKSPACE, PKG, TMP } from './paths.mjs';
 import { killTreeSync } from './proc.mjs';
 
 const RUN_DIR = /^switchboard-(host|e2e|try)-/;
@@ -86,16 +86,32 @@ export function userSettingsPath(userDataDir) {
   return join(userDataDir, 'User', 'settings.json');
 }
 
-export function writeUserSettings(userDataDir, settings) {
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(userSettingsPath(userDataDir), JSON.stringify(settings, null, 2) + '\n');
+/** code-server's "Remote" settings: the only place its window reads machine-scoped settings from. */
+export function machineSettingsPath(userDataDir) {
+  return join(userDataDir, 'Machine', 'settings.json');
 }
 
-export function readUserSettings(userDataDir) {
-  try {
-    return JSON.parse(readFileSync(userSettingsPath(userDataDir), 'utf8'));
-  } catch {
-    return {};
+/**
+ * The settings this extension declares with a machine scope (switchboard.agents, …). code-server's window
+ * is a remote window, where VS Code ignores such settings in the user settings file: they go to the
+ * Machine file. (Read at first only by chance, before the extension registered their scope.)
+ */
+const MACHINE_SCOPED = new Set(
+  [PKG.contributes?.configuration ?? []]
+    .flat()
+    .flatMap((section) => Object.entries(section.properties ?? {}))
+    .filter(([, schema]) => schema.scope === 'machine' || schema.scope === 'machine-overridable')
+    .map(([key]) => key),
+);
+
+/** Writes `settings` into the user settings, machine-scoped ones into the Machine settings. */
+export function writeUserSettings(userDataDir, settings) {
+  const user = {};
+  const machine = {};
+  for (const [key, value] of Object.entries(settings)) (MACHINE_SCOPED.has(key) ? machine : user)[key] = value;
+  for (const [file, values] of [[userSettingsPath(userDataDir), user], [machineSettingsPath(userDataDir), machine]]) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(values, null, 2) + '\n');
   }
 }
 

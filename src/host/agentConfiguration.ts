@@ -19,6 +19,7 @@ export class AgentConfiguration implements vscode.Disposable {
   private readonly reported = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private current: AgentConfigurationSnapshot;
+  private lastLogged = '';
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.current = this.read();
@@ -26,6 +27,7 @@ export class AgentConfiguration implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('switchboard.agents') || e.affectsConfiguration('switchboard.defaultAgent')) this.refresh();
+        else this.refreshIfChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
     );
@@ -40,9 +42,33 @@ export class AgentConfiguration implements vscode.Disposable {
   }
 
   refresh(): void {
-    this.current = this.read();
-    this.report(this.current);
+    this.apply(this.read());
+  }
+
+  private apply(next: AgentConfigurationSnapshot): void {
+    this.current = next;
+    this.report(next);
     this.changeEmitter.fire();
+  }
+
+  /**
+   * Every configuration change carries the whole configuration to the extension host. In code-server a
+   * reloaded window can start its extension host without the user settings and deliver them later in a
+   * change that names other keys only, so any change re-reads, and a different result counts as a change.
+   */
+  private refreshIfChanged(): void {
+    const next = this.read();
+    if (sameSettings(next, this.current)) return;
+    this.log.info('the agent settings changed without a change event naming them; re-read');
+    this.apply(next);
+  }
+
+  /** One log line per distinct set of configured agents, so a log shows what each window saw. */
+  private logAgents(snapshot: AgentConfigurationSnapshot): void {
+    const configured = snapshot.agents.filter((a) => a.source === 'settings').map((a) => a.name);
+    const line = `agents from settings: ${configured.length ? configured.join(', ') : 'none'}; default: ${snapshot.defaultAgent ?? 'none'}`;
+    if (line !== this.lastLogged) this.log.info(line);
+    this.lastLogged = line;
   }
 
   private read(): AgentConfigurationSnapshot {
@@ -75,6 +101,7 @@ export class AgentConfiguration implements vscode.Disposable {
 
   /** Each distinct problem is shown once per window; the log keeps every one. */
   private report(snapshot: AgentConfigurationSnapshot): void {
+    this.logAgents(snapshot);
     const fresh = snapshot.problems.filter((p) => !this.reported.has(p.message));
     for (const p of fresh) {
       this.reported.add(p.message);
@@ -112,6 +139,14 @@ export class AgentConfiguration implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function sameSettings(a: AgentConfigurationSnapshot, b: AgentConfigurationSnapshot): boolean {
+  return (
+    a.defaultAgent === b.defaultAgent &&
+    a.ignoredUntrustedWorkspaceAgents === b.ignoredUntrustedWorkspaceAgents &&
+    JSON.stringify(a.agents) === JSON.stringify(b.agents)
+  );
 }
 
 function workspaceSettingsDefineAgents(): boolean {

@@ -36,12 +36,13 @@ import {
   closeWorkbench,
   e2eEnv,
   openWorkbench,
+  reportFailure,
   saveConsole,
   screenshot,
   THEMES,
   type ThemeKind,
   type Workbench,
-  userSettingsText,
+  settingsText,
 } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
@@ -65,8 +66,8 @@ describe('Chat panel with the demo agent', function () {
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, `failed-chat-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
-      console.log(`user settings after the failure: ${userSettingsText()}`);
+      await reportFailure(wb.page, `chat-${this.currentTest.title}`);
+      console.log(`settings after the failure: ${settingsText()}`);
     }
   });
 
@@ -276,8 +277,13 @@ describe('Chat panel with the demo agent', function () {
     await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 60_000 });
     // The agents are listed again (the settings are read anew after the reload).
     await until(
-      async () => (await chat.getByRole('combobox', { name: 'Agent', exact: true }).locator('option').allTextContents()).includes(DEMO_AGENT),
-      `"${DEMO_AGENT}" in the Agent picker after the reload (user settings: ${userSettingsText()})`,
+      async () => {
+        const picker = chat.getByRole('combobox', { name: 'Agent', exact: true });
+        const options = await picker.locator('option').allTextContents();
+        if (options.includes(DEMO_AGENT)) return true;
+        throw new Error(`the picker lists ${JSON.stringify(options)} (${await picker.evaluate((e) => e.outerHTML.slice(0, 300))})`);
+      },
+      `"${DEMO_AGENT}" in the Agent picker after the reload (settings: ${settingsText()})`,
       60_000,
     );
     // The reopened session still works: the next prompt binds it to a fresh agent process.

@@ -24,7 +24,7 @@ import {
   waitForTurnEnd,
   workspaceFile,
 } from './helpers/chat';
-import { closeWorkbench, openSwitchboardView, openWorkbench, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { closeAllEditors, closeWorkbench, openSwitchboardView, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
 const agentEdit = (text: string): string => `${text.replace(/\s*$/, '')}\n${EDIT_MARK}\n`;
@@ -72,7 +72,7 @@ async function openPendingDiff(page: Page, card: Locator): Promise<void> {
 
 /** A clean start for each test: a new session, no editors open. */
 async function freshStart(page: Page, chat: FrameLocator): Promise<void> {
-  await runCommand(page, 'View: Close All Editors');
+  await closeAllEditors(page);
   await openSwitchboardView(page);
   await newSession(chat);
 }
@@ -94,7 +94,7 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, `failed-diff-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+      await reportFailure(wb.page, `diff-${this.currentTest.title}`);
     }
   });
 
@@ -175,8 +175,11 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
     const lines = page.locator('.part.editor .editor-group-container.active .editor-instance .monaco-editor:not(.gutter) .view-lines').first();
     await lines.waitFor({ state: 'visible' });
-    // VS Code reloads its model of greet.js from disk asynchronously after the restore above.
-    await until(async () => !(await lines.innerText()).includes('Edited by the Switchboard demo agent'), 'the editor to show the restored file', 30_000);
+    // VS Code reloads its model of greet.js from disk asynchronously after the restore above: wait for the
+    // whole file, so the user types into the restored text and not into a model VS Code has yet to reload.
+    // (Compared without white space: Monaco renders empty lines and spaces its own way.)
+    const bare = (t: string) => t.replace(/[\s\u00a0]+/g, '');
+    await until(async () => bare(await lines.innerText()) === bare(original), 'the editor to show the restored file', 30_000);
     await lines.click();
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('const userNote = 1;');
@@ -209,7 +212,7 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     }, 'the undone file on disk', 30_000);
     assert.ok(Buffer.from(restored).equals(Buffer.from(userText)), `byte for byte: ${JSON.stringify(restored.slice(0, 80))}…`);
     await screenshot(page, 'diff-review-undo-all');
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
   });
 
   it('rejecting one hunk in the editor keeps the others', async () => {
@@ -252,6 +255,6 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await page.getByRole('treeitem', { name: 'greet.js, modified, 1 added, 0 removed lines', exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'diff-review-hunk-undone');
-    await runCommand(page, 'View: Close All Editors');
+    await closeAllEditors(page);
   });
 });

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import type { Frame, FrameLocator } from 'playwright-core';
 import { chatFrameHandle, configureAgents, editorTabs, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, transcript } from './helpers/chat';
-import { closeWorkbench, openWorkbench, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
 
 const PAYLOAD = [
   'xss-probe: every line below must stay inert',
@@ -88,7 +88,7 @@ describe('Security: agent Markdown stays inert in the chat webview', function ()
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, `failed-security-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+      await reportFailure(wb.page, `security-${this.currentTest.title}`);
     }
   });
 

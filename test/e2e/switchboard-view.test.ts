@@ -6,6 +6,7 @@ import {
   closeWorkbench,
   openSwitchboardView,
   openWorkbench,
+  reportFailure,
   saveConsole,
   screenshot,
   setColorTheme,
@@ -23,7 +24,7 @@ describe('Switchboard view in the workbench', function () {
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, `failed-${this.currentTest.title.replace(/\W+/g, '-')}`).catch(() => {});
+      await reportFailure(wb.page, `${this.currentTest.title}`);
     }
   });
 

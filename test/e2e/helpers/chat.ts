@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, THEMES, updateUserSettings, type ThemeKind } from './workbench';
+import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, THEMES, updateSettings, type ThemeKind } from './workbench';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const DEMO_AGENT = 'Demo Agent';
@@ -18,7 +18,7 @@ const AGENTS_DIR = path.join(REPO, 'test', 'fixtures', 'agents');
  * file when the window starts.
  */
 export function configureAgents(defaultAgent: string = DEMO_AGENT, extra: Record<string, unknown> = {}): void {
-  updateUserSettings({
+  updateSettings({
     'switchboard.agents': {
       [DEMO_AGENT]: { command: process.execPath, args: [path.join(AGENTS_DIR, 'demo-agent.mjs')] },
       [FAKE_AGENT]: { command: process.execPath, args: [path.join(AGENTS_DIR, 'fake-agent.mjs')] },
@@ -163,7 +163,13 @@ export async function editorTabs(page: Page): Promise<string[]> {
 /** Restores a workspace file to its fixture content (the tests share one workspace copy). */
 export function restoreWorkspaceFile(rel: string): string {
   const text = fixtureText(rel);
-  fs.writeFileSync(workspaceFile(rel), text);
+  // Written beside the workspace and renamed over the file: VS Code's watcher never sees it truncated. A
+  // plain write could be caught half-done, and an editor that loaded the empty file and was then typed
+  // into keeps a stale version of the file, so its next save fails as "the file is newer".
+  const target = workspaceFile(rel);
+  const temp = path.join(path.dirname(e2eEnv().workspace), `.restore-${process.pid}-${path.basename(rel)}`);
+  fs.writeFileSync(temp, text);
+  fs.renameSync(temp, target);
   return text;
 }
 

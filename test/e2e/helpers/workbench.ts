@@ -139,26 +139,51 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   }
 }
 
-/** The user settings file as it is now (for failure messages). */
-export function userSettingsText(): string {
-  try {
-    return fs.readFileSync(path.join(e2eEnv().userDataDir, 'User', 'settings.json'), 'utf8').replace(/\s+/g, ' ').slice(0, 1500);
-  } catch (err) {
-    return `unreadable: ${err instanceof Error ? err.message : String(err)}`;
-  }
+/** The user and Machine settings files as they are now (for failure messages). */
+export function settingsText(): string {
+  return [userSettingsFile(), machineSettingsFile()]
+    .map((file) => {
+      try {
+        return `${path.basename(path.dirname(file))}: ${fs.readFileSync(file, 'utf8').replace(/\s+/g, ' ').slice(0, 1500)}`;
+      } catch (err) {
+        return `${file} unreadable: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    })
+    .join('; ');
 }
 
-/** Merges `patch` into the user settings file; VS Code picks the change up live. */
-export function updateUserSettings(patch: Record<string, unknown>): void {
-  const file = path.join(e2eEnv().userDataDir, 'User', 'settings.json');
-  let current: Record<string, unknown> = {};
-  try {
-    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    /* no settings yet */
+const userSettingsFile = () => path.join(e2eEnv().userDataDir, 'User', 'settings.json');
+/** code-server's "Remote" settings, where its (remote) window reads machine-scoped settings. */
+const machineSettingsFile = () => path.join(e2eEnv().userDataDir, 'Machine', 'settings.json');
+
+/** The settings this extension declares machine-scoped: VS Code ignores them in a remote window's user settings. */
+function isMachineScoped(key: string): boolean {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } | { properties?: Record<string, { scope?: string }> }[] };
+  };
+  const sections = [pkg.contributes?.configuration ?? []].flat();
+  const scope = sections.find((s) => s.properties?.[key])?.properties?.[key]?.scope;
+  return scope === 'machine' || scope === 'machine-overridable';
+}
+
+/**
+ * Merges `patch` into the settings, as a user of code-server sets them: machine-scoped ones in the Remote
+ * (Machine) settings, the rest in the user settings. VS Code picks the change up live.
+ */
+export function updateSettings(patch: Record<string, unknown>): void {
+  for (const file of [userSettingsFile(), machineSettingsFile()]) {
+    const machine = file === machineSettingsFile();
+    const mine = Object.fromEntries(Object.entries(patch).filter(([key]) => isMachineScoped(key) === machine));
+    if (Object.keys(mine).length === 0) continue;
+    let current: Record<string, unknown> = {};
+    try {
+      current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      /* no settings yet */
+    }
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ ...current, ...mine }, null, 2) + '\n');
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...current, ...patch }, null, 2) + '\n');
 }
 
 export const THEMES = {
@@ -186,7 +211,7 @@ function themeApplied(page: Page, cls: string, timeout: number): Promise<unknown
  */
 export async function setColorTheme(page: Page, kind: ThemeKind): Promise<void> {
   const theme = THEMES[kind];
-  updateUserSettings({ 'workbench.colorTheme': theme.name });
+  updateSettings({ 'workbench.colorTheme': theme.name });
   try {
     await themeApplied(page, theme.cls, 5_000);
   } catch {
@@ -210,4 +235,33 @@ export function saveConsole(wb: Workbench, name: string): void {
   const dir = e2eEnv().artifacts;
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${name}.console.log`), wb.console.join('\n') + '\n');
+}
+
+/**
+ * After a failed test: a screenshot, and what the workbench was showing (a modal dialog, notifications)
+ * printed to the test output, which is all a CI run keeps.
+ */
+export async function reportFailure(page: Page, name: string): Promise<void> {
+  await screenshot(page, `failed-${name.replace(/\W+/g, '-')}`).catch(() => {});
+  const texts = async (selector: string): Promise<string[]> =>
+    (await page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const dialogs = await texts('.monaco-dialog-box');
+  const notifications = await texts('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item');
+  console.log(`    workbench at the failure: dialogs ${JSON.stringify(dialogs)}; notifications ${JSON.stringify(notifications)}`);
+}
+
+/**
+ * "View: Close All Editors". A file left unsaved (by a test that failed half-way) makes VS Code ask
+ * whether to save it; the answer is Don't Save, so one failure does not block every later test.
+ */
+export async function closeAllEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  const dontSave = page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
+  try {
+    await dontSave.waitFor({ state: 'visible', timeout: 1_000 });
+  } catch {
+    return;
+  }
+  console.log('    (an unsaved editor was closed without saving)');
+  await dontSave.click();
 }
