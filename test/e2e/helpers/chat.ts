@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, THEMES, updateSettings, type ThemeKind } from './workbench';
+import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, runCommand, THEMES, updateSettings, type ThemeKind } from './workbench';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const DEMO_AGENT = 'Demo Agent';
@@ -183,7 +183,7 @@ export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
     page.evaluate((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls);
   if (await applied()) return;
   await page.keyboard.press('Escape');
-  await runCommandExactly(page, 'Preferences: Color Theme');
+  await runCommand(page, 'Preferences: Color Theme');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   // The palette's input is reused: wait until it is the theme picker's (its placeholder names the theme).
@@ -202,21 +202,4 @@ export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
 export async function hideSwitchboardView(page: Page): Promise<void> {
   await activityBarItem(page, 'Explorer').click();
   await page.locator('.part.sidebar .composite.title .title-label', { hasText: /explorer/i }).waitFor({ state: 'visible' });
-}
-
-/**
- * Runs a command from the palette by clicking the row whose label is exactly `title` (runCommand presses
- * Enter on the top row, which for "Preferences: Color Theme" may be "…Browse Color Themes in Marketplace").
- */
-export async function runCommandExactly(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  const row = page
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
-    .first();
-  await row.waitFor();
-  await row.click();
 }
