@@ -1,6 +1,7 @@
 // Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
+import { webviewAliases } from './webview-ui/bundle-aliases.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -41,6 +42,7 @@ const webview = {
   jsx: 'automatic',
   jsxImportSource: 'preact',
   loader: { '.css': 'css' },
+  alias: webviewAliases,
 };
 
 copyCodicons();

@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { webviewAliases } from '../../../webview-ui/bundle-aliases.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
@@ -24,6 +25,7 @@ await esbuild.build({
   // Browser builds of the webview's dependencies (the same code the webview runs).
   conditions: ['browser', 'import'],
   mainFields: ['browser', 'module', 'main'],
+  alias: webviewAliases,
   external: ['jsdom', 'mocha'],
   sourcemap: 'inline',
   logLevel: 'warning',

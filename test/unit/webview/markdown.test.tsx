@@ -56,6 +56,14 @@ describe('webview markdown: sanitising agent output', () => {
     assert.deepEqual(hrefs, ['https://example.com', 'mailto:x@y.z', 'src/app.ts#L3']);
   });
 
+  it('decodes character references as the shipped bundle does (entities 8 behind markdown-it 14)', () => {
+    const host = document.createElement('div');
+    host.innerHTML = renderMarkdown('&copy; &amp; &#x41;&#66; &ne; &notanentity; &lt;b&gt; [l](https://x.example/?a=1&amp;b=2) `&amp;`');
+    assert.equal(host.textContent?.trim(), '© & AB ≠ &notanentity; <b> l &amp;');
+    assert.equal(host.querySelector('b'), null);
+    assert.equal(host.querySelector('a')?.getAttribute('href'), 'https://x.example/?a=1&b=2');
+  });
+
   it('renders images as links, never as <img>', () => {
     const host = document.createElement('div');
     host.innerHTML = renderMarkdown('![diagram](https://example.com/a.png)');
