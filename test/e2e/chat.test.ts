@@ -146,6 +146,9 @@ describe('Chat panel with the demo agent', function () {
     const edit = toolCall(log, 'Edit greet.js').first();
     assert.strictEqual(await toolStatus(edit), 'Awaiting permission');
     assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), original);
+    // Readable while it waits (the theme tests below audit the finished turn in every theme).
+    const audit = await (await chatFrameHandle(wb!.page)).evaluate(auditContrast);
+    assert.deepStrictEqual(audit.failing, [], 'texts under the WCAG AA contrast while the permission card shows');
 
     await button(card, 'Allow').click();
     await card.waitFor({ state: 'detached', timeout: 30_000 });
