@@ -52,9 +52,10 @@ export class AgentConfiguration implements vscode.Disposable {
   }
 
   /**
-   * Every configuration change carries the whole configuration to the extension host. In code-server a
-   * reloaded window can start its extension host without the user settings and deliver them later in a
-   * change that names other keys only, so any change re-reads, and a different result counts as a change.
+   * Every configuration change carries the whole configuration to the extension host, and one can alter
+   * ours without naming it: in a remote window VS Code ignores machine-scoped settings found in the local
+   * user settings, but only once their schema is registered, in a change that names other keys. So any
+   * change re-reads, and a different result counts as a change.
    */
   private refreshIfChanged(): void {
     const next = this.read();
