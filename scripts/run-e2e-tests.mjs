@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { REPO, PKG, TEST_RESULTS, CHROMIUM, EXTENSION_ID } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll } from './lib/proc.mjs';
 import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
-import { makeRunDirs, removeDir } from './lib/workspace.mjs';
+import { MACHINE_SCOPED, makeRunDirs, removeDir } from './lib/workspace.mjs';
 import { CHROMIUM_ARGS } from './lib/browser.mjs';
 
 const { values: opts } = parseArgs({
@@ -87,6 +87,7 @@ async function main() {
       SWITCHBOARD_E2E_ARTIFACTS: ARTIFACTS,
       CHROMIUM_PATH: CHROMIUM,
       SWITCHBOARD_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
+      SWITCHBOARD_E2E_MACHINE_SCOPED: JSON.stringify([...MACHINE_SCOPED]),
     },
     timeoutMs: Number(opts.timeout) * 1000,
   });

@@ -96,7 +96,7 @@ export function machineSettingsPath(userDataDir) {
  * is a remote window, where VS Code ignores such settings in the user settings file: they go to the
  * Machine file. (Read at first only by chance, before the extension registered their scope.)
  */
-const MACHINE_SCOPED = new Set(
+export const MACHINE_SCOPED = new Set(
   [PKG.contributes?.configuration ?? []]
     .flat()
     .flatMap((section) => Object.entries(section.properties ?? {}))

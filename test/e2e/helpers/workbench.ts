@@ -24,6 +24,8 @@ export interface E2EEnv {
   chromium: string;
   /** Chromium flags, one list for every runner (scripts/lib/browser.mjs passes them). */
   chromiumArgs: string[];
+  /** Settings the extension declares machine-scoped (scripts/lib/workspace.mjs reads them from package.json). */
+  machineScoped: string[];
 }
 
 export function e2eEnv(): E2EEnv {
@@ -36,6 +38,7 @@ export function e2eEnv(): E2EEnv {
     artifacts: process.env.SWITCHBOARD_E2E_ARTIFACTS ?? path.resolve('test-results', 'e2e'),
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromiumArgs: JSON.parse(process.env.SWITCHBOARD_E2E_CHROMIUM_ARGS ?? '["--no-sandbox"]') as string[],
+    machineScoped: JSON.parse(process.env.SWITCHBOARD_E2E_MACHINE_SCOPED ?? '[]') as string[],
   };
 }
 
@@ -163,24 +166,15 @@ const userSettingsFile = () => path.join(e2eEnv().userDataDir, 'User', 'settings
 /** code-server's "Remote" settings, where its (remote) window reads machine-scoped settings. */
 const machineSettingsFile = () => path.join(e2eEnv().userDataDir, 'Machine', 'settings.json');
 
-/** The settings this extension declares machine-scoped: VS Code ignores them in a remote window's user settings. */
-function isMachineScoped(key: string): boolean {
-  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
-    contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } | { properties?: Record<string, { scope?: string }> }[] };
-  };
-  const sections = [pkg.contributes?.configuration ?? []].flat();
-  const scope = sections.find((s) => s.properties?.[key])?.properties?.[key]?.scope;
-  return scope === 'machine' || scope === 'machine-overridable';
-}
-
 /**
  * Merges `patch` into the settings, as a user of code-server sets them: machine-scoped ones in the Remote
  * (Machine) settings, the rest in the user settings. VS Code picks the change up live.
  */
 export function updateSettings(patch: Record<string, unknown>): void {
+  const machineScoped = new Set(e2eEnv().machineScoped);
   for (const file of [userSettingsFile(), machineSettingsFile()]) {
     const machine = file === machineSettingsFile();
-    const mine = Object.fromEntries(Object.entries(patch).filter(([key]) => isMachineScoped(key) === machine));
+    const mine = Object.fromEntries(Object.entries(patch).filter(([key]) => machineScoped.has(key) === machine));
     if (Object.keys(mine).length === 0) continue;
     let current: Record<string, unknown> = {};
     try {
