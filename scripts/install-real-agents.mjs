@@ -5,23 +5,20 @@
 // it only prints where they are. CI runs it before `npm test`.
 //
 // Usage: node scripts/install-real-agents.mjs [--print-paths] [--force]
-//   --print-paths  print only {"claudeAgentAcp": "...", "geminiCli": "..."} as JSON on stdout
+//   --print-paths  print only {"claude": "...", "gemini": "...", …} as JSON on stdout
 //   --force        reinstall even when the marker matches
-// The tests read the entry points from SWITCHBOARD_CLAUDE_AGENT_ACP and SWITCHBOARD_GEMINI_CLI when
-// set, else from this default location (test/unit/realAgents/realAgentSetup.ts).
+// The tests find them in this location (test/fixtures/realAgents/recipe.ts).
 /* global process, console */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Pinned versions (npm view, 2025): bump deliberately, the tests assert what these versions advertise. */
-export const REAL_AGENTS = {
-  claudeAgentAcp: { pkg: '@zed-industries/claude-agent-acp', version: '0.23.1', bin: 'dist/index.js' },
-  geminiCli: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'bundle/gemini.js' },
-};
+/** Pinned versions, one table with the tests (test/fixtures/realAgents/agents.json): bump deliberately. */
+const TABLE_FILE = fileURLToPath(new URL('../test/fixtures/realAgents/agents.json', import.meta.url));
+export const REAL_AGENTS = Object.fromEntries(Object.entries(JSON.parse(readFileSync(TABLE_FILE, 'utf8'))).filter(([key]) => key !== '//'));
 
 export const REAL_AGENTS_DIR =
   process.env.SWITCHBOARD_REAL_AGENTS_DIR ||
@@ -65,8 +62,9 @@ function isInstalled() {
 
 function npmInstall(log) {
   // A package.json in the cache dir pins exact versions; `npm install --prefix` installs exactly those.
-  // Neither agent needs an install script to run: their optional native modules (node-pty, keytar,
-  // sharp) have prebuilt or JS fallbacks, and npm 11 only warns about scripts not in allowScripts.
+  // No agent needs an install script to run: native builds come as platform packages (codex-acp,
+  // opencode, copilot), optional native modules (node-pty, keytar, sharp) have prebuilt or JS
+  // fallbacks, and npm 11 only warns about scripts not in allowScripts.
   writeFileSync(
     join(REAL_AGENTS_DIR, 'package.json'),
     `${JSON.stringify({ name: 'switchboard-real-agents', private: true, dependencies: wantedVersions() }, null, 2)}\n`,
@@ -123,8 +121,7 @@ async function main() {
     console.log(JSON.stringify(paths));
     return;
   }
-  log(`SWITCHBOARD_CLAUDE_AGENT_ACP=${paths.claudeAgentAcp}`);
-  log(`SWITCHBOARD_GEMINI_CLI=${paths.geminiCli}`);
+  for (const [id, file] of Object.entries(paths)) log(`${id}: ${file}`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
