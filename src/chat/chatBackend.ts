@@ -59,8 +59,12 @@ export interface ChatBackend {
   getTerminals(): TerminalSnapshot[];
 
   // ---- actions from the panel ----
-  /** Starts a session (spawns / reuses the agent) and makes it active. Resolves with its id. */
-  newSession(agentId?: string): Promise<string>;
+  /**
+   * Starts a session (spawns / reuses the agent) and makes it active. Resolves with its id. Rejects with
+   * AuthRequiredError when the agent needs sign-in first (its methods are then shown in the chat);
+   * `afterSignIn` runs with the session opened once the user has signed in.
+   */
+  newSession(agentId?: string, afterSignIn?: (sessionId: string) => void): Promise<string>;
   selectSession(sessionId: string): void;
   closeSession(sessionId: string): Promise<void>;
   /**

@@ -11,6 +11,7 @@ import {
   type WebviewToHostMessage,
 } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
+import { AuthRequiredError } from '../acp/errors';
 import { stripAnsi, stripAnsiStreaming } from './ansi';
 import type { BackendSessionView, ChatBackend, Disposable, TerminalOutputEvent, TranscriptChangeEvent } from './chatBackend';
 import { TranscriptDiffer } from './transcriptDiff';
@@ -377,6 +378,11 @@ export class ChatController implements Disposable {
 
   private reportError(what: string, e: unknown): void {
     const msg = e instanceof Error ? e.message : String(e);
+    // The chat shows the agent's sign-in methods where the user is looking: no notification on top.
+    if (e instanceof AuthRequiredError) {
+      this.ui.log('info', `${what}: ${msg} (waiting for sign-in)`);
+      return;
+    }
     this.ui.log('error', `${what}: ${msg}`);
     this.ui.showError(`${what}: ${msg}`);
   }
@@ -408,7 +414,8 @@ export class ChatController implements Disposable {
         if (!prompt.text.trim() && !prompt.images.length && !prompt.mentions.length) return;
         let sessionId = str(m.sessionId);
         if (!sessionId || !this.views.has(sessionId)) {
-          sessionId = await b.newSession(str(m.agentId));
+          // When the agent needs sign-in first, the message is sent in the session opened after it.
+          sessionId = await b.newSession(str(m.agentId), (opened) => this.submit(opened, prompt));
         }
         this.submit(sessionId, prompt);
         return;

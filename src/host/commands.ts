@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { AuthRequiredError } from '../acp';
 import { importJetBrainsAcpJson, importZedSettings } from '../agents';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
 import type { ProtocolLog } from './protocolLog';
@@ -20,6 +21,11 @@ function guarded(log: vscode.LogOutputChannel, run: (...args: unknown[]) => unkn
     try {
       await run(...args);
     } catch (error) {
+      // An agent waiting for sign-in shows its methods in the chat, which the command revealed.
+      if (error instanceof AuthRequiredError) {
+        log.info(`${messageOf(error)} (waiting for sign-in)`);
+        return;
+      }
       log.error(messageOf(error));
       void vscode.window.showErrorMessage(`Switchboard: ${messageOf(error)}`);
     }

@@ -35,6 +35,10 @@ export interface AgentView {
   crash?: AgentCrash;
   /** Present when status is 'auth_required'. */
   authMethods?: AuthMethodView[];
+  /** Why the last sign-in attempt failed (status 'auth_required'). */
+  authError?: string;
+  /** What signing in will retry ("opens the session you asked for"): the user asked for something that needs it. */
+  afterSignIn?: string;
   /** Short message shown next to the status (e.g. "starting npx…"). */
   detail?: string;
 }

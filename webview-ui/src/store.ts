@@ -37,6 +37,12 @@ export interface UiState {
   drafts: Record<string, Draft>;
   /** Agent chosen in the Agent picker (for New session / the first prompt). */
   agentId?: string;
+  /**
+   * An agent picked while another agent's session is active, whose session has not opened yet (it may
+   * wait for sign-in): the picker and the banners stay on it until one of its sessions is active or the
+   * user picks another session.
+   */
+  pendingAgentId?: string;
   /** Explicit expand/collapse choices, by item id (bounded). */
   expanded: Record<string, boolean>;
   /** Windowing: how many items from the end are rendered, per session. */
@@ -115,6 +121,7 @@ export class ChatStore {
   receive(message: HostToWebviewMessage): void {
     try {
       this.apply(message);
+      if (this.ui.pendingAgentId && this.active?.view.agentId === this.ui.pendingAgentId) delete this.ui.pendingAgentId;
     } catch (e) {
       // Our copy drifted from the host's: ask for a fresh snapshot.
       this.post({ type: 'resync', reason: e instanceof Error ? e.message : String(e) });
@@ -273,9 +280,9 @@ export class ChatStore {
     return id ? this.state.agents.find((a) => a.id === id) : undefined;
   }
 
-  /** The agent the Agent picker shows: the active session's, else the user's choice, else the default. */
+  /** The agent the Agent picker shows: one picked for a new session, else the active session's, else the user's choice, else the default. */
   selectedAgentId(): string | undefined {
-    return this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
+    return this.ui.pendingAgentId ?? this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
   }
 
   // ------------------------------------------------------------------ UI state (persisted)
@@ -312,9 +319,25 @@ export class ChatStore {
     this.changed();
   }
 
-  setAgent(agentId: string): void {
+  /** The user picked an agent: with another agent's session active, that starts a session with it. */
+  pickAgent(agentId: string): void {
     this.ui.agentId = agentId;
+    const active = this.active;
+    if (active && active.view.agentId !== agentId) {
+      this.ui.pendingAgentId = agentId;
+      this.post({ type: 'newSession', agentId });
+    } else {
+      delete this.ui.pendingAgentId;
+    }
     this.persist();
+    this.changed();
+  }
+
+  /** The user chose a session tab: the picker follows it again. */
+  selectSession(sessionId: string): void {
+    delete this.ui.pendingAgentId;
+    this.persist();
+    this.post({ type: 'selectSession', sessionId });
     this.changed();
   }
 

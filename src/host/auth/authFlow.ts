@@ -1,6 +1,7 @@
 // Runs one sign-in flow the agent advertised: `agent` calls authenticate, `terminal` runs the agent's
-// login in a VS Code terminal and waits for it to exit, `env_var` asks for each variable and keeps it
-// in SecretStorage (the agent is then restarted with it). The caller retries what needed sign-in.
+// login in a VS Code terminal and waits for it to exit (never passed to authenticate, as the schema
+// requires; only exit 0 is success), `env_var` asks for each variable and keeps it in SecretStorage (the
+// agent is then restarted with it). The caller retries what needed sign-in.
 import * as vscode from 'vscode';
 import type { AuthFlow } from './authMethods';
 import type { AgentSecrets } from './agentSecrets';
@@ -17,6 +18,9 @@ export interface AuthTarget {
 }
 
 export type AuthOutcome = 'done' | 'cancelled';
+
+/** A sign-in that ran and did not succeed (the login command failed): its message says what happened. */
+export class SignInFailedError extends Error {}
 
 /** The prompts a flow shows; tests replace it (an extension host cannot type into an input box). */
 export interface AuthUi {
@@ -50,11 +54,12 @@ export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: A
     }
     case 'terminal': {
       const exitCode = await runLoginTerminal(flow, target);
-      if (exitCode === undefined) return 'cancelled';
-      // Some agents need authenticate after the terminal login to pick the credentials up; the
-      // spec lets the client call it. A failure here is not fatal: the retry will tell.
-      await target.authenticate(flow.id).catch(() => undefined);
-      return 'done';
+      if (exitCode === 0) return 'done';
+      throw new SignInFailedError(
+        exitCode === undefined
+          ? `The sign-in terminal "${flow.name}" closed before the login command finished: sign-in failed. Choose the method again to retry.`
+          : `The sign-in command "${flow.name}" exited with code ${exitCode}: sign-in failed. Choose the method again to retry.`,
+      );
     }
     case 'env_var': {
       for (const v of flow.vars) {
@@ -77,7 +82,7 @@ export async function runAuthFlow(flow: AuthFlow, target: AuthTarget, secrets: A
   }
 }
 
-/** Resolves with the exit code when the login terminal closes, or undefined if it could not start. */
+/** Resolves with the exit code when the login terminal closes; undefined when it closed without one (killed, or closed by the user). */
 function runLoginTerminal(flow: Extract<AuthFlow, { type: 'terminal' }>, target: AuthTarget): Promise<number | undefined> {
   const command = flow.command ?? target.command;
   const args = flow.command ? flow.args : [...target.args, ...flow.args];
@@ -94,7 +99,7 @@ function runLoginTerminal(flow: Extract<AuthFlow, { type: 'terminal' }>, target:
     const listener = vscode.window.onDidCloseTerminal((closed) => {
       if (closed !== terminal) return;
       listener.dispose();
-      resolve(closed.exitStatus?.code ?? 0);
+      resolve(closed.exitStatus?.code);
     });
   });
 }

@@ -2,7 +2,7 @@
 // user signs in), running the chosen method, and retrying the one request that needed it.
 import { AuthRequiredError } from '../../acp';
 import type { AgentSecrets } from '../auth/agentSecrets';
-import { runAuthFlow, windowAuthUi, type AuthUi } from '../auth/authFlow';
+import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from '../auth/authFlow';
 import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
 import type { AgentRuntime } from './agentRuntime';
 
@@ -10,6 +10,8 @@ import type { AgentRuntime } from './agentRuntime';
 export interface RetryAfterSignIn {
   run(): Promise<void>;
   sessionKey?: string;
+  /** What the retry does, for the banner: "opens the session", "sends your message". */
+  what: string;
 }
 
 export interface AgentSignInOptions {
@@ -22,6 +24,8 @@ export interface AgentSignInOptions {
 export class AgentSignIn {
   private readonly flows = new Map<string, AuthFlow[]>();
   private readonly retries = new Map<string, RetryAfterSignIn>();
+  /** Why the last sign-in attempt failed, shown in the agent's sign-in banner until the next attempt. */
+  private readonly failures = new Map<string, string>();
   /** Sign-in prompts (replaceable in tests). */
   ui: AuthUi = windowAuthUi;
 
@@ -30,6 +34,16 @@ export class AgentSignIn {
   /** The methods the agent offered, while it waits for sign-in. */
   flowsOf(agentId: string): AuthFlow[] | undefined {
     return this.flows.get(agentId);
+  }
+
+  /** What signing in to the agent will retry, while it waits for sign-in. */
+  retryOf(agentId: string): string | undefined {
+    return this.flows.has(agentId) ? this.retries.get(agentId)?.what : undefined;
+  }
+
+  /** Why the last sign-in to the agent failed, while it still waits for sign-in. */
+  failureOf(agentId: string): string | undefined {
+    return this.flows.has(agentId) ? this.failures.get(agentId) : undefined;
   }
 
   /**
@@ -70,20 +84,31 @@ export class AgentSignIn {
     const flow = this.flows.get(agentId)?.find((f) => f.id === methodId);
     if (!flow) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
     const definition = runtime.definition;
-    const outcome = await runAuthFlow(
-      flow,
-      {
-        agentName: agentId,
-        command: definition.command,
-        args: definition.args,
-        env: definition.env,
-        cwd: env.cwd,
-        authenticate: async (id, meta) => (await runtime.start()).authenticate(id, undefined, meta),
-        restart: env.restart,
-      },
-      this.o.secrets,
-      this.ui,
-    );
+    this.failures.delete(agentId);
+    let outcome: 'done' | 'cancelled';
+    try {
+      outcome = await runAuthFlow(
+        flow,
+        {
+          agentName: agentId,
+          command: definition.command,
+          args: definition.args,
+          env: definition.env,
+          cwd: env.cwd,
+          authenticate: async (id, meta) => (await runtime.start()).authenticate(id, undefined, meta),
+          restart: env.restart,
+        },
+        this.o.secrets,
+        this.ui,
+      );
+    } catch (error) {
+      // Shown in the sign-in banner, where the user chose the method; the methods stay offered.
+      const message = error instanceof SignInFailedError ? error.message : `Sign-in with "${flow.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.failures.set(agentId, message);
+      this.o.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}) failed: ${message}`);
+      this.o.agentsChanged();
+      return;
+    }
     this.o.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}): ${outcome}`);
     if (outcome === 'cancelled') return;
     this.flows.delete(agentId);

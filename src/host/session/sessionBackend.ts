@@ -144,7 +144,13 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   // ---- state ---------------------------------------------------------------------
 
   getAgents(): AgentView[] {
-    return this.o.configuration.snapshot.agents.map((a) => agentView(a.name, this.runtimes.get(a.name), this.signIn.flowsOf(a.name)));
+    return this.o.configuration.snapshot.agents.map((a) =>
+      agentView(a.name, this.runtimes.get(a.name), {
+        flows: this.signIn.flowsOf(a.name),
+        error: this.signIn.failureOf(a.name),
+        retry: this.signIn.retryOf(a.name),
+      }),
+    );
   }
 
   getDefaultAgentId(): string | undefined {
@@ -180,7 +186,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   // ---- sessions ----------------------------------------------------------------
 
-  async newSession(agentId?: string): Promise<string> {
+  /** `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
+  async newSession(agentId?: string, afterSignIn?: (sessionId: string) => void): Promise<string> {
     const name = agentId ?? this.getDefaultAgentId();
     if (!name) throw new Error('No agent is configured. Add one to switchboard.agents.');
     const definition = this.o.configuration.find(name);
@@ -192,7 +199,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const result = await this.withAuth(
       name,
       () => connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
-      { run: async () => void (await this.newSession(name)) },
+      {
+        run: async () => afterSignIn?.(await this.newSession(name)),
+        what: afterSignIn ? 'starts a session and sends your message' : 'starts the session',
+      },
     );
     const record = new SessionRecord(randomUUID(), name, result.sessionId, cwd, additionalDirectories);
     this.bind(record, result.sessionId, runtime);
@@ -288,7 +298,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const result = await this.withAuth(
       record.agentId,
       () => connection.prompt(record.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
-      { run: () => this.startTurn(record.key, prompt, { shownAlready: true }), sessionKey: record.key },
+      { run: () => this.startTurn(record.key, prompt, { shownAlready: true }), sessionKey: record.key, what: 'sends your message again' },
     );
     record.state.recordTurnEnd(result.stopReason);
     if (result.cancelledLocally) {

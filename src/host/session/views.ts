@@ -6,11 +6,20 @@ import type { ElicitationPrompt } from '../elicitationBroker';
 import type { PermissionPrompt } from '../permissionBroker';
 import type { AgentRuntime } from './agentRuntime';
 
-export function agentView(id: string, runtime: AgentRuntime | undefined, authFlows: AuthFlow[] | undefined): AgentView {
+export function agentView(
+  id: string,
+  runtime: AgentRuntime | undefined,
+  signIn: { flows?: AuthFlow[]; error?: string; retry?: string } = {},
+): AgentView {
+  const authFlows = signIn.flows;
   const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
   if (runtime?.crash && runtime.status === 'crashed') view.crash = runtime.crash;
   if (runtime?.detail) view.detail = runtime.detail;
-  if (authFlows && runtime?.status === 'auth_required') view.authMethods = authFlows.map(authMethodView);
+  if (authFlows && runtime?.status === 'auth_required') {
+    view.authMethods = authFlows.map(authMethodView);
+    if (signIn.error) view.authError = signIn.error;
+    if (signIn.retry) view.afterSignIn = signIn.retry;
+  }
   return view;
 }
 

@@ -426,6 +426,40 @@ describe('webview: permissions, elicitation, banners, tabs, history', () => {
     h.unmount();
   });
 
+  it('picking an agent that needs sign-in while another session is open: the picker stays on it and its methods show', () => {
+    const h = mount(snapshot([]));
+    const picker = () => getByRole(h.root, 'combobox', 'Agent') as HTMLSelectElement;
+    change(picker(), 'Other Agent');
+    h.flush();
+    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' });
+    // The host answers: Other Agent waits for sign-in before it opens the session.
+    h.send({ type: 'agents', defaultAgentId: 'Fake Agent', agents: [
+      { id: 'Fake Agent', name: 'Fake Agent', status: 'ready' },
+      { id: 'Other Agent', name: 'Other Agent', status: 'auth_required', afterSignIn: 'starts the session', authMethods: [{ id: 'key', name: 'Use Gemini API key', kind: 'agent' }] },
+    ] });
+    assert.equal(picker().value, 'Other Agent', 'the picker does not snap back to the active session agent');
+    const region = getByRole(h.root, 'region', 'Sign in to Other Agent');
+    assert.match(region.textContent!, /Signing in starts the session/);
+    click(getByRole(region, 'button', 'Use Gemini API key'));
+    assert.deepEqual(h.last('authenticate'), { type: 'authenticate', agentId: 'Other Agent', methodId: 'key' });
+    click(getByRole(h.root, 'button', 'New session'));
+    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' }, 'New session starts the picked agent, not another session of the active one');
+    // A failed sign-in is said in the banner.
+    h.send({ type: 'agents', defaultAgentId: 'Fake Agent', agents: [
+      { id: 'Fake Agent', name: 'Fake Agent', status: 'ready' },
+      { id: 'Other Agent', name: 'Other Agent', status: 'auth_required', authError: 'The sign-in command "Login" exited with code 1: sign-in failed.', authMethods: [{ id: 'key', name: 'Use Gemini API key', kind: 'agent' }] },
+    ] });
+    assert.match(getByRole(h.root, 'region', 'Sign in to Other Agent').textContent!, /exited with code 1: sign-in failed/);
+    // Its session opens: the picker follows the active session again; choosing a tab also clears the pick.
+    h.send({ type: 'session', session: { ...snapshot([]).sessions[0].view, sessionId: 's2', agentId: 'Other Agent' } });
+    h.send({ type: 'activeSession', sessionId: 's2' });
+    assert.equal(picker().value, 'Other Agent');
+    click(queryAllByRole(h.root, 'tab')[0]);
+    h.send({ type: 'activeSession', sessionId: 's1' });
+    assert.equal(picker().value, 'Fake Agent');
+    h.unmount();
+  });
+
   it('session tabs select and close; history opens, loads, resumes, deletes', () => {
     const snap = snapshot([]);
     snap.sessions.push({ view: { ...snap.sessions[0].view, sessionId: 's2', title: 'Second' }, transcript: { sessionId: 's2', items: [], commands: [], configOptions: [] } });

@@ -11,6 +11,8 @@ function Chat() {
   const { initialized, toast } = store.state;
   const session = store.active;
   const agent = store.agent(store.selectedAgentId());
+  // Another agent waiting for sign-in before it does what the user asked (e.g. a New session command).
+  const waiting = store.state.agents.filter((a) => a !== agent && a.status === 'auth_required' && a.afterSignIn);
   return (
     <div class="chat">
       <header class="chat-header">
@@ -19,6 +21,9 @@ function Chat() {
       </header>
       <HistoryPanel />
       <AgentBanners agent={agent} />
+      {waiting.map((a) => (
+        <AgentBanners key={a.id} agent={a} />
+      ))}
       <div class="session" id="session-panel" role={session ? 'tabpanel' : undefined} aria-labelledby={session ? `tab-${session.view.sessionId}` : undefined}>
         {!initialized && <div class="muted loading">Connecting…</div>}
         {session && <SessionHeader session={session} agent={agent} />}

@@ -16,7 +16,7 @@ export function SessionTabs() {
   const store = useStore();
   const { order, sessions, activeSessionId } = store.state;
   if (!order.length) return null;
-  const select = (id: string) => store.post({ type: 'selectSession', sessionId: id });
+  const select = (id: string) => store.selectSession(id);
   const onKeyDown = (e: KeyboardEvent, i: number) => {
     let next = -1;
     if (e.key === 'ArrowRight') next = (i + 1) % order.length;
@@ -71,17 +71,14 @@ export function Toolbar() {
   const store = useStore();
   const agents = store.state.agents;
   const agentId = store.selectedAgentId();
-  const active = store.active;
   return (
     <div class="toolbar">
       <select
         aria-label="Agent"
         value={agentId ?? ''}
         onChange={(e) => {
-          const id = (e.currentTarget as HTMLSelectElement).value;
-          store.setAgent(id);
           // Choosing another agent than the active session's starts a session with it.
-          if (active && active.view.agentId !== id) store.post({ type: 'newSession', agentId: id });
+          store.pickAgent((e.currentTarget as HTMLSelectElement).value);
         }}
       >
         {!agents.length && <option value="">No agents configured</option>}
@@ -282,6 +279,12 @@ export function AgentBanners({ agent }: { agent: AgentView | undefined }) {
           <Icon name="lock" />
           {agent.name} needs you to sign in.
         </div>
+        {agent.afterSignIn && <p class="muted">Signing in {agent.afterSignIn}.</p>}
+        {agent.authError && (
+          <p class="auth-error" role="alert">
+            <Icon name="error" /> {agent.authError}
+          </p>
+        )}
         <ul class="auth-methods">
           {(agent.authMethods ?? []).map((m) => (
             <li key={m.id}>
