@@ -108,13 +108,19 @@ export class FsBridge implements vscode.Disposable {
     }
   }
 
+  /**
+   * A file that did not exist: created, then given the whole content. Agents such as OpenCode also write
+   * the file themselves without waiting for this request, so it may exist by now: the write still sets
+   * the whole content (never inserts into what is there), and the file counts as added by the agent.
+   */
   private async createFile(req: WriteTextFileRequest, uri: vscode.Uri, real: string): Promise<void> {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(real)));
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { ignoreIfExists: true });
-    edit.insert(uri, new vscode.Position(0, 0), req.content);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
-    await saveIfDirty(await vscode.workspace.openTextDocument(uri));
+    // VS Code refuses the create when the file appeared after the check: the agent wrote it; go on.
+    const created = await vscode.workspace.applyEdit(edit);
+    if (!created && !(await vscode.workspace.fs.stat(uri).then(() => true, () => false))) throw new Error('VS Code refused to create the file');
+    await applyAndSave(await vscode.workspace.openTextDocument(uri), req.content);
     this.recordWrite(req, real, null, false, undefined);
   }
 

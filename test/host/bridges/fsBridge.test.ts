@@ -106,6 +106,30 @@ describe('bridges: fs', () => {
     assert.strictEqual(rec?.before, null);
   });
 
+  // OpenCode with permission "ask" writes a new file itself and sends fs/write_text_file without waiting:
+  // its own write can land between our "missing?" check and the create. Here it lands exactly there.
+  for (const [label, onDisk] of [['the same text', 'export const x = 1;\n'], ['other text', 'stale 1\nstale 2\n']] as const) {
+    it(`a write to a new file the agent wrote itself in between (${label}) sets the whole content once, as an added file`, async () => {
+      const p = path.join(box.root, 'race', `new-${onDisk.length}.ts`);
+      const content = 'export const x = 1;\n';
+      const agentWrites = vscode.workspace.onWillCreateFiles((e) => {
+        if (!e.files.some((f) => f.fsPath === p)) return;
+        fs.mkdirSync(path.dirname(p), { recursive: true });
+        fs.writeFileSync(p, onDisk);
+      });
+      try {
+        await bridge.writeTextFile({ sessionId: S, path: p, content });
+      } finally {
+        agentWrites.dispose();
+      }
+      assert.strictEqual(fs.readFileSync(p, 'utf8'), content, 'the whole content, not inserted into what the agent wrote');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === p);
+      assert.strictEqual(doc?.getText(), content);
+      assert.strictEqual(doc?.isDirty, false);
+      assert.strictEqual(history.baseline(S, 'turn-1', p)?.before, null, 'recorded as added: Undo deletes it');
+    });
+  }
+
   it("a write over unsaved user edits keeps them: history, conflict event, and undo", async () => {
     const p = file('conflict.txt', 'saved\n');
     const doc = await makeDirty(p, 'saved\nuser typing\n');
