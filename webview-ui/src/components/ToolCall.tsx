@@ -1,6 +1,7 @@
 import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, TranscriptItem } from '../../../src/shared/transcript';
 import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentBlock } from './Content';
+import { previewDiff } from '../../../src/shared/lineDiff';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -54,31 +55,9 @@ export function Locations({ locations }: { locations: ToolLocation[] }) {
   );
 }
 
-/** Compact line diff: common prefix/suffix trimmed, at most `max` changed lines shown. */
-export function compactDiff(oldText: string | null, newText: string, max = 16): { lines: { sign: '+' | '-' | ' '; text: string }[]; added: number; removed: number; more: number } {
-  const a = oldText === null ? [] : oldText.split('\n');
-  const b = newText.split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const removed = a.slice(start, endA);
-  const added = b.slice(start, endB);
-  const lines: { sign: '+' | '-' | ' '; text: string }[] = [];
-  if (start > 0) lines.push({ sign: ' ', text: a[start - 1] });
-  for (const l of removed) lines.push({ sign: '-', text: l });
-  for (const l of added) lines.push({ sign: '+', text: l });
-  const shown = lines.slice(0, max);
-  return { lines: shown, added: added.length, removed: removed.length, more: lines.length - shown.length };
-}
-
 export function DiffPreview({ item, sessionId, toolCallId }: { item: Extract<ToolCallContentItem, { type: 'diff' }>; sessionId: string; toolCallId?: string }) {
   const store = useStore();
-  const d = compactDiff(item.oldText, item.newText);
+  const d = previewDiff(item.oldText, item.newText);
   return (
     <div class="diff-preview">
       <div class="diff-header">
@@ -87,7 +66,13 @@ export function DiffPreview({ item, sessionId, toolCallId }: { item: Extract<Too
           {basename(item.path)}
         </span>
         <span class="diff-stat">
-          <span class="added">+{d.added}</span> <span class="removed">−{d.removed}</span>
+          {d.tooLarge ? (
+            <span class="muted">too large to preview</span>
+          ) : (
+            <>
+              <span class="added">+{d.added}</span> <span class="removed">−{d.removed}</span>
+            </>
+          )}
         </span>
         {toolCallId && (
           <button
