@@ -14,24 +14,27 @@ export interface AgentPreset extends AgentDefinition {
 
 /*
  * Verified with `npm view <pkg>` and the packages' READMEs / CLI option tables:
- * - @zed-industries/claude-agent-acp 0.23.1: bin `claude-agent-acp`; README documents `npx` and
- *   `npm install -g`. npx -y avoids a prompt on first run (no TTY for the agent).
+ * - @agentclientprotocol/claude-agent-acp 0.101.0: bin `claude-agent-acp`; README documents `npx` and
+ *   `npm install -g`. npx -y avoids a prompt on first run (no TTY for the agent). The older
+ *   @zed-industries name is frozen at 0.23.1.
  * - @google/gemini-cli 0.61.0: bin `gemini`; yargs options list `--acp` ("Starts the agent in ACP
  *   mode") and `--experimental-acp` ("deprecated, use --acp instead").
  * - @zed-industries/codex-acp 0.16.0: bin `codex-acp`; README documents `npx @zed-industries/codex-acp`.
  * - @qwen-code/qwen-code 0.24.4: bin `qwen`; `--acp`, with `--experimental-acp` hidden and deprecated.
  * - opencode-ai 1.18.33: bin `opencode`; opencode.ai/docs/acp documents `opencode acp`.
+ * - @github/copilot 1.0.102: bin `copilot`; `copilot --acp` starts GitHub Copilot's agent in ACP mode.
+ * test/unit/agents/presets.test.ts checks each command line against the pinned package's own `bin`.
  */
 export const BUILTIN_PRESETS: readonly AgentPreset[] = Object.freeze([
   {
     name: 'Claude Agent',
     command: 'npx',
-    args: ['-y', '@zed-industries/claude-agent-acp'],
+    args: ['-y', '@agentclientprotocol/claude-agent-acp'],
     env: {},
-    npmPackage: '@zed-industries/claude-agent-acp',
+    npmPackage: '@agentclientprotocol/claude-agent-acp',
     installHint:
-      'Claude Agent runs through npx, which comes with Node.js (https://nodejs.org). To install it instead: npm install -g @zed-industries/claude-agent-acp, then use the command "claude-agent-acp".',
-    docsUrl: 'https://github.com/zed-industries/claude-agent-acp#readme',
+      'Claude Agent runs through npx, which comes with Node.js (https://nodejs.org). To install it instead: npm install -g @agentclientprotocol/claude-agent-acp, then use the command "claude-agent-acp".',
+    docsUrl: 'https://github.com/agentclientprotocol/claude-agent-acp#readme',
   },
   {
     name: 'Gemini CLI',
@@ -69,6 +72,15 @@ export const BUILTIN_PRESETS: readonly AgentPreset[] = Object.freeze([
     npmPackage: 'opencode-ai',
     installHint: 'Install OpenCode with: npm install -g opencode-ai (see https://opencode.ai/docs)',
     docsUrl: 'https://opencode.ai/docs/acp/',
+  },
+  {
+    name: 'GitHub Copilot',
+    command: 'copilot',
+    args: ['--acp'],
+    env: {},
+    npmPackage: '@github/copilot',
+    installHint: 'Install GitHub Copilot CLI with: npm install -g @github/copilot, then sign in with "copilot" once (it needs a Copilot subscription).',
+    docsUrl: 'https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli',
   },
 ].map((preset) => Object.freeze({ ...preset, args: Object.freeze([...preset.args]), env: Object.freeze({}) })));
 

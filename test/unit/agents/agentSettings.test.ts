@@ -5,7 +5,7 @@ import { BUILTIN_PRESETS } from '../../../src/agents/presets';
 describe('agentSettings: parsing switchboard.agents', () => {
   it('accepts the documented shape and fills defaults', () => {
     const result = parseAgentSettings({
-      'Claude Agent': { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] },
+      'Claude Agent': { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'] },
       Mine: {
         command: '/opt/mine/agent',
         env: { MINE_LOG: 'debug' },
@@ -16,7 +16,7 @@ describe('agentSettings: parsing switchboard.agents', () => {
     });
     assert.deepStrictEqual(result.problems, []);
     assert.deepStrictEqual(result.agents, [
-      { name: 'Claude Agent', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {} },
+      { name: 'Claude Agent', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {} },
       {
         name: 'Mine',
         command: '/opt/mine/agent',
@@ -95,7 +95,7 @@ describe('agentSettings: parsing switchboard.agents', () => {
 describe('agentSettings: merging with the built-in presets', () => {
   it('offers every preset when the setting is empty, with their install hints', () => {
     const merged = mergeWithPresets([]);
-    assert.deepStrictEqual(merged.map((agent) => agent.name), ['Claude Agent', 'Gemini CLI', 'Codex', 'Qwen Code', 'OpenCode']);
+    assert.deepStrictEqual(merged.map((agent) => agent.name), ['Claude Agent', 'Gemini CLI', 'Codex', 'Qwen Code', 'OpenCode', 'GitHub Copilot']);
     for (const agent of merged) {
       assert.strictEqual(agent.source, 'preset');
       assert.ok(agent.installHint && agent.installHint.length > 10);
@@ -115,6 +115,7 @@ describe('agentSettings: merging with the built-in presets', () => {
       ['Codex', 'settings'],
       ['Qwen Code', 'preset'],
       ['OpenCode', 'preset'],
+      ['GitHub Copilot', 'preset'],
       ['Mine', 'settings'],
     ]);
     const gemini = agents[1];
@@ -123,7 +124,7 @@ describe('agentSettings: merging with the built-in presets', () => {
     // Same command as the preset: its install hint still applies. Another executable: it does not.
     assert.strictEqual(gemini.installHint, BUILTIN_PRESETS[1].installHint);
     assert.strictEqual(agents[2].installHint, undefined);
-    assert.strictEqual(agents[5].installHint, undefined);
+    assert.strictEqual(agents.find((a) => a.name === 'Mine')?.installHint, undefined);
     assert.deepStrictEqual(problems.map((problem) => problem.entry), ['Broken']);
   });
 

@@ -1,17 +1,43 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import { BUILTIN_PRESETS, findPreset } from '../../../src/agents/presets';
 import { parseAgentEntry } from '../../../src/agents/agentSettings';
+import { pinned, realAgentsDir, type RealAgentId } from '../../fixtures/realAgents/recipe';
+
+const PINNED: RealAgentId[] = ['claude', 'gemini', 'qwen', 'opencode', 'codex', 'copilot'];
+
+/** The `bin` map of the pinned package as installed (scripts/install-real-agents.mjs). */
+function installedBins(id: RealAgentId): Record<string, string> {
+  const file = path.join(realAgentsDir(), 'node_modules', ...pinned(id).pkg.split('/'), 'package.json');
+  assert.ok(fs.existsSync(file), `${pinned(id).pkg} is not installed (${file}): run node scripts/install-real-agents.mjs`);
+  const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { name: string; version: string; bin?: string | Record<string, string> };
+  assert.strictEqual(json.version, pinned(id).version);
+  return typeof json.bin === 'string' ? { [json.name.split('/').pop()!]: json.bin } : (json.bin ?? {});
+}
 
 describe('presets', () => {
-  it('has the five documented agents with the command lines their packages document', () => {
-    const lines = Object.fromEntries(BUILTIN_PRESETS.map((preset) => [preset.name, [preset.command, ...preset.args].join(' ')]));
-    assert.deepStrictEqual(lines, {
-      'Claude Agent': 'npx -y @zed-industries/claude-agent-acp',
-      'Gemini CLI': 'gemini --acp',
-      Codex: 'npx -y @zed-industries/codex-acp',
-      'Qwen Code': 'qwen --acp',
-      OpenCode: 'opencode acp',
-    });
+  it('has the six agents people run, each started the way its pinned npm package runs it', () => {
+    assert.deepStrictEqual(BUILTIN_PRESETS.map((p) => p.name).sort(), PINNED.map((id) => pinned(id).preset).sort());
+    for (const id of PINNED) {
+      const agent = pinned(id);
+      const preset = findPreset(agent.preset);
+      assert.ok(preset, agent.preset);
+      assert.strictEqual(preset.npmPackage, agent.pkg, `${preset.name} names the package the tests run`);
+      const bins = installedBins(id);
+      if (preset.command === 'npx') {
+        // npx -y <pkg> runs the package's only bin (or the one named after the package).
+        assert.deepStrictEqual(preset.args.slice(0, 2), ['-y', agent.pkg], preset.name);
+        const names = Object.keys(bins);
+        assert.ok(names.length === 1 || names.includes(agent.pkg.split('/').pop()!), `${agent.pkg} bins: ${names.join(', ')}`);
+        assert.strictEqual(bins[names.length === 1 ? names[0] : agent.pkg.split('/').pop()!].replace(/^\.\//, ''), agent.bin.replace(/^\.\//, ''));
+        assert.deepStrictEqual(preset.args.slice(2), agent.args, `${preset.name}: the ACP arguments the real-agent tests start it with`);
+      } else {
+        assert.ok(preset.command in bins, `${preset.name}: "${preset.command}" is a bin of ${agent.pkg} (${Object.keys(bins).join(', ')})`);
+        assert.strictEqual(bins[preset.command].replace(/^\.\//, ''), agent.bin.replace(/^\.\//, ''));
+        assert.deepStrictEqual([...preset.args], agent.args, `${preset.name}: the ACP arguments the real-agent tests start it with`);
+      }
+    }
   });
 
   it('each preset is a valid settings entry and its install hint names its npm package', () => {

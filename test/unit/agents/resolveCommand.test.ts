@@ -145,12 +145,12 @@ describe('buildSpawnInvocation', () => {
   it('runs .cmd shims through cmd.exe /d /s /c with every metacharacter escaped', () => {
     const invocation = buildSpawnInvocation(
       { command: 'npx', executable: 'C:\\Program Files\\nodejs\\npx.cmd', needsWindowsShell: true },
-      ['-y', '@zed-industries/claude-agent-acp'],
+      ['-y', '@agentclientprotocol/claude-agent-acp'],
       'C:\\Windows\\system32\\cmd.exe',
     );
     assert.deepStrictEqual(invocation, {
       file: 'C:\\Windows\\system32\\cmd.exe',
-      args: ['/d', '/s', '/c', '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"@zed-industries/claude-agent-acp^""'],
+      args: ['/d', '/s', '/c', '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"@agentclientprotocol/claude-agent-acp^""'],
       windowsVerbatimArguments: true,
     });
   });
