@@ -12,7 +12,7 @@ import {
 } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
 import { AuthRequiredError } from '../acp/errors';
-import { stripAnsi, stripAnsiStreaming } from './ansi';
+import { stripAnsi, stripAnsiStreaming } from '../shared/ansi';
 import type { BackendSessionView, ChatBackend, Disposable, TerminalOutputEvent, TranscriptChangeEvent } from './chatBackend';
 import { TranscriptDiffer } from './transcriptDiff';
 

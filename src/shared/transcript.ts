@@ -100,6 +100,20 @@ export interface Usage {
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled' | string;
 
+/**
+ * A command's output that the agent ran itself (no `terminal/create`): streamed through Zed's
+ * `_meta.terminal_output` / `terminal_exit` (Claude, Codex), or given whole in `rawOutput` (Codex's
+ * `formatted_output` / `stdout`). Raw text, at most MAX_TOOL_OUTPUT characters (the tail); the chat strips ANSI.
+ */
+export interface ToolOutput {
+  text: string;
+  truncated: boolean;
+  exitCode?: number | null;
+}
+
+/** The most terminal output the chat keeps per terminal or tool call (the tail is kept). */
+export const MAX_TOOL_OUTPUT = 200_000;
+
 /** One entry of the transcript, in the order it first appeared. */
 export type TranscriptItem =
   | { kind: 'user_message'; id: string; messageId?: string; content: TranscriptContent[] }
@@ -118,6 +132,8 @@ export type TranscriptItem =
       locations: ToolLocation[];
       rawInput?: unknown;
       rawOutput?: unknown;
+      /** What a command run inside the agent printed (streamed terminal output, or its rawOutput). */
+      output?: ToolOutput;
     }
   | { kind: 'plan'; id: string; planId?: string; entries: PlanEntry[]; markdown?: string; fileUri?: string }
   | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error' | string; title: string; description?: string }

@@ -17,7 +17,7 @@ import {
   type HostToWebviewMessage,
   type WebviewToHostMessage,
 } from '../../src/shared/messages';
-import type { Transcript } from '../../src/shared/transcript';
+import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
 import { recordAppend } from './textAppends';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
 
@@ -67,7 +67,6 @@ export interface ChatState {
 }
 
 export const DEFAULT_WINDOW = 120;
-const MAX_TERMINAL = 200_000;
 const MAX_EXPANDED = 500;
 /** Key of the draft used when no session exists yet. */
 export const NO_SESSION = '__new__';
@@ -187,8 +186,8 @@ export class ChatStore {
         const prev = s.terminals.get(m.terminalId);
         let output = (m.reset || !prev ? '' : prev.output) + m.data;
         let truncated = prev?.truncated ?? false;
-        if (output.length > MAX_TERMINAL) {
-          output = output.slice(-MAX_TERMINAL);
+        if (output.length > MAX_TOOL_OUTPUT) {
+          output = output.slice(-MAX_TOOL_OUTPUT);
           truncated = true;
         }
         s.terminals = new Map(s.terminals);

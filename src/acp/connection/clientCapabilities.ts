@@ -26,7 +26,10 @@ export function clientCapabilitiesFor(
     session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
   };
   if (registered.has('elicitation/create')) capabilities.elicitation = { form: {}, url: {} };
+  // Zed's extension: Claude and Codex then stream the output of the shells they run themselves as
+  // `terminal` content with `_meta.terminal_output` / `terminal_exit` (the reducer keeps it per tool call).
+  capabilities._meta = { terminal_output: true };
   // Agents built on claude-agent-acp look for this older hint to offer terminal login.
-  if (options.terminalAuth) capabilities._meta = { 'terminal-auth': true };
+  if (options.terminalAuth) capabilities._meta['terminal-auth'] = true;
   return capabilities;
 }

@@ -48,6 +48,7 @@ function toolCall(tag: string, raw: Record<string, unknown>): KnownSessionUpdate
   }
   if ('rawInput' in raw) update.rawInput = raw.rawInput;
   if ('rawOutput' in raw) update.rawOutput = raw.rawOutput;
+  if ('_meta' in raw) update._meta = raw._meta;
   if (tag === 'tool_call') update.title = title ?? '';
   else if (title !== undefined) update.title = title;
   return update as KnownSessionUpdate;
@@ -122,7 +123,7 @@ function statusUpdate(raw: Record<string, unknown>): KnownSessionUpdate | undefi
     if (key === 'status') {
       if (typeof raw.status !== 'string') return undefined;
       hasStatus = true;
-    } else if (key !== 'sessionUpdate' && key !== 'toolCallId' && key !== '_meta') return undefined;
+    } else if (key !== 'sessionUpdate' && key !== 'toolCallId') return undefined;
   }
   if (typeof raw.toolCallId !== 'string') return undefined;
   const update = hasStatus

@@ -35,6 +35,8 @@ const toolCallFields = {
   locations: optionalLenientArray(ToolLocationSchema),
   rawInput: z.unknown().optional(),
   rawOutput: z.unknown().optional(),
+  // Zed's terminal_info / terminal_output / terminal_exit ride here (read by the reducer).
+  _meta: z.unknown().optional(),
 };
 
 const PlanUpdateContent = z.discriminatedUnion('type', [

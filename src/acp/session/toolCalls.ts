@@ -1,6 +1,7 @@
 // Tool-call merging with the spec's semantics: a tool_call_update replaces each field it
 // carries (`content` and `locations` are replaced whole, not appended) and leaves the rest.
-import type { ToolCallStatus, ToolKind, TranscriptItem } from '../../shared/transcript';
+import { MAX_TOOL_OUTPUT, type ToolCallStatus, type ToolKind, type ToolOutput, type TranscriptItem } from '../../shared/transcript';
+import { isRecord } from '../schema/lenient';
 import { parseSessionUpdate, type KnownSessionUpdate } from '../schema/sessionUpdate';
 
 export type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
@@ -45,7 +46,50 @@ export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): T
   if (update.locations !== undefined) next.locations = update.locations;
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;
   if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
+  const output = mergeOutput(next, update);
+  if (output) next.output = output;
   return next;
+}
+
+/**
+ * The output of a command the agent ran itself: `_meta.terminal_output.data` chunks are appended and
+ * `_meta.terminal_exit` gives the exit code (Claude and Codex, when the client advertises
+ * `_meta.terminal_output`); an execute tool's `rawOutput` with text (Codex: `formatted_output`,
+ * `aggregated_output`, `stdout`/`stderr`) is its whole output and replaces what was streamed.
+ */
+function mergeOutput(item: ToolCallItem, update: ToolCallUpdate): ToolOutput | undefined {
+  const meta = isRecord(update._meta) ? update._meta : undefined;
+  const streamed = isRecord(meta?.terminal_output) && typeof meta.terminal_output.data === 'string' ? meta.terminal_output.data : undefined;
+  const exit = isRecord(meta?.terminal_exit) ? meta.terminal_exit : undefined;
+  const whole = item.toolKind === 'execute' && update.rawOutput !== undefined ? rawOutputText(update.rawOutput) : undefined;
+  if (streamed === undefined && exit === undefined && whole === undefined) return undefined;
+  let output: ToolOutput = item.output ?? { text: '', truncated: false };
+  if (whole !== undefined) output = bounded(whole, false);
+  else if (streamed !== undefined) output = bounded(output.text + streamed, output.truncated);
+  const exitCode = exitCodeOf(exit?.exit_code) ?? (isRecord(update.rawOutput) ? exitCodeOf(update.rawOutput.exit_code) : undefined);
+  if (exitCode !== undefined) output.exitCode = exitCode;
+  else if (item.output?.exitCode !== undefined) output.exitCode = item.output.exitCode;
+  return output;
+}
+
+function bounded(text: string, truncated: boolean): ToolOutput {
+  return text.length > MAX_TOOL_OUTPUT ? { text: text.slice(-MAX_TOOL_OUTPUT), truncated: true } : { text, truncated };
+}
+
+/** The text a command printed, from the shapes agents put in an execute tool's rawOutput. */
+function rawOutputText(raw: unknown): string | undefined {
+  if (typeof raw === 'string') return raw;
+  if (!isRecord(raw)) return undefined;
+  for (const key of ['formatted_output', 'aggregated_output', 'output']) if (typeof raw[key] === 'string') return raw[key] as string;
+  const stdout = typeof raw.stdout === 'string' ? raw.stdout : '';
+  const stderr = typeof raw.stderr === 'string' ? raw.stderr : '';
+  if (typeof raw.stdout !== 'string' && typeof raw.stderr !== 'string') return undefined;
+  return stderr ? `${stdout}${stdout && !stdout.endsWith('\n') ? '\n' : ''}${stderr}` : stdout;
+}
+
+function exitCodeOf(value: unknown): number | null | undefined {
+  if (value === null) return null;
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The session reducer on its own: merge rules, immutability of items, pure vs stateful.
 import * as assert from 'node:assert/strict';
-import { emptyTranscript, type Transcript } from '../../../src/shared/transcript';
+import { emptyTranscript, MAX_TOOL_OUTPUT, type Transcript } from '../../../src/shared/transcript';
 import { parseSessionUpdate, reduceTranscript, recordTurnEnd, TranscriptState } from '../../../src/acp';
 
 const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
@@ -19,6 +19,48 @@ describe('session reducer', () => {
     s.apply(chunk('agent_message_chunk', 'C2'));
     const texts = s.transcript.items.map((i) => ('content' in i && i.kind !== 'tool_call' ? `${i.kind}:${(i.content[0] as { text: string }).text}` : i.kind));
     assert.deepEqual(texts, ['agent_message:A1A2', 'tool_call', 'agent_message:B1', 'thought:T1T2', 'agent_message:C1C2']);
+  });
+
+  // Measured on codex-acp 0.16.0 and claude-agent-acp 0.101.0 with clientCapabilities._meta.terminal_output.
+  it("keeps the output of a shell the agent ran itself: streamed _meta.terminal_output, terminal_exit, and Codex's rawOutput", () => {
+    const s = new TranscriptState('s');
+    const command = ['/bin/bash', '-lc', 'echo tick; sleep 1; echo done'];
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'call_4', title: 'echo tick', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_4' }], rawInput: { command }, _meta: { terminal_info: { terminal_id: 'call_4', cwd: '/proj' } } }));
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_4', _meta: { terminal_output: { terminal_id: 'call_4', data: 'tick\n\u001b[32m' } } }));
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_4', _meta: { terminal_output: { terminal_id: 'call_4', data: 'done\u001b[0m\n' } } }));
+    let call = s.transcript.items[0];
+    assert.equal(call.kind === 'tool_call' && call.output?.text, 'tick\n\u001b[32mdone\u001b[0m\n');
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_4', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_4', exit_code: 3, signal: null } } }));
+    call = s.transcript.items[0];
+    assert.ok(call.kind === 'tool_call');
+    assert.deepEqual(call.output, { text: 'tick\n\u001b[32mdone\u001b[0m\n', truncated: false, exitCode: 3 });
+    assert.deepEqual(call.content, [{ type: 'terminal', terminalId: 'call_4' }]);
+
+    // Without terminal_output Codex sends the output only in rawOutput; it is the whole output.
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'call_7', title: 'echo hi', kind: 'execute', status: 'in_progress', rawInput: { command } }));
+    s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_7', status: 'completed', rawOutput: { stdout: 'hi\n', stderr: '', aggregated_output: 'hi\n', exit_code: 0, formatted_output: 'hi\n3 notes.txt\n' } }));
+    const codex = s.transcript.items[1];
+    assert.ok(codex.kind === 'tool_call');
+    assert.deepEqual(codex.output, { text: 'hi\n3 notes.txt\n', truncated: false, exitCode: 0 });
+
+    // stdout and stderr alone; a read tool's rawOutput is not command output.
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'x', title: 'ls', kind: 'execute', rawOutput: { stdout: 'a', stderr: 'oops\n' } }));
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read a', kind: 'read', rawOutput: { output: 'file text' } }));
+    const [, , plain, read] = s.transcript.items;
+    assert.ok(plain.kind === 'tool_call' && read.kind === 'tool_call');
+    assert.equal(plain.output?.text, 'a\noops\n');
+    assert.equal(read.output, undefined);
+  });
+
+  it('bounds a tool call output to its last MAX_TOOL_OUTPUT characters', () => {
+    const s = new TranscriptState('s');
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'yes', kind: 'execute' }));
+    const line = 'y\n'.repeat(50_000);
+    for (let i = 0; i < 3; i++) s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: { terminal_output: { terminal_id: 't', data: line } } }));
+    const call = s.transcript.items[0];
+    assert.ok(call.kind === 'tool_call' && call.output);
+    assert.equal(call.output.text.length, MAX_TOOL_OUTPUT);
+    assert.equal(call.output.truncated, true);
   });
 
   it('never mutates an item it already returned', () => {

@@ -5,7 +5,7 @@ import { applyTranscriptOps, type ComposerPrompt, type HostToWebviewMessage, typ
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import type { BackendSessionView, ChatBackend, ChatEvent, TerminalOutputEvent, TranscriptChangeEvent } from '../../../src/chat/chatBackend';
 import { ChatController, type HostUi } from '../../../src/chat/chatController';
-import { stripAnsi, stripAnsiStreaming } from '../../../src/chat/ansi';
+import { stripAnsi, stripAnsiStreaming } from '../../../src/shared/ansi';
 
 function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
   return (listener) => {

@@ -94,6 +94,23 @@ describe('webview: rendering every transcript item', () => {
     assert.match(out.textContent!, /Exited with code 0/);
   });
 
+  it('shows the output of a shell the agent ran itself, and the command as it ran (quoted argv)', () => {
+    const own = mount(snapshot([
+      { kind: 'tool_call', id: 'c1', toolCallId: 'call_7', title: 'echo hi && wc -l notes.txt', toolKind: 'execute', status: 'completed', locations: [],
+        content: [{ type: 'terminal', terminalId: 'call_7' }],
+        rawInput: { command: ['/bin/bash', '-lc', "echo hi && wc -l 'my notes.txt'"] },
+        output: { text: '\u001b[32mhi\u001b[0m\n3 my notes.txt\n', truncated: false, exitCode: 0 } },
+    ]));
+    const card = getByRole(own.root, 'group', 'echo hi && wc -l notes.txt');
+    assert.equal(card.querySelector('.tool-command')!.textContent, "$ /bin/bash -lc 'echo hi && wc -l '\\''my notes.txt'\\'''");
+    const outputs = card.querySelectorAll('.terminal-output');
+    assert.equal(outputs.length, 1, 'the agent-side terminal is not shown a second time, empty');
+    assert.equal(outputs[0].getAttribute('aria-label'), 'Output of echo hi && wc -l notes.txt');
+    assert.equal(outputs[0].textContent, 'hi\n3 my notes.txt\n', 'ANSI stripped');
+    assert.match(card.textContent!, /Exited with code 0/);
+    own.unmount();
+  });
+
   it('renders plan, notice, compaction, unsupported (raw JSON collapsed), error and stop reasons', () => {
     const plan = getByRole(h.root, 'group', 'Plan');
     assert.match(plan.textContent!, /Write the test/);

@@ -1,4 +1,5 @@
-import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, TranscriptItem } from '../../../src/shared/transcript';
+import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, ToolOutput, TranscriptItem } from '../../../src/shared/transcript';
+import { stripAnsi } from '../../../src/shared/ansi';
 import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentBlock } from './Content';
 import { previewDiff } from '../../../src/shared/lineDiff';
@@ -119,7 +120,21 @@ export function TerminalOutput({ terminalId }: { terminalId: string }) {
   );
 }
 
-export function ToolContent({ content, sessionId, toolCallId, idBase }: { content: ToolCallContentItem[]; sessionId: string; toolCallId?: string; idBase: string }) {
+export function ToolContent({
+  content,
+  sessionId,
+  toolCallId,
+  idBase,
+  ownOutput = false,
+}: {
+  content: ToolCallContentItem[];
+  sessionId: string;
+  toolCallId?: string;
+  idBase: string;
+  /** The tool call carries its own output: a terminal the client never created (the agent's own shell) shows that instead. */
+  ownOutput?: boolean;
+}) {
+  const store = useStore();
   return (
     <>
       {content.map((c, i) => {
@@ -129,7 +144,7 @@ export function ToolContent({ content, sessionId, toolCallId, idBase }: { conten
           case 'diff':
             return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
           case 'terminal':
-            return <TerminalOutput key={i} terminalId={c.terminalId} />;
+            return ownOutput && !store.state.terminals.has(c.terminalId) ? null : <TerminalOutput key={i} terminalId={c.terminalId} />;
           default:
             return (
               <Collapsible key={i} id={`${idBase}-${i}`} label="Unsupported tool content">
@@ -146,16 +161,36 @@ function commandOf(raw: unknown): string | undefined {
   if (raw && typeof raw === 'object') {
     const c = (raw as { command?: unknown }).command;
     if (typeof c === 'string') return c;
-    if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return c.join(' ');
+    if (Array.isArray(c) && c.every((x) => typeof x === 'string')) return c.map(shellQuote).join(' ');
   }
   return undefined;
+}
+
+/** An argv entry as a POSIX shell would need it typed, so the line shown is the command that ran. */
+export function shellQuote(arg: string): string {
+  if (arg === '') return "''";
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What the agent's own shell printed, ANSI-stripped, with its exit code. */
+function CommandOutput({ output, title }: { output: ToolOutput; title: string }) {
+  const exit = output.exitCode;
+  return (
+    <div class="terminal">
+      <pre class="terminal-output" tabIndex={0} aria-label={`Output of ${title}`}>
+        {output.truncated ? '…\n' : ''}
+        {stripAnsi(output.text)}
+      </pre>
+      {exit !== undefined && <div class="terminal-exit">{exit === null ? 'Killed by a signal' : `Exited with code ${exit}`}</div>}
+    </div>
+  );
 }
 
 export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiting }: { item: ToolCallItem; sessionId: string; awaiting: boolean }) {
   const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : statusOf(item.status);
   const icon = KIND_ICON[item.toolKind] ?? 'tools';
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
-  const hasBody = item.content.length > 0 || command !== undefined;
+  const hasBody = item.content.length > 0 || command !== undefined || item.output !== undefined;
   const quiet = item.status === 'completed' && ['read', 'search', 'think', 'fetch'].includes(item.toolKind);
   const title = item.title || 'Tool call';
   return (
@@ -174,7 +209,8 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiti
           {() => (
             <>
               {command !== undefined && <pre class="tool-command">$ {command}</pre>}
-              <ToolContent content={item.content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} />
+              <ToolContent content={item.content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={item.output !== undefined} />
+              {item.output !== undefined && <CommandOutput output={item.output} title={title} />}
             </>
           )}
         </Collapsible>
