@@ -1,0 +1,139 @@
+// Runs a real agent from npm inside the extension, against the scripted model endpoint (started in the
+// extension host), through the product: switchboard.agents, SessionBackend, the fs bridge, permissions,
+// the diff review. Used by wholeTurns.test.ts, one describe per agent.
+import * as fs from 'fs';
+import * as path from 'path';
+import type { SwitchboardApi } from '../../../src/extension';
+import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
+import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
+import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { setSettings, waitFor, workspaceRoot } from '../index';
+import { prompt } from '../integration/helpers';
+import { makeTempDir, removeDir } from '../../unit/realAgents/realAgentSetup';
+
+/** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */
+export const REAL_TURN_TIMEOUT_MS = 150_000;
+
+export interface HostRealAgent {
+  readonly name: string;
+  readonly endpoint: ModelEndpoint;
+  readonly home: string;
+  dispose(): Promise<void>;
+}
+
+/** Defines the agent in switchboard.agents (its recipe's env on a fresh HOME) and starts the endpoint. */
+export async function defineRealAgent(
+  sb: SwitchboardApi,
+  recipe: RealAgentRecipe,
+  handlers: readonly ApiHandler[],
+  options: Pick<PrepareOptions, 'permissions' | 'signedOut'>,
+): Promise<HostRealAgent> {
+  const endpoint = await ModelEndpoint.start(handlers);
+  const home = makeTempDir(`switchboard-host-${recipe.id}-home-`);
+  const env = recipe.prepare({ home, cwd: workspaceRoot(), endpointUrl: endpoint.url, ...options });
+  // The definition's env is added to the extension host's: blank any credential the host has.
+  const blanked: Record<string, string> = {};
+  for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) blanked[key] = '';
+  const { command, args } = agentCommand(recipe.id);
+  const name = recipe.label;
+  const restore = await setSettings({ 'switchboard.agents': { [name]: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } } } });
+  await waitFor(() => sb.backend.getAgents().some((a) => a.id === name), `${name} in the agent list`);
+  return {
+    name,
+    endpoint,
+    home,
+    async dispose() {
+      for (const s of sb.backend.getSessions()) if (s.view.agentId === name) await sb.backend.closeSession(s.view.sessionId).catch(() => undefined);
+      await sb.backend.restartAgent(name).catch(() => undefined);
+      await endpoint.close();
+      await restore();
+      removeDir(home);
+    },
+  };
+}
+
+export interface TurnResult {
+  readonly permissionsAnswered: Array<{ title: string; option: string }>;
+  readonly error?: string;
+}
+
+/**
+ * Sends `text` in the session and answers every permission request with its first option of `kind`
+ * (as the chat's button of that option's name would), until the turn ends.
+ */
+export async function runTurn(sb: SwitchboardApi, sessionId: string, text: string, steps: readonly Step[], endpoint: ModelEndpoint, kind = 'allow_once'): Promise<TurnResult> {
+  endpoint.script(steps);
+  const answered: Array<{ title: string; option: string }> = [];
+  let done = false;
+  const turn = sb.backend.sendPrompt(sessionId, prompt(text)).finally(() => (done = true));
+  while (!done) {
+    const pending = await waitFor(() => done || view(sb, sessionId)?.permissions[0], 'a permission request or the end of the turn', REAL_TURN_TIMEOUT_MS);
+    if (pending === true) break;
+    const option = pending.options.find((o) => o.kind === kind) ?? pending.options.find((o) => o.kind.startsWith(kind.split('_')[0]));
+    if (!option) throw new Error(`no ${kind} option in ${JSON.stringify(pending.options)}`);
+    answered.push({ title: pending.title, option: option.name });
+    sb.backend.answerPermission(sessionId, pending.requestId, { optionId: option.optionId });
+    await waitFor(() => done || view(sb, sessionId)?.permissions[0]?.requestId !== pending.requestId, 'the answered request to go');
+  }
+  await turn;
+  return { permissionsAnswered: answered, error: view(sb, sessionId)?.error?.message };
+}
+
+export function view(sb: SwitchboardApi, sessionId: string) {
+  return sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.view;
+}
+
+export function transcript(sb: SwitchboardApi, sessionId: string): Transcript {
+  const found = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId);
+  if (!found) throw new Error(`no session ${sessionId}`);
+  return found.transcript;
+}
+
+/** The items since the last user message (the last turn). */
+export function lastTurn(t: Transcript): TranscriptItem[] {
+  let start = 0;
+  t.items.forEach((item, i) => {
+    if (item.kind === 'user_message') start = i;
+  });
+  return t.items.slice(start);
+}
+
+export function agentText(items: readonly TranscriptItem[]): string {
+  return items
+    .filter((i) => i.kind === 'agent_message')
+    .map((i) => ('content' in i ? i.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : ''))
+    .join('');
+}
+
+/** Everything a tool card shows as text: title, command, content text, diffs' new text and the output. */
+export function cardText(item: TranscriptItem): string {
+  if (item.kind !== 'tool_call') return '';
+  const parts = [item.title, JSON.stringify(item.rawInput ?? '')];
+  for (const c of item.content) {
+    if (c.type === 'content' && c.content.type === 'text') parts.push(c.content.text);
+    if (c.type === 'diff') parts.push(c.newText);
+  }
+  if (item.output) parts.push(item.output.text);
+  return parts.join('\n');
+}
+
+/** A workspace file the test edits, put back as it was afterwards. */
+export class WorkspaceFile {
+  readonly path: string;
+  readonly original: string;
+  constructor(relative: string) {
+    this.path = path.join(workspaceRoot(), relative);
+    this.original = fs.readFileSync(this.path, 'utf8');
+  }
+  read(): string {
+    return fs.readFileSync(this.path, 'utf8');
+  }
+  restore(): void {
+    fs.writeFileSync(this.path, this.original);
+  }
+}
+
+export function describeFailure(agent: HostRealAgent, sb: SwitchboardApi, sessionId: string | undefined): string {
+  const t = sessionId ? JSON.stringify(transcript(sb, sessionId).items.slice(-12), null, 1).slice(-6000) : '';
+  return `\n--- model endpoint log ---\n${agent.endpoint.describeLog()}\n--- last transcript items ---\n${t}`;
+}
