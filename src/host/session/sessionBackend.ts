@@ -22,6 +22,7 @@ import type {
 } from '../../chat/chatBackend';
 import type { AgentView, ChangedFileView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
+import type { TranscriptItem } from '../../shared/transcript';
 import type { AgentConfiguration } from '../agentConfiguration';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { AuthUi } from '../auth/authFlow';
@@ -39,6 +40,7 @@ import { AgentSignIn, type RetryAfterSignIn } from './agentSignIn';
 import { buildPromptBlocks } from './promptBuilder';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
+import * as nodePath from 'node:path';
 import { SessionHistory } from './sessionHistory';
 import { SessionRecord, scopedSessionId } from './sessionRecord';
 import type { TranscriptStore } from './transcriptStore';
@@ -262,6 +264,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.fireSession(record);
     this.o.statusBar.show(record.agentId, 'working');
     let turnWatched = false;
+    const firstItem = record.transcript.items.length;
     try {
       const connection = await this.ensureBound(record);
       // Files the agent changes with its own tools (not through fs/write) are caught by the watcher.
@@ -278,7 +281,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     } catch (error) {
       this.failTurn(record, error);
     } finally {
-      if (turnWatched) this.o.diffReview.endTurn(record.scopedId);
+      if (turnWatched) {
+        await this.recheckReportedFiles(record, firstItem);
+        this.o.diffReview.endTurn(record.scopedId);
+      }
       record.turn = 'idle';
       record.abort = undefined;
       this.fireSession(record);
@@ -574,20 +580,39 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     if (record.suppressReplay) return;
     const changed = record.state.apply(notification.update);
     this.fireTranscript(record, false, changed ? [changed.id] : undefined);
-    if (notification.update.sessionUpdate === 'tool_call' || notification.update.sessionUpdate === 'tool_call_update') {
-      this.followToolCall(record, notification.update as { locations?: { path: string; line?: number | null }[] | null });
+    if (changed?.kind === 'tool_call') {
+      const update = notification.update as { locations?: unknown; content?: unknown; status?: unknown; _meta?: unknown };
+      // Output chunks (_meta only) name no new file: no file reads per chunk.
+      if (update.locations || update.content || update.status) void this.noticeReportedFiles(record, changed);
+      const first = Array.isArray(update.locations) ? (update.locations[0] as { path: string; line?: number | null } | undefined) : undefined;
+      if (first) void this.o.diffReview.follow.followLocation(first.path, first.line ?? undefined).catch(() => undefined);
     }
   }
 
-  private followToolCall(record: SessionRecord, update: { locations?: { path: string; line?: number | null }[] | null }): void {
-    const locations = update.locations ?? [];
-    for (const location of locations) {
-      void this.o.diffReview.tracker
-        .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(location.path).toString() })
-        .catch(() => undefined);
+  /**
+   * The files a tool call names (locations, diffs) are checked for changes the agent made by itself: a
+   * location seen first is snapshotted, a later change recorded; a diff without old text is a new file.
+   */
+  private async noticeReportedFiles(record: SessionRecord, item: Extract<TranscriptItem, { kind: 'tool_call' }>): Promise<void> {
+    const created = new Set(item.content.flatMap((c) => (c.type === 'diff' && c.oldText === null ? [c.path] : [])));
+    const paths = new Set([...item.locations.map((l) => l.path), ...item.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))]);
+    for (const p of paths) {
+      if (!nodePath.isAbsolute(p)) continue;
+      const uri = vscode.Uri.file(p);
+      const noticed = created.has(p)
+        ? this.o.diffReview.watcher.noticeReported(record.scopedId, uri, true)
+        : this.o.diffReview.tracker.recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: uri.toString() });
+      await noticed.catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
     }
-    const first = locations[0];
-    if (first) void this.o.diffReview.follow.followLocation(first.path, first.line ?? undefined).catch(() => undefined);
+  }
+
+  /** At the end of a turn: the files its tool calls named, once more (the watcher's events may come late). */
+  private async recheckReportedFiles(record: SessionRecord, fromItem: number): Promise<void> {
+    const items = record.transcript.items;
+    for (let i = fromItem; i < items.length; i++) {
+      const item = items[i];
+      if (item.kind === 'tool_call') await this.noticeReportedFiles(record, item);
+    }
   }
 
   // ---- agents --------------------------------------------------------------------

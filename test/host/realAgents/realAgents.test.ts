@@ -1,26 +1,36 @@
 // Real agents from npm inside VS Code, through the extension's own backend (what the chat panel shows):
 // claude-agent-acp's modes and config options on a new session, and gemini --acp's sign-in methods when
-// it answers -32000. Offline, with an empty HOME and no credentials. The agents are installed by
-// `node scripts/install-real-agents.mjs`; when they are missing this FAILS and says so.
+// it answers -32000. Offline and signed out (each agent's recipe in test/fixtures/realAgents, without
+// credentials). The agents are installed by `node scripts/install-real-agents.mjs`; when they are missing
+// this FAILS and says so.
 import * as assert from 'assert';
 import type { SwitchboardApi } from '../../../src/extension';
 import { setSettings, waitFor } from '../index';
 import { api, transcriptOf, waitForAgentStatus } from '../integration/helpers';
 import { CLAUDE, GEMINI, REAL_AGENT_TIMEOUT_MS } from '../../unit/realAgents/expected';
-import { CLAUDE_AGENT_ACP, CREDENTIAL_ENV, GEMINI_CLI, isolatedAgentEnv, makeTempDir, realAgentBin, removeDir } from '../../unit/realAgents/realAgentSetup';
+import { makeTempDir, removeDir, signedOutEnv } from '../../unit/realAgents/realAgentSetup';
+import { claudeRecipe } from '../../fixtures/realAgents/claude';
+import { geminiRecipe } from '../../fixtures/realAgents/gemini';
+import { agentCommand, CREDENTIAL_ENV, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { processesRunning, stopAgent } from './agentProcesses';
 
 const CLAUDE_NAME = 'Claude Agent (real)';
 const GEMINI_NAME = 'Gemini (real)';
 
 /**
- * The definition's env is added to the extension host's environment (it cannot remove variables):
- * an empty HOME, and any credential variable the host has blanked out.
+ * The definition's env is added to the extension host's environment (it cannot remove variables): any
+ * credential variable the host has blanked out, then the recipe's signed-out env (empty HOME, offline).
  */
-function agentEnv(home: string): Record<string, string> {
+function agentEnv(recipe: RealAgentRecipe, home: string, cwd: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) env[key] = '';
-  return { ...env, ...isolatedAgentEnv(home) };
+  return { ...env, ...signedOutEnv(recipe, home, cwd) };
+}
+
+/** The agent's command line, and the file that identifies its processes (the bin entry, or the native binary). */
+function commandOf(recipe: RealAgentRecipe): { command: string; args: string[]; needle: string } {
+  const { command, args } = agentCommand(recipe.id);
+  return { command, args, needle: args[0] ?? command };
 }
 
 describe('real agents from npm in the extension (offline, no credentials)', function () {
@@ -28,16 +38,20 @@ describe('real agents from npm in the extension (offline, no credentials)', func
   let sb: SwitchboardApi;
   let restore: (() => Promise<void>) | undefined;
   const bins: string[] = [];
-  const homes: string[] = [];
+  const tempDirs: string[] = [];
 
   before(async () => {
-    bins.push(realAgentBin(CLAUDE_AGENT_ACP), realAgentBin(GEMINI_CLI));
-    homes.push(makeTempDir('switchboard-real-home-'), makeTempDir('switchboard-real-home-'));
+    const claude = commandOf(claudeRecipe);
+    const gemini = commandOf(geminiRecipe);
+    bins.push(claude.needle, gemini.needle);
+    const [claudeHome, geminiHome, project] = ['home', 'home', 'project'].map((kind) => makeTempDir(`switchboard-real-${kind}-`));
+    tempDirs.push(claudeHome, geminiHome, project);
     sb = await api();
     restore = await setSettings({
       'switchboard.agents': {
-        [CLAUDE_NAME]: { command: process.execPath, args: [bins[0]], env: agentEnv(homes[0]) },
-        [GEMINI_NAME]: { command: process.execPath, args: [bins[1], '--acp'], env: agentEnv(homes[1]) },
+        // The recipes take a project folder for files they may write there (signed out, neither does).
+        [CLAUDE_NAME]: { command: claude.command, args: claude.args, env: agentEnv(claudeRecipe, claudeHome, project) },
+        [GEMINI_NAME]: { command: gemini.command, args: gemini.args, env: agentEnv(geminiRecipe, geminiHome, project) },
       },
     });
     await waitFor(() => [CLAUDE_NAME, GEMINI_NAME].every((n) => sb.backend.getAgents().some((a) => a.id === n)), 'both real agents in the picker');
@@ -46,7 +60,7 @@ describe('real agents from npm in the extension (offline, no credentials)', func
   after(async () => {
     if (sb) for (const name of [CLAUDE_NAME, GEMINI_NAME]) await stopAgent(sb, name).catch(() => undefined);
     await restore?.();
-    homes.forEach(removeDir);
+    tempDirs.forEach(removeDir);
   });
 
   it('Claude Agent: a new session shows exactly the modes and config options the agent advertised', async () => {
@@ -64,7 +78,8 @@ describe('real agents from npm in the extension (offline, no credentials)', func
     };
     assert.deepStrictEqual(values('mode'), CLAUDE.modeIds);
     assert.deepStrictEqual(values('model'), CLAUDE.modelIds);
-    assert.deepStrictEqual(t.models?.availableModels.map((m) => m.modelId), CLAUDE.modelIds);
+    assert.deepStrictEqual(values('effort'), CLAUDE.effortIds);
+    assert.strictEqual(t.models, undefined, '0.101.0 sends no legacy models list');
     assert.strictEqual(sb.backend.getAgents().find((a) => a.id === CLAUDE_NAME)?.status, 'ready');
   });
 

@@ -27,6 +27,8 @@ interface AgentCase {
   readonly handlers: readonly ApiHandler[];
   /** The agent's own bug: its shell output never reaches the client (Gemini CLI 0.61). */
   readonly noShellOutput?: string;
+  /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
+  readonly cannotCreateFiles?: string;
 }
 
 const CASES: readonly AgentCase[] = [
@@ -34,7 +36,9 @@ const CASES: readonly AgentCase[] = [
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat] },
   { recipe: codex, handlers: [openaiResponses] },
-  { recipe: geminiRecipe, handlers: [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client' },
+  { recipe: geminiRecipe, handlers: [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client',
+    cannotCreateFiles: 'Gemini CLI 0.61 fails to create a new file through fs/* with any client',
+  },
 ];
 
 const ORIGINAL = `'use strict';\n\n/** The greeting. */\nfunction greeting() {\n  return 'hello';\n}\n\nmodule.exports = { greeting };\n`;
@@ -61,12 +65,18 @@ for (const c of CASES) {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    /** The session the tests share (opened by whichever runs first, so one test can run alone). */
+    async function session(): Promise<string> {
+      sessionId ??= await sb.backend.newSession(agent.name);
+      return sessionId;
+    }
+
     afterEach(function () {
       if (this.currentTest?.state === 'failed' && agent) console.log(describeFailure(agent, sb, sessionId));
     });
 
     it('streams text, shows every tool call, asks before the edit, shows the shell output, and ends the turn', async () => {
-      sessionId = await sb.backend.newSession(agent.name);
+      const sessionId = await session();
       const read: ToolStep = { read: { path: file() } };
       const edit: ToolStep = { edit: { path: file(), oldText: "  return 'hello';\n", newText: "  return 'hello, world';\n" } };
       const shell: ToolStep = { shell: { command: `echo ${marker} && wc -l src/${c.recipe.id}-greeting.js | tee /dev/null` } };
@@ -104,8 +114,30 @@ for (const c of CASES) {
       assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL, 'Undo All restores the file byte for byte');
     });
 
+    if (!c.cannotCreateFiles) {
+      it('creates a new file: its whole content once, listed as added, and Undo All deletes it', async () => {
+        const sessionId = await session();
+        const created = path.join(workspaceRoot(), 'src', `${c.recipe.id}-new.js`);
+        const content = `// Written by ${c.recipe.id}.\nexports.answer = 42;\n`;
+        fs.rmSync(created, { force: true });
+        try {
+          const steps: Step[] = [{ text: 'Creating the file.', tools: [{ write: { path: created, content } }] }, { text: 'Created it.' }];
+          const result = await runTurn(sb, sessionId, 'Create a module that exports the answer.', steps, agent.endpoint);
+          assert.strictEqual(result.error, undefined, `the turn failed: ${result.error}`);
+          assert.strictEqual(fs.readFileSync(created, 'utf8'), content, 'the whole content, once');
+          const uri = vscode.Uri.file(created).toString();
+          const entry = await waitFor(() => sb.diffReview.changedFiles().find((f) => f.uri === uri && f.countsKnown), 'the new file in the changed-files list', 20_000);
+          assert.deepStrictEqual([entry.status, entry.added, entry.removed, entry.conflict], ['created', 2, 0, false], JSON.stringify(entry));
+          assert.ok(await vscode.commands.executeCommand('switchboard.rejectAllChanges'), 'Undo All ran');
+          await waitFor(() => !fs.existsSync(created), 'Undo All to delete the new file');
+        } finally {
+          fs.rmSync(created, { force: true });
+        }
+      });
+    }
+
     it('Stop in the middle of a turn ends it; the next turn in the same session works', async () => {
-      assert.ok(sessionId, 'the session of the first test');
+      const sessionId = await session();
       const mainBefore = agent.endpoint.mainRequests().length;
       let turn: Promise<unknown> | undefined;
       agent.endpoint.script([{ text: 'Thinking…', hang: true }]);

@@ -80,10 +80,9 @@ describe('scripted Gemini API', () => {
       },
     ]);
     const parts = partsOf(await stream(mainBody()));
-    const thoughts = parts.filter((p) => p.thought === true);
-    assert.strictEqual(thoughts.map((p) => p.text).join(''), '**Planning**\nRead, edit, write, run.');
-    assert.deepStrictEqual(parts[thoughts.length], { text: 'On it.' }, 'thoughts first, then text');
-    assert.deepStrictEqual(parts.slice(thoughts.length + 1), [
+    assert.deepStrictEqual(parts[0], { text: '**Planning**\nRead, edit, write, run.', thought: true }, 'the thought first, whole');
+    assert.deepStrictEqual(parts[1], { text: 'On it.' });
+    assert.deepStrictEqual(parts.slice(2), [
       { functionCall: { name: 'read_file', args: { file_path: `${PROJECT}/notes.txt` } } },
       { functionCall: { name: 'replace', args: { file_path: '/elsewhere/a.ts', old_string: 'old', new_string: 'new', instruction: 'Replace the scripted text.' } } },
       { functionCall: { name: 'write_file', args: { file_path: `${PROJECT}/src/new.ts`, content: 'x\n' } } },

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import { StringDecoder } from 'string_decoder';
 import { AuthRequiredError, ErrorCode } from '../../../src/acp';
 import { openaiResponses } from '../../fixtures/modelEndpoint/openaiResponses';
 import { CODEX_MODEL, codex } from '../../fixtures/realAgents/codex';
@@ -22,6 +23,37 @@ function toolCallOf(client: TurnClient, kind: string): { start: Json; updates: J
   const final = updates[updates.length - 1];
   assert.ok(final, `a tool_call_update for ${String(start.toolCallId)}`);
   return { start, updates, final };
+}
+
+/**
+ * Every JSON message the agent writes to stdout, as sent: a second, passive 'data' listener beside the
+ * connection's own. Used where the protocol engine does not (yet) pass a field on, e.g. update `_meta`.
+ */
+function tapWire(client: TurnClient): Json[] {
+  const messages: Json[] = [];
+  const decoder = new StringDecoder('utf8');
+  let buffer = '';
+  client.process.stdout.on('data', (chunk: Buffer | string) => {
+    buffer += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      try {
+        messages.push(JSON.parse(line) as Json);
+      } catch {
+        // Not JSON (a log line): the connection skips it too.
+      }
+    }
+  });
+  return messages;
+}
+
+/** The session/update payloads on the wire for one tool call, in order. */
+function wireToolCall(wire: Json[], toolCallId: unknown): Json[] {
+  return wire
+    .filter((m) => m.method === 'session/update')
+    .map((m) => (m.params as { update: Json }).update)
+    .filter((u) => u.toolCallId === toolCallId);
 }
 
 /** The items of a logged request's `input` of one type (what Codex sent back to the model). */
@@ -58,7 +90,7 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
 
     // Text and thought stream as chunks, in order, around the tool calls.
     assert.strictEqual(c.agentText(), 'I will update the notes.Now counting the lines.Done: notes.txt now says BETA and has 3 lines.');
-    const thought = c.updatesOf('agent_thought_chunk').map((u) => ('content' in u && 'text' in u.content ? u.content.text : '')).join('');
+    const thought = c.updatesOf('agent_thought_chunk').map((u) => ('content' in u ? (u.content as { text?: string }).text ?? '' : '')).join('');
     assert.strictEqual(thought, 'The notes need a capital BETA.');
 
     // The edit: one tool_call with the whole-file diff, a permission request, Codex writes the file itself.
@@ -121,6 +153,7 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
   it('with _meta.terminal_output: a terminal content block, streamed terminal_output and terminal_exit; permissions auto', async () => {
     client = await TurnClient.start({ recipe: codex, handlers: [openaiResponses], permissions: 'auto' });
     const c = client;
+    const wire = tapWire(c);
     // The second line comes later, so it streams after the tool call started (Codex drops the first chunk).
     const command = 'echo first; sleep 1; echo second';
     c.endpoint.script([
@@ -135,14 +168,20 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
 
     const shell = toolCallOf(c, 'execute');
     const id = shell.start.toolCallId;
-    assert.deepStrictEqual(shell.start.content, [{ type: 'terminal', terminalId: id }]);
-    assert.deepStrictEqual(shell.start._meta, { terminal_info: { terminal_id: id, cwd: c.cwd } });
-    const streamed = shell.updates.map((u) => (u._meta as { terminal_output?: { terminal_id: string; data: string } } | undefined)?.terminal_output).filter((o) => o !== undefined);
-    assert.ok(streamed.every((o) => o.terminal_id === id));
-    assert.match(streamed.map((o) => o.data).join(''), /second\n/);
-    assert.deepStrictEqual(shell.final._meta, { terminal_exit: { terminal_id: id, exit_code: 0, signal: null } });
+    assert.deepStrictEqual(shell.start.content, [{ type: 'terminal', terminalId: id }], 'a terminal the client never created: its id is the call id');
     assert.strictEqual(shell.final.status, 'completed');
     assert.match(String((shell.final.rawOutput as Json).formatted_output), /second/);
+    // The output itself only travels in `_meta`, so read it from the wire.
+    const [start, ...updates] = wireToolCall(wire, id);
+    assert.deepStrictEqual(start._meta, { terminal_info: { terminal_id: id, cwd: c.cwd } });
+    const streamed = updates.map((u) => (u._meta as { terminal_output?: { terminal_id: string; data: string } } | undefined)?.terminal_output).filter((o) => o !== undefined);
+    assert.ok(streamed.every((o) => o.terminal_id === id));
+    assert.match(streamed.map((o) => o.data).join(''), /second\n/);
+    const last = updates[updates.length - 1];
+    assert.deepStrictEqual(last._meta, { terminal_exit: { terminal_id: id, exit_code: 0, signal: null } });
+    // The model gets the whole output back (over ACP, output printed before the tool call started is lost).
+    const modelSaw = inputItems(c.endpoint.requests[1].body, 'function_call_output').map((i) => String(i.output)).join('\n');
+    assert.match(modelSaw, /first\nsecond\n/);
     assert.strictEqual(c.agentText(), 'Both done.');
   });
 
@@ -150,8 +189,9 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
     client = await TurnClient.start({ recipe: codex, handlers: [openaiResponses], signedOut: true });
     const c = client;
     const init = await c.withStderr(c.connection.initialize({ clientInfo: { name: 'switchboard-tests', version: '0.0.0' }, terminalAuth: true }, { timeoutMs: TURN_TIMEOUT_MS }));
+    // chatgpt comes without `type` on the wire; Switchboard's schema reads that as 'agent' (the default).
     assert.deepStrictEqual(init.authMethods.map((m) => [m.id, m.name, 'type' in m ? m.type : undefined]), [
-      ['chatgpt', 'Login with ChatGPT', undefined],
+      ['chatgpt', 'Login with ChatGPT', 'agent'],
       ['codex-api-key', 'Use CODEX_API_KEY', 'env_var'],
       ['openai-api-key', 'Use OPENAI_API_KEY', 'env_var'],
     ]);

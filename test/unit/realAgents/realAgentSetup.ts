@@ -1,60 +1,17 @@
-// Where the real agents from npm are (installed by scripts/install-real-agents.mjs) and how to start them
-// without credentials. Plain Node, shared by the unit tier and the host tier (test/host/realAgents).
+// How the offline checks start a real agent from npm without credentials: the pinned package and its
+// command line come from test/fixtures/realAgents (agents.json, recipe.ts), the environment from the
+// agent's recipe, signed out. Plain Node, shared by the unit tier and the host tier (test/host/realAgents).
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-
-export interface RealAgentBin {
-  /** Display name in messages. */
-  readonly label: string;
-  /** Env var that overrides the default location. */
-  readonly envVar: 'SWITCHBOARD_CLAUDE_AGENT_ACP' | 'SWITCHBOARD_GEMINI_CLI';
-  readonly pkg: string;
-  /** The package's bin entry point, relative to the package folder. */
-  readonly bin: string;
-}
-
-export const CLAUDE_AGENT_ACP: RealAgentBin = {
-  label: 'Claude Agent (claude-agent-acp)',
-  envVar: 'SWITCHBOARD_CLAUDE_AGENT_ACP',
-  pkg: '@zed-industries/claude-agent-acp',
-  bin: 'dist/index.js',
-};
-
-export const GEMINI_CLI: RealAgentBin = {
-  label: 'Gemini CLI',
-  envVar: 'SWITCHBOARD_GEMINI_CLI',
-  pkg: '@google/gemini-cli',
-  bin: 'bundle/gemini.js',
-};
-
-/** The cache the install script uses (keep in step with scripts/install-real-agents.mjs). */
-export function realAgentsDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SWITCHBOARD_REAL_AGENTS_DIR) return env.SWITCHBOARD_REAL_AGENTS_DIR;
-  const hostDir = env.SWITCHBOARD_TEST_HOST_DIR || path.join(os.homedir(), '.cache', 'switchboard-test-host');
-  return path.join(hostDir, 'real-agents');
-}
+import { CREDENTIAL_ENV, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 
 /**
- * Absolute path of the agent's bin entry point (a Node script): the env var when set, else the default
- * cache. Throws (so the test FAILS, never skips) with what to run when it is not installed.
+ * The model endpoint a signed-out agent is pointed at: a closed port on this machine, so a request the
+ * agent makes anyway fails at once and never leaves the machine. (None is expected: signed out, the
+ * agents stop at the sign-in check.)
  */
-export function realAgentBin(agent: RealAgentBin, env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env[agent.envVar];
-  const file = fromEnv ? path.resolve(fromEnv) : path.join(realAgentsDir(env), 'node_modules', ...agent.pkg.split('/'), agent.bin);
-  if (!fs.existsSync(file)) {
-    throw new Error(
-      `${agent.label} (${agent.pkg}) is not installed: ${file} does not exist` +
-        (fromEnv ? ` (from ${agent.envVar})` : '') +
-        '. Run `node scripts/install-real-agents.mjs` (CI runs it before `npm test`), ' +
-        `or point ${agent.envVar} at the package's ${agent.bin}.`,
-    );
-  }
-  return file;
-}
-
-/** Variables through which an agent could find real credentials (or change provider). */
-export const CREDENTIAL_ENV = /^(ANTHROPIC|CLAUDE|GEMINI|GOOGLE|OPENAI|VERTEX|CLOUDSDK)_/i;
+export const CLOSED_ENDPOINT = 'http://127.0.0.1:9';
 
 /** process.env minus anything credential-like: what the unit tier starts the agents with. */
 export function credentialFreeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -64,14 +21,12 @@ export function credentialFreeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS
 }
 
 /**
- * Added to the agent's environment: an empty HOME (no ~/.claude.json, ~/.gemini), and IS_SANDBOX=1.
- * Why IS_SANDBOX: claude-agent-acp offers the bypassPermissions mode when not root OR IS_SANDBOX is
- * set to anything, but the Claude Code CLI it starts exits ("--dangerously-skip-permissions cannot be
- * used with root/sudo") unless it is exactly "1". Running as root with IS_SANDBOX=yes (as on the
- * project's machine) breaks session/new; "1" makes the agent behave the same for root and non-root.
+ * The env to add for a signed-out start: an empty HOME with the recipe's config files (written now) and
+ * its offline switches, permissions "ask", no key. For Claude that includes IS_SANDBOX=1 (root may then
+ * use bypassPermissions, which the mode list offers) and settings.json's defaultMode "default".
  */
-export function isolatedAgentEnv(home: string): Record<string, string> {
-  return { HOME: home, USERPROFILE: home, IS_SANDBOX: '1' };
+export function signedOutEnv(recipe: RealAgentRecipe, home: string, cwd: string): Record<string, string> {
+  return { HOME: home, USERPROFILE: home, ...recipe.prepare({ home, cwd, endpointUrl: CLOSED_ENDPOINT, permissions: 'ask', signedOut: true }) };
 }
 
 export function makeTempDir(prefix: string): string {

@@ -1,25 +1,27 @@
-// Starts a real agent through Switchboard's own layers (src/agents process, src/acp connection) with no
-// credentials, and stops it with its whole process tree.
+// Starts a real agent through Switchboard's own layers (src/agents process, src/acp connection) signed out
+// and offline (the recipe's env), and stops it with its whole process tree.
 import { AcpClientConnection } from '../../../src/acp';
 import { isProcessAlive, listDescendants, startAgentProcess, type AgentProcess } from '../../../src/agents';
 import { waitForProcessesToExit } from '../../../src/agents/processTree';
+import { agentCommand, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { REAL_AGENT_TIMEOUT_MS } from './expected';
-import { credentialFreeEnv, isolatedAgentEnv, makeTempDir, removeDir } from './realAgentSetup';
+import { credentialFreeEnv, makeTempDir, removeDir, signedOutEnv } from './realAgentSetup';
 
 export interface RunningAgent {
   readonly process: AgentProcess;
   readonly connection: AcpClientConnection;
-  /** The empty HOME the agent runs with. */
+  /** The empty HOME the agent runs with (plus the recipe's config files). */
   readonly home: string;
   /** The session's cwd (an empty project folder). */
   readonly cwd: string;
 }
 
-export async function startRealAgent(name: string, bin: string, args: string[] = []): Promise<RunningAgent> {
+export async function startRealAgent(recipe: RealAgentRecipe): Promise<RunningAgent> {
   const home = makeTempDir('switchboard-real-home-');
   const cwd = makeTempDir('switchboard-real-project-');
+  const { command, args } = agentCommand(recipe.id);
   const proc = await startAgentProcess({
-    definition: { name, command: process.execPath, args: [bin, ...args], env: isolatedAgentEnv(home) },
+    definition: { name: recipe.label, command, args, env: signedOutEnv(recipe, home, cwd) },
     cwd,
     baseEnv: credentialFreeEnv(),
     stderrLineLimit: 200,
