@@ -139,13 +139,11 @@ for (const c of CASES) {
     it('Stop in the middle of a turn ends it; the next turn in the same session works', async () => {
       const sessionId = await session();
       const mainBefore = agent.endpoint.mainRequests().length;
-      let turn: Promise<unknown> | undefined;
       agent.endpoint.script([{ text: 'Thinking…', hang: true }]);
-      turn = sb.backend.sendPrompt(sessionId, { text: 'Take your time.', mentions: [], images: [] });
+      const turn = sb.backend.sendPrompt(sessionId, { text: 'Take your time.', mentions: [], images: [] });
       await agent.endpoint.waitForMainRequests(mainBefore + 1, REAL_TURN_TIMEOUT_MS);
       await sb.backend.cancel(sessionId);
       await turn;
-      turn = undefined;
       const stopped = lastTurn(transcript(sb, sessionId));
       const end = stopped[stopped.length - 1];
       assert.ok(end.kind === 'turn_end' && end.stopReason === 'cancelled', `the turn ended cancelled: ${JSON.stringify(end)}`);
