@@ -84,9 +84,13 @@ export function classifyAuthMethods(methods: readonly unknown[]): AuthFlow[] {
     const name = str(m.name) ?? id;
     const description = str(m.description);
     const type = str(m.type);
-    const hint = terminalHint(record(m._meta));
+    const meta = record(m._meta);
+    const hint = terminalHint(meta);
     if (type === 'terminal') {
       flows.push({ type: 'terminal', id, name, description, args: stringArray(m.args), env: stringMap(m.env) });
+    } else if (!type && meta && str(meta.type) === 'terminal') {
+      // Qwen Code 0.24 puts the terminal method's type and args in `_meta`.
+      flows.push({ type: 'terminal', id, name, description, args: stringArray(meta.args), env: stringMap(meta.env) });
     } else if (type === 'env_var') {
       // Earlier drafts of the auth-methods RFD used a single `varName`.
       const vars = envVars(m.vars ?? (str(m.varName) ? [m.varName] : []));
@@ -94,7 +98,7 @@ export function classifyAuthMethods(methods: readonly unknown[]): AuthFlow[] {
     } else if (hint) {
       flows.push({ type: 'terminal', id, name, description, command: hint.command, args: hint.args, env: hint.env });
     } else {
-      const apiKey = record(record(m._meta)?.['api-key']);
+      const apiKey = record(meta?.['api-key']);
       flows.push(apiKey ? { type: 'agent', id, name, description, apiKey: { provider: str(apiKey.provider) } } : { type: 'agent', id, name, description });
     }
   }

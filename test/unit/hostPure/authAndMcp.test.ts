@@ -4,6 +4,20 @@ import { parseMcpServers } from '../../../src/agents';
 import { classifyAuthMethods } from '../../../src/host/auth/authMethods';
 
 describe('classifyAuthMethods', () => {
+  // As measured from the real agents (signed out): never an `authenticate` with a terminal method.
+  it("reads the real agents' methods: Qwen's terminal type in _meta, Copilot's and OpenCode's terminal-auth hint", () => {
+    const flows = classifyAuthMethods([
+      { id: 'openai', name: 'Use OpenAI API key', _meta: { type: 'terminal', args: ['--auth-type=openai'] } },
+      { id: 'copilot-login', name: 'Log in with GitHub', _meta: { 'terminal-auth': { command: '/x/copilot', args: ['login'], label: 'Copilot Login' } } },
+      { id: 'opencode-login', name: 'Login with opencode', _meta: { 'terminal-auth': { command: 'opencode', args: ['auth', 'login'] } } },
+    ]);
+    assert.deepStrictEqual(flows, [
+      { type: 'terminal', id: 'openai', name: 'Use OpenAI API key', description: undefined, args: ['--auth-type=openai'], env: {} },
+      { type: 'terminal', id: 'copilot-login', name: 'Log in with GitHub', description: undefined, command: '/x/copilot', args: ['login'], env: {} },
+      { type: 'terminal', id: 'opencode-login', name: 'Login with opencode', description: undefined, command: 'opencode', args: ['auth', 'login'], env: {} },
+    ]);
+  });
+
   it('keeps agent, terminal and env_var methods with their details', () => {
     const flows = classifyAuthMethods([
       { id: 'oauth', name: 'Log in with Google', description: 'Opens a browser' },
