@@ -88,8 +88,8 @@ export function classifyAuthMethods(methods: readonly unknown[]): AuthFlow[] {
     const hint = terminalHint(meta);
     if (type === 'terminal') {
       flows.push({ type: 'terminal', id, name, description, args: stringArray(m.args), env: stringMap(m.env) });
-    } else if (!type && meta && str(meta.type) === 'terminal') {
-      // Qwen Code 0.24 puts the terminal method's type and args in `_meta`.
+    } else if ((type === undefined || type === 'agent') && meta && str(meta.type) === 'terminal') {
+      // Qwen Code 0.24 puts the terminal method's type and args in `_meta` (no type reads as agent).
       flows.push({ type: 'terminal', id, name, description, args: stringArray(meta.args), env: stringMap(meta.env) });
     } else if (type === 'env_var') {
       // Earlier drafts of the auth-methods RFD used a single `varName`.

@@ -202,7 +202,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       name,
       () => connection.newSession({ cwd, additionalDirectories, mcpServers: this.o.mcpServers() }),
       {
-        run: async () => afterSignIn?.(await this.newSession(name)),
+        run: async () => {
+          const opened = await this.newSession(name);
+          afterSignIn?.(opened);
+        },
         what: afterSignIn ? 'starts a session and sends your message' : 'starts the session',
       },
     );

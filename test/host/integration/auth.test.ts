@@ -20,6 +20,7 @@ describe('sign-in flows', function () {
     restore = await setSettings({
       'switchboard.agents': {
         'Auth Terminal': { command: 'node', args: [fakeAgent, '--auth-required'], env: { FAKE_LOGIN_FILE: loginFile } },
+        'Auth Terminal Fails': { command: 'node', args: [fakeAgent, '--auth-required'], env: { FAKE_LOGIN_EXIT: '3' } },
         'Auth Env': { command: 'node', args: [fakeAgent, '--auth-required'] },
         'Auth Prompt': { command: 'node', args: [fakeAgent, '--auth-required'] },
       },
@@ -35,7 +36,8 @@ describe('sign-in flows', function () {
     fs.rmSync(loginFile, { force: true });
   });
 
-  it('terminal: runs the agent with the method\'s args and env in a VS Code terminal, then retries', async () => {
+  // The fake agent refuses `authenticate` with its terminal method (the schema says a client MUST NOT).
+  it("terminal: runs the agent with the method's args and env in a VS Code terminal; exit 0 retries, never authenticate", async () => {
     await assert.rejects(sb.backend.newSession('Auth Terminal'), /auth/i);
     await waitForAgentStatus(sb, 'Auth Terminal', 'auth_required');
     const before = sb.backend.getSessions().length;
@@ -43,6 +45,19 @@ describe('sign-in flows', function () {
     assert.deepStrictEqual(JSON.parse(fs.readFileSync(loginFile, 'utf8')), { LOGIN: '1' }, 'the login ran with the env the method asked for');
     await waitFor(() => sb.backend.getSessions().length === before + 1, 'the retried session/new');
     await waitForAgentStatus(sb, 'Auth Terminal', 'ready');
+  });
+
+  it('terminal: a login that exits non-zero says sign-in failed in the banner and keeps the methods', async () => {
+    await assert.rejects(sb.backend.newSession('Auth Terminal Fails'), /auth/i);
+    await waitForAgentStatus(sb, 'Auth Terminal Fails', 'auth_required');
+    const before = sb.backend.getSessions().length;
+    await sb.backend.authenticate('Auth Terminal Fails', 'terminal-login');
+    const agent = sb.backend.getAgents().find((a) => a.id === 'Auth Terminal Fails')!;
+    assert.strictEqual(agent.status, 'auth_required');
+    assert.match(agent.authError ?? '', /exited with code 3: sign-in failed/);
+    assert.deepStrictEqual(agent.authMethods?.map((m) => m.id), ['agent-login', 'terminal-login', 'api-key']);
+    assert.strictEqual(agent.afterSignIn, 'starts the session');
+    assert.strictEqual(sb.backend.getSessions().length, before, 'nothing was retried');
   });
 
   it('env_var: asks for the variable, keeps it in secret storage, restarts the agent with it, then retries', async () => {

@@ -3,6 +3,7 @@
 // the diff review. Used by wholeTurns.test.ts, one describe per agent.
 import * as fs from 'fs';
 import * as path from 'path';
+import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
@@ -36,7 +37,9 @@ export async function defineRealAgent(
   for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) blanked[key] = '';
   const { command, args } = agentCommand(recipe.id);
   const name = recipe.label;
-  const restore = await setSettings({ 'switchboard.agents': { [name]: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } } } });
+  // Added to the agents already defined (a test may run several); dispose in reverse order.
+  const defined = vscode.workspace.getConfiguration('switchboard').inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
+  const restore = await setSettings({ 'switchboard.agents': { ...defined, [name]: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } } } });
   await waitFor(() => sb.backend.getAgents().some((a) => a.id === name), `${name} in the agent list`);
   return {
     name,

@@ -88,7 +88,7 @@ describe('AcpClientConnection against the scripted fake agent', function () {
     await assert.rejects(h.conn.newSession({ cwd: '/w' }), isAuth('session/new'));
     await assert.rejects(h.conn.loadSession('sess-x', { cwd: '/w' }), isAuth('session/load'));
     await assert.rejects(h.conn.prompt('sess-x', [text('hi')]), isAuth('session/prompt'));
-    await h.conn.authenticate('terminal-login');
+    await h.conn.authenticate('agent-login');
     const session = await h.conn.newSession({ cwd: '/w' });
     assert.match(session.sessionId, /^sess-/);
     await h.conn.logout();
