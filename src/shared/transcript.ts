@@ -98,6 +98,16 @@ export interface Usage {
   cost?: { amount: number; currency: string };
 }
 
+/** Token counts of one turn (ACP's unstable `PromptResponse.usage`). */
+export interface TurnUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  thoughtTokens?: number;
+  cachedReadTokens?: number;
+  cachedWriteTokens?: number;
+}
+
 export type StopReason = 'end_turn' | 'max_tokens' | 'max_turn_requests' | 'refusal' | 'cancelled' | string;
 
 /**
@@ -146,7 +156,15 @@ export type TranscriptItem =
       error?: string;
     }
   | { kind: 'subagent'; id: string; sessionId: string; title?: string; raw: unknown }
-  | { kind: 'turn_end'; id: string; stopReason: StopReason; /** true when the turn produced no agent content */ empty: boolean }
+  | {
+      kind: 'turn_end';
+      id: string;
+      stopReason: StopReason;
+      /** true when the turn produced no agent content */
+      empty: boolean;
+      /** The turn's token counts, when the agent sent them with its prompt response. */
+      usage?: TurnUsage;
+    }
   | { kind: 'error'; id: string; message: string; detail?: string }
   /** An update Switchboard does not understand, kept with its raw JSON. */
   | { kind: 'unsupported'; id: string; updateType: string; raw: unknown };

@@ -1,6 +1,7 @@
 // Results the agent sends back to our requests. Essentials are strict (a session without
 // an id is useless); everything else is lenient with the schema's defaults.
 import { z } from 'zod';
+import type { TurnUsage } from '../../shared/transcript';
 import { isRecord, lenientArray, optional } from './lenient';
 import { SessionSetupFields } from './sessionSetup';
 
@@ -100,8 +101,28 @@ export const SetConfigOptionResultSchema = z.object({ configOptions: SessionSetu
 export type SetConfigOptionResult = z.output<typeof SetConfigOptionResultSchema>;
 
 /** Stop reasons beyond the five known ones are kept as sent (StopReason allows string). */
-export const PromptResultSchema = z.object({ stopReason: z.string() });
-export type PromptResult = z.output<typeof PromptResultSchema> & {
+/** Unstable `PromptResponse.usage` (Claude, Copilot, OpenCode send it): a count that is not a number is dropped, not fatal. */
+const tokenCount = z.number().int().nonnegative().optional().catch(undefined);
+const TurnUsageSchema = z
+  .object({
+    inputTokens: tokenCount,
+    outputTokens: tokenCount,
+    totalTokens: tokenCount,
+    thoughtTokens: tokenCount,
+    cachedReadTokens: tokenCount,
+    cachedWriteTokens: tokenCount,
+  })
+  .transform((u): TurnUsage | undefined => {
+    const out: TurnUsage = {};
+    for (const [key, value] of Object.entries(u)) if (value !== undefined) out[key as keyof TurnUsage] = value;
+    return Object.keys(out).length > 0 ? out : undefined;
+  });
+
+export const PromptResultSchema = z.object({
+  stopReason: z.string(),
+  usage: TurnUsageSchema.nullish().catch(undefined).transform((u) => u ?? undefined),
+});
+export type PromptResult = { stopReason: string; usage?: TurnUsage } & {
   /** True when the agent never answered our cancel and the turn was ended locally. */
   cancelledLocally?: boolean;
 };

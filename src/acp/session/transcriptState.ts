@@ -10,6 +10,7 @@ import {
   type Transcript,
   type TranscriptContent,
   type TranscriptItem,
+  type TurnUsage,
 } from '../../shared/transcript';
 import { parseContentBlock } from '../schema/content';
 import type { SessionUpdate } from '../schema/sessionUpdate';
@@ -135,9 +136,11 @@ export class TranscriptState {
   }
 
   /** The end of a prompt turn; an end_turn after no agent content is flagged `empty`. */
-  recordTurnEnd(stopReason: StopReason): TranscriptItem {
+  recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): TranscriptItem {
     const empty = stopReason === 'end_turn' && !this.turnHasAgentContent();
-    return this.push(undefined, { kind: 'turn_end', id: this.nextId(), stopReason, empty });
+    const item: ItemOf<'turn_end'> = { kind: 'turn_end', id: this.nextId(), stopReason, empty };
+    if (usage) item.usage = usage;
+    return this.push(undefined, item);
   }
 
   recordError(message: string, detail?: string): TranscriptItem {

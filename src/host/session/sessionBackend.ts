@@ -309,7 +309,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       () => connection.prompt(record.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
       { run: () => this.startTurn(record.key, prompt, { shownAlready: true }), sessionKey: record.key, what: 'sends your message again' },
     );
-    record.state.recordTurnEnd(result.stopReason);
+    record.state.recordTurnEnd(result.stopReason, result.usage);
     if (result.cancelledLocally) {
       record.state.recordError(
         `${record.agentId} did not confirm the cancellation; the turn was ended here.`,

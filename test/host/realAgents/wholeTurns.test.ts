@@ -27,14 +27,16 @@ interface AgentCase {
   readonly handlers: readonly ApiHandler[];
   /** The agent's own bug: its shell output never reaches the client (Gemini CLI 0.61). */
   readonly noShellOutput?: string;
+  /** The agent sends the turn's token usage with its prompt response (unstable PromptResponse.usage). */
+  readonly turnUsage?: boolean;
   /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
   readonly cannotCreateFiles?: string;
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()] },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true },
   { recipe: qwenRecipe, handlers: [openaiChat] },
-  { recipe: opencodeRecipe, handlers: [openaiChat] },
+  { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
   { recipe: codex, handlers: [openaiResponses] },
   { recipe: geminiRecipe, handlers: [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client',
     cannotCreateFiles: 'Gemini CLI 0.61 fails to create a new file through fs/* with any client',
@@ -98,6 +100,7 @@ for (const c of CASES) {
       assert.ok(calls.some((t) => t.kind === 'tool_call' && t.content.some((x) => x.type === 'diff')), 'the edit card has a diff');
       const end = items[items.length - 1];
       assert.deepStrictEqual(end.kind === 'turn_end' && [end.stopReason, end.empty], ['end_turn', false]);
+      if (c.turnUsage) assert.ok(end.kind === 'turn_end' && (end.usage?.totalTokens ?? 0) > 0, `the turn's usage is kept: ${JSON.stringify(end)}`);
 
       assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL.replace("'hello'", "'hello, world'"), 'the edit is on disk');
       if (!c.noShellOutput) {

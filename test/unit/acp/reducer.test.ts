@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { emptyTranscript, MAX_TOOL_OUTPUT, type Transcript } from '../../../src/shared/transcript';
 import { parseSessionUpdate, reduceTranscript, recordTurnEnd, TranscriptState } from '../../../src/acp';
+import { PromptResultSchema } from '../../../src/acp/schema/agentResponses';
 
 const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
 const chunk = (kind: string, text: string, messageId?: string) => u({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
@@ -50,6 +51,18 @@ describe('session reducer', () => {
     assert.ok(plain.kind === 'tool_call' && read.kind === 'tool_call');
     assert.equal(plain.output?.text, 'a\noops\n');
     assert.equal(read.output, undefined);
+  });
+
+  it("keeps the turn's token usage from the prompt response (unstable PromptResponse.usage); bad counts are dropped, not fatal", () => {
+    const sent = { stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280, cachedReadTokens: 1000, thoughtTokens: null, cachedWriteTokens: -3 } };
+    const parsed = PromptResultSchema.parse(sent);
+    assert.deepEqual(parsed, { stopReason: 'end_turn', usage: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280, cachedReadTokens: 1000 } });
+    assert.deepEqual(PromptResultSchema.parse({ stopReason: 'end_turn', usage: 'lots' }), { stopReason: 'end_turn', usage: undefined });
+    assert.deepEqual(PromptResultSchema.parse({ stopReason: 'end_turn', usage: null }), { stopReason: 'end_turn', usage: undefined });
+    const s = new TranscriptState('s');
+    s.apply(chunk('agent_message_chunk', 'hi'));
+    const end = s.recordTurnEnd(parsed.stopReason, parsed.usage);
+    assert.deepEqual(end.kind === 'turn_end' && end.usage, parsed.usage);
   });
 
   it('bounds a tool call output to its last MAX_TOOL_OUTPUT characters', () => {

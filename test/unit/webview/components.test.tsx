@@ -94,6 +94,15 @@ describe('webview: rendering every transcript item', () => {
     assert.match(out.textContent!, /Exited with code 0/);
   });
 
+  it("shows the turn's token usage at its end", () => {
+    const u = mount(snapshot([
+      { kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'Done.' }] },
+      { kind: 'turn_end', id: 'e1', stopReason: 'end_turn', empty: false, usage: { inputTokens: 12_400, outputTokens: 310, totalTokens: 12_710, cachedReadTokens: 9000 } },
+    ]));
+    assert.equal(u.root.querySelector('.turn-usage')?.textContent, 'This turn: 13k tokens: 12k in, 310 out (9.0k cached)');
+    u.unmount();
+  });
+
   it('shows the output of a shell the agent ran itself, and the command as it ran (quoted argv)', () => {
     const own = mount(snapshot([
       { kind: 'tool_call', id: 'c1', toolCallId: 'call_7', title: 'echo hi && wc -l notes.txt', toolKind: 'execute', status: 'completed', locations: [],

@@ -1,5 +1,5 @@
-import type { PlanEntry, StopReason, TranscriptItem } from '../../../src/shared/transcript';
-import { Collapsible, Icon, memo } from './common';
+import type { PlanEntry, StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
+import { Collapsible, formatTokens, Icon, memo } from './common';
 import { ContentList } from './Content';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCall';
@@ -9,6 +9,15 @@ const PLAN_STATUS: Record<string, { icon: string; label: string }> = {
   in_progress: { icon: 'arrow-circle-right', label: 'In progress' },
   completed: { icon: 'pass-filled', label: 'Completed' },
 };
+
+/** "1.2k tokens: 1k in, 200 out (50 cached)" from a turn's token counts. */
+export function usageText(u: TurnUsage): string | undefined {
+  const total = u.totalTokens ?? (u.inputTokens !== undefined || u.outputTokens !== undefined ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) : undefined);
+  if (total === undefined) return undefined;
+  const parts = [u.inputTokens !== undefined ? `${formatTokens(u.inputTokens)} in` : '', u.outputTokens !== undefined ? `${formatTokens(u.outputTokens)} out` : ''].filter(Boolean);
+  const cached = u.cachedReadTokens ? ` (${formatTokens(u.cachedReadTokens)} cached)` : '';
+  return `This turn: ${formatTokens(total)} tokens${parts.length ? `: ${parts.join(', ')}` : ''}${cached}`;
+}
 
 export function stopReasonText(reason: StopReason, empty: boolean): string | undefined {
   switch (reason) {
@@ -127,10 +136,16 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
       );
     case 'turn_end': {
       const text = stopReasonText(item.stopReason, item.empty);
-      if (!text) return <div class="turn-end" aria-hidden="true" />;
+      const usage = item.usage && usageText(item.usage);
+      if (!text && !usage) return <div class="turn-end" aria-hidden="true" />;
       return (
         <div class={`turn-end reason-${item.stopReason}${item.empty ? ' empty' : ''}`}>
-          <Icon name={item.stopReason === 'cancelled' ? 'debug-stop' : 'info'} /> {text}
+          {text && (
+            <>
+              <Icon name={item.stopReason === 'cancelled' ? 'debug-stop' : 'info'} /> {text}
+            </>
+          )}
+          {usage && <span class="turn-usage muted">{usage}</span>}
         </div>
       );
     }
