@@ -40,6 +40,8 @@ export function readFileAccessSetting(): FileAccessPolicy {
 
 export class FsBridge implements vscode.Disposable {
   private readonly writeEmitter = new vscode.EventEmitter<WriteRecord>();
+  /** Writes not finished yet, per session. */
+  private readonly inFlight = new Map<string, Set<Promise<void>>>();
   private readonly conflictEmitter = new vscode.EventEmitter<UnsavedChangesOverwritten>();
   /** Every successful agent write, with what it replaced (for the diff review). */
   readonly onDidWrite = this.writeEmitter.event;
@@ -66,6 +68,19 @@ export class FsBridge implements vscode.Disposable {
   }
 
   async writeTextFile(req: WriteTextFileRequest): Promise<WriteTextFileResponse> {
+    const written = this.queueWrite(req);
+    const inFlight = this.inFlight.get(req.sessionId) ?? new Set<Promise<void>>();
+    this.inFlight.set(req.sessionId, inFlight.add(written));
+    try {
+      await written;
+    } finally {
+      inFlight.delete(written);
+      if (inFlight.size === 0 && this.inFlight.get(req.sessionId) === inFlight) this.inFlight.delete(req.sessionId);
+    }
+    return {};
+  }
+
+  private async queueWrite(req: WriteTextFileRequest): Promise<void> {
     if (typeof req.content !== 'string') throw invalidParams('content must be a string', { reason: 'write_failed', path: req.path });
     const real = await this.opts.confinement.authorize(req.sessionId, req.path, 'write');
     // One write at a time per file: two overlapping edits of one document would interleave.
@@ -77,7 +92,15 @@ export class FsBridge implements vscode.Disposable {
     } finally {
       if (this.queues.get(key) === run) this.queues.delete(key);
     }
-    return {};
+  }
+
+  /**
+   * Resolves when the session's writes in progress have finished (failed ones included). Agents such as
+   * OpenCode end a turn without waiting for the answers to their fs/write_text_file requests.
+   */
+  async settled(sessionId: string): Promise<void> {
+    const inFlight = this.inFlight.get(sessionId);
+    if (inFlight) await Promise.allSettled([...inFlight]);
   }
 
   dispose(): void {

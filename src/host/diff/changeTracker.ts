@@ -58,7 +58,11 @@ export class ChangeTracker implements vscode.Disposable {
   /** A write the fs bridge applied (call after the write; `before` includes unsaved buffer text). */
   recordWrite(input: RecordWriteInput): void {
     const uri = toUri(input.uri).toString();
-    this.store.record({ sessionId: input.sessionId, turnId: input.turnId, uri, before: input.before, after: input.after });
+    // The file was missing when the turn first named it, and the agent wrote it itself before this request
+    // (OpenCode does both): it is new in this turn, whatever the bridge found on disk.
+    const k = snapshotKey(input.sessionId, input.turnId, uri);
+    const missingBefore = this.snapshots.has(k) && this.snapshots.get(k) === null && !this.store.has(entryKey(input.sessionId, input.turnId, uri));
+    this.store.record({ sessionId: input.sessionId, turnId: input.turnId, uri, before: missingBefore ? null : input.before, after: input.after });
     this.persistAndRefresh(uri);
   }
 

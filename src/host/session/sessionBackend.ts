@@ -75,6 +75,15 @@ const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
+/** How long the end of a turn waits for the agent's unanswered fs writes before listing changed files. */
+const WRITES_SETTLE_MS = 5000;
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
+}
 
 export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly runtimes = new Map<string, AgentRuntime>();
@@ -285,6 +294,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       this.failTurn(record, error);
     } finally {
       if (turnWatched) {
+        await settledWithin(this.o.fs.settled(record.scopedId), WRITES_SETTLE_MS);
         await this.recheckReportedFiles(record, firstItem);
         this.o.diffReview.endTurn(record.scopedId);
       }
