@@ -27,6 +27,11 @@ interface AgentCase {
   readonly handlers: readonly ApiHandler[];
   /** The agent's own bug: its shell output never reaches the client (Gemini CLI 0.61). */
   readonly noShellOutput?: string;
+  /**
+   * The model API status the agent fails on without retrying for a minute (a failure test for it);
+   * Gemini, Qwen and OpenCode retry with backoff (and Qwen then ends the turn silently, its own choice).
+   */
+  readonly failsOn?: number;
   /** The agent sends the turn's token usage with its prompt response (unstable PromptResponse.usage). */
   readonly turnUsage?: boolean;
   /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
@@ -34,10 +39,10 @@ interface AgentCase {
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, failsOn: 529 },
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
-  { recipe: codex, handlers: [openaiResponses] },
+  { recipe: codex, handlers: [openaiResponses], failsOn: 500 },
   { recipe: geminiRecipe, handlers: [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client',
     cannotCreateFiles: 'Gemini CLI 0.61 fails to create a new file through fs/* with any client',
   },
@@ -136,6 +141,21 @@ for (const c of CASES) {
         } finally {
           fs.rmSync(created, { force: true });
         }
+      });
+    }
+
+    if (c.failsOn) {
+      const status = c.failsOn;
+      it(`the model endpoint fails (${status}): the agent's error shows in the chat; the session works after`, async () => {
+        const sessionId = await session();
+        const result = await runTurn(sb, sessionId, 'This one will fail.', [{ fail: { status, message: 'scripted outage' } }], agent.endpoint);
+        const items = lastTurn(transcript(sb, sessionId));
+        const errors = items.filter((i) => i.kind === 'error').map((i) => (i.kind === 'error' ? i.message : ''));
+        assert.ok(result.error, 'the session shows the error');
+        assert.match(errors.join('\n'), /overloaded|high demand|internal|500|529|error/i, `the agent's error is in the transcript: ${errors.join(' | ')}`);
+        const after = await runTurn(sb, sessionId, 'Try again.', [{ text: 'Back again.' }], agent.endpoint);
+        assert.strictEqual(after.error, undefined);
+        assert.match(agentText(lastTurn(transcript(sb, sessionId))), /Back again\./);
       });
     }
 

@@ -1,0 +1,390 @@
+// The agents people run, from npm, in the real workbench through the chat UI as a user drives it: each
+// one talks to its own scripted model endpoint (127.0.0.1, started in this process). Picked in the Agent
+// picker, a typed message does a whole turn: streamed text, a read, an edit allowed with the agent's own
+// allow_once button, a shell command whose output shows in its card; "Open diff" on the edit opens a diff
+// editor; Undo All restores the file byte for byte; Stop ends a hanging turn and a second message in the
+// same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
+// shows its methods in the chat (no error notification), also when picked with Codex's session open, and
+// its API-key method asks for the key in VS Code's input box, opens the session, and a turn completes.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { ApiHandler, Step } from '../fixtures/modelEndpoint/endpoint';
+import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
+import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
+import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
+import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
+import { claudeRecipe } from '../fixtures/realAgents/claude';
+import { codex } from '../fixtures/realAgents/codex';
+import { geminiRecipe } from '../fixtures/realAgents/gemini';
+import { opencodeRecipe } from '../fixtures/realAgents/opencode';
+import { qwenRecipe } from '../fixtures/realAgents/qwen';
+import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
+import {
+  button,
+  editorTabs,
+  messageBox,
+  openChat,
+  selectAgent,
+  sendMessage,
+  tabs,
+  transcript,
+  turnsEnded,
+  until,
+  waitForTurnEnd,
+  widenSideBar,
+  workspaceFile,
+} from './helpers/chat';
+import {
+  agentsSetting,
+  allowUntilTurnEnds,
+  extensionLog,
+  prepareRealAgent,
+  protocolTrace,
+  REAL_TURN_TIMEOUT_MS,
+  toolCallTitles,
+  type AnsweredPermission,
+  type E2ERealAgent,
+} from './helpers/realAgents';
+import { closeAllEditors, closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, updateSettings, type Workbench } from './helpers/workbench';
+
+interface AgentCase {
+  readonly recipe: RealAgentRecipe;
+  readonly handlers: () => readonly ApiHandler[];
+  /** The agent's own bug: its shell output never reaches any client (Gemini CLI 0.61). */
+  readonly noShellOutput?: string;
+}
+
+const CASES: readonly AgentCase[] = [
+  { recipe: claudeRecipe, handlers: () => [new AnthropicApi()] },
+  { recipe: qwenRecipe, handlers: () => [openaiChat] },
+  { recipe: opencodeRecipe, handlers: () => [openaiChat] },
+  { recipe: codex, handlers: () => [openaiResponses] },
+  { recipe: geminiRecipe, handlers: () => [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client' },
+];
+
+const ORIGINAL = `'use strict';\n\n/** The greeting. */\nfunction greeting() {\n  return 'hello';\n}\n\nmodule.exports = { greeting };\n`;
+const EDITED = ORIGINAL.replace("'hello'", "'hello, world'");
+
+const selectedLabel = (chat: FrameLocator): Promise<string> =>
+  chat.getByRole('combobox', { name: 'Agent', exact: true }).evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
+
+/** Notifications the workbench shows (toasts and the notification center). */
+async function notifications(page: Page): Promise<string[]> {
+  const texts = await page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').allInnerTexts();
+  return texts.map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+/**
+ * Opens a session with `agent` as a user does: picks it in the Agent picker (with another agent's session
+ * active that opens a session with it), or, with no session open, picks it and presses New session.
+ * Resolves when the new tab is selected and the session header names the agent.
+ */
+async function openSessionWith(chat: FrameLocator, agent: string): Promise<void> {
+  const before = await tabs(chat).count();
+  await selectAgent(chat, agent);
+  if (before === 0) await button(chat, 'New session').click();
+  await until(async () => (await tabs(chat).count()) > before, `a session tab for ${agent}`, REAL_TURN_TIMEOUT_MS);
+  await until(async () => (await tabs(chat).last().getAttribute('aria-selected')) === 'true', 'the new tab to be selected', 30_000);
+  await chat.locator('.session-header .agent-status', { hasText: agent }).waitFor({ timeout: 30_000 });
+  assert.strictEqual(await selectedLabel(chat), agent, 'the Agent picker shows the agent');
+}
+
+describe('Real agents from npm in the chat', function () {
+  this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  const agents = new Map<string, E2ERealAgent>();
+  /** Of every agent's whole turn, for the later tests and the failure output. */
+  const answered = new Map<string, AnsweredPermission[]>();
+
+  before(async function () {
+    this.timeout(120_000);
+    for (const c of CASES) {
+      agents.set(c.recipe.id, await prepareRealAgent(c.recipe, c.handlers(), { permissions: 'ask' }));
+      fs.writeFileSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), ORIGINAL);
+    }
+    updateSettings({
+      'switchboard.agents': agentsSetting([...agents.values()]),
+      'switchboard.defaultAgent': codex.label,
+      'switchboard.trace': 'verbose',
+      'files.autoSave': 'off',
+    });
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    chat = await openChat(wb.page);
+    await widenSideBar(wb.page, 640);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await reportFailure(wb.page, `real-${this.currentTest.title}`);
+      for (const a of agents.values()) if (this.currentTest.title.startsWith(a.name)) console.log(`--- ${a.name}'s model endpoint log ---\n${a.endpoint.describeLog()}`);
+    }
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'realAgents');
+    await closeWorkbench(wb);
+    for (const a of agents.values()) await a.dispose();
+    for (const c of CASES) fs.rmSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), { force: true });
+  });
+
+  for (const c of CASES) {
+    const id = c.recipe.id;
+    const name = c.recipe.label;
+    const rel = `src/${id}-e2e.js`;
+    const marker = `shell-ran-${id}`;
+
+    it(`${name}: a whole turn typed in the chat: streamed text, a card per tool call, the edit allowed, the shell output, the end of the turn`, async () => {
+      const agent = agents.get(id)!;
+      const file = workspaceFile(rel);
+      await openSessionWith(chat, name);
+      const log = transcript(chat);
+      const steps: Step[] = [
+        { text: 'Let me look at the file first.', tools: [{ read: { path: file } }] },
+        { text: 'Now the edit.', tools: [{ edit: { path: file, oldText: "  return 'hello';\n", newText: "  return 'hello, world';\n" } }] },
+        { text: 'Checking it with a command.', tools: [{ shell: { command: `echo ${marker} && wc -l ${rel} | tee /dev/null` } }] },
+        { text: 'All done: the greeting now says hello, world.' },
+      ];
+      agent.endpoint.script(steps);
+      const before = await turnsEnded(chat);
+      await sendMessage(chat, 'Make the greeting say hello, world, then check the file.');
+      const perms = await allowUntilTurnEnds(chat, before);
+      answered.set(id, perms);
+      console.log(`    ${name} asked: ${JSON.stringify(perms)}`);
+      assert.ok(perms.length >= 1, 'the agent asked before editing');
+      assert.strictEqual(agent.endpoint.remaining, 0, `every scripted step was taken:\n${agent.endpoint.describeLog()}`);
+
+      const end = transcript(chat).locator('.item[data-kind="turn_end"]').last().locator('.turn-end');
+      assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-(cancelled|refusal|max)/);
+      assert.strictEqual(await chat.locator('.session .banner-error').count(), 0, 'no error banner');
+
+      // The streamed text, all of it.
+      for (const text of ['Let me look at the file first.', 'Now the edit.', 'Checking it with a command.', 'All done: the greeting now says hello, world.']) {
+        await log.getByRole('article', { name: 'Agent' }).filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+      }
+      // Every tool call the agent sent (its last title for each, from the protocol trace) is a group
+      // named by that title.
+      const sent = (await until(() => {
+        const trace = protocolTrace(name);
+        return trace.some((m) => m.type === 'response' && m.method === 'session/prompt') ? toolCallTitles(trace) : undefined;
+      }, `the turn in ${name}'s protocol trace`, 30_000))!;
+      console.log(`    ${name} tool calls: ${JSON.stringify(sent)}`);
+      assert.ok(sent.length >= 3, `a tool call per step: ${JSON.stringify(sent)}`);
+      for (const title of sent) {
+        assert.ok(title.trim().length > 0, 'every tool call has a title');
+        await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
+      }
+      // The edit's card carries its diff; the file on disk has the edit.
+      await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
+      await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
+      // The shell command's output (the marker on a line of its own, not the command line) is readable.
+      const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
+      if (!c.noShellOutput) {
+        await shellCard.waitFor({ timeout: 10_000 });
+        const output = shellCard.locator('pre.terminal-output');
+        await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
+      }
+      await screenshot(wb!.page, `real-${id}-turn`);
+    });
+
+    it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
+      const page = wb!.page;
+      await closeAllEditors(page);
+      const log = transcript(chat);
+      const editCard = log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first();
+      const title = ((await editCard.locator('.tool-title').innerText()).trim());
+      await button(editCard, 'Open diff').click();
+      await page.locator('.part.editor .editor-group-container.active .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+      const opened = await until(async () => (await editorTabs(page)).find((t) => t.includes(`${id}-e2e.js`) || t === title), 'the diff editor tab', 30_000);
+      console.log(`    ${name} diff tab: ${opened}`);
+      await screenshot(page, `real-${id}-diff`);
+      await closeAllEditors(page);
+    });
+
+    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
+      const file = workspaceFile(rel);
+      const changed = chat.getByRole('region', { name: 'Changed files' });
+      await changed.getByText(`${id}-e2e.js`).first().waitFor({ timeout: 30_000 });
+      await button(changed, 'Undo All').click();
+      await until(() => fs.readFileSync(file).equals(Buffer.from(ORIGINAL)), `${rel} back to its original bytes`, 30_000);
+      await changed.waitFor({ state: 'detached', timeout: 30_000 });
+    });
+
+    it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
+      const agent = agents.get(id)!;
+      const log = transcript(chat);
+      const stop = button(chat, 'Stop');
+      const mainBefore = agent.endpoint.mainRequests().length;
+      agent.endpoint.script([{ text: 'Thinking…', hang: true }]);
+      const before = await turnsEnded(chat);
+      const tabCount = await tabs(chat).count();
+      await sendMessage(chat, 'Take your time.');
+      await agent.endpoint.waitForMainRequests(mainBefore + 1, REAL_TURN_TIMEOUT_MS);
+      await until(async () => !(await stop.isDisabled()), 'Stop to be enabled', 30_000);
+      await stop.click();
+      const end = await waitForTurnEnd(chat, before, 60_000);
+      assert.match((await end.getAttribute('class')) ?? '', /reason-cancelled/);
+      await until(async () => await stop.isDisabled(), 'Stop to be disabled after the turn', 30_000);
+
+      agent.endpoint.script([{ text: 'Thanks, second turn here.' }]);
+      const second = await sendMessage(chat, 'Just say thanks.', { waitForEnd: true, timeoutMs: REAL_TURN_TIMEOUT_MS });
+      assert.doesNotMatch((await second!.getAttribute('class')) ?? '', /reason-cancelled/);
+      await log.getByRole('article', { name: 'Agent' }).filter({ hasText: 'Thanks, second turn here.' }).first().waitFor({ timeout: 10_000 });
+      assert.strictEqual(await tabs(chat).count(), tabCount, 'the same session');
+      assert.ok(await messageBox(chat).isEditable());
+    });
+  }
+
+  it(`${codex.label}: its session, closed from its tab, is in History after a window reload and opens again`, async () => {
+    const page = wb!.page;
+    const name = codex.label;
+    const tab = await sessionTabOf(chat, name);
+    const title = (await tab.innerText()).trim();
+    const before = await tabs(chat).count();
+    await button(chat, `Close session ${title}`).click();
+    await until(async () => (await tabs(chat).count()) === before - 1, 'the tab to close', 30_000);
+
+    await page.reload();
+    chat = await openChat(page);
+    await until(async () => (await tabs(chat).count()) === before - 1, `the other ${before - 1} tabs to come back`, 90_000);
+    const history = button(chat, 'History');
+    if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();
+    const panel = chat.getByRole('region', { name: 'Session history' });
+    const entry = panel.locator('.history-item').filter({ hasText: name });
+    await entry.first().waitFor({ timeout: 60_000 });
+    assert.strictEqual(await entry.count(), 1, `one History entry of ${name}: ${JSON.stringify(await panel.locator('.history-item').allInnerTexts())}`);
+    assert.strictEqual((await entry.locator('.history-title').innerText()).trim(), title);
+    await screenshot(page, 'real-history');
+    // Open brings the transcript back in a tab.
+    await button(entry, `Open ${title}`).click();
+    await until(async () => (await tabs(chat).count()) === before, 'the session to open in a tab', 60_000);
+    await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'Thanks, second turn here.' }).first().waitFor({ timeout: 30_000 });
+    await transcript(chat).getByText('All done: the greeting now says hello, world.').first().waitFor({ timeout: 30_000 });
+    if ((await history.getAttribute('aria-expanded')) === 'true') await history.click();
+  });
+});
+
+/** Selects the tab of `agent`'s session (the tab whose session header names the agent); returns it. */
+async function sessionTabOf(chat: FrameLocator, agent: string): Promise<Locator> {
+  const status = chat.locator('.session-header .agent-status');
+  for (let i = 0; i < (await tabs(chat).count()); i++) {
+    const tab = tabs(chat).nth(i);
+    await tab.click();
+    await until(async () => (await tab.getAttribute('aria-selected')) === 'true', 'the tab to be selected', 30_000);
+    if (((await status.innerText()).trim()).startsWith(`${agent} ·`)) return tab;
+  }
+  throw new Error(`no session tab of ${agent}`);
+}
+
+/** Closes every session tab of the chat (the next window starts with none). */
+async function closeAllSessions(chat: FrameLocator): Promise<void> {
+  for (let n = await tabs(chat).count(); n > 0; n = await tabs(chat).count()) {
+    await chat.locator('.tab-close').first().click();
+    await until(async () => (await tabs(chat).count()) < n, 'a session tab to close', 30_000);
+  }
+}
+
+describe('Real agents from npm in the chat: signing in to Gemini', function () {
+  this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  let gemini: E2ERealAgent;
+  let other: E2ERealAgent;
+  const region = () => chat.getByRole('region', { name: `Sign in to ${gemini.name}` });
+  /** How often the host has handled a failed chat action so far (Switchboard's log). */
+  const failedActions = () => (extensionLog().match(/Chat action "newSession" failed/g) ?? []).length;
+
+  before(async function () {
+    this.timeout(120_000);
+    gemini = await prepareRealAgent(geminiRecipe, [new GeminiApi()], { permissions: 'ask', signedOut: true });
+    other = await prepareRealAgent(codex, [openaiResponses], { permissions: 'auto' });
+    updateSettings({
+      'switchboard.agents': agentsSetting([other, gemini]),
+      'switchboard.defaultAgent': other.name,
+      'switchboard.trace': 'verbose',
+    });
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    chat = await openChat(wb.page);
+    await widenSideBar(wb.page, 640);
+    // A fresh window: no session open (sessions an earlier file left open are closed).
+    await closeAllSessions(chat);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await reportFailure(wb.page, `real-signin-${this.currentTest.title}`);
+      console.log(`--- Gemini's model endpoint log ---\n${gemini.endpoint.describeLog()}\n--- Switchboard log (tail) ---\n${extensionLog().slice(-3000)}`);
+    }
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'realAgents-signin');
+    await closeWorkbench(wb);
+    await gemini?.dispose();
+    await other?.dispose();
+  });
+
+  it('signed out, picked with no session open: New session shows its sign-in methods in the chat, no error notification', async () => {
+    const page = wb!.page;
+    assert.strictEqual(await tabs(chat).count(), 0, 'no session open');
+    const failedBefore = failedActions();
+    await selectAgent(chat, gemini.name);
+    await button(chat, 'New session').click();
+    await region().waitFor({ timeout: REAL_TURN_TIMEOUT_MS });
+    const methods = (await region().getByRole('button').allInnerTexts()).map((t) => t.trim());
+    console.log(`    Gemini's sign-in methods: ${JSON.stringify(methods)}`);
+    assert.ok(methods.includes('Gemini API key'), `the API-key method is offered: ${JSON.stringify(methods)}`);
+    assert.ok(methods.length >= 2, `its methods: ${JSON.stringify(methods)}`);
+    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker stays on Gemini');
+    assert.strictEqual(await tabs(chat).count(), 0, 'no session was opened');
+    // The host has handled the failed New session (logged as waiting for sign-in), and said nothing in a
+    // notification: the chat shows the methods where the user is looking.
+    const line = (await until(() => {
+      const lines = extensionLog().split('\n').filter((l) => l.includes('Chat action "newSession" failed'));
+      return lines.length > failedBefore ? lines[lines.length - 1] : undefined;
+    }, 'the host to handle the failed New session', 30_000))!;
+    assert.match(line, /waiting for sign-in/, line);
+    const shown = await notifications(page);
+    assert.deepStrictEqual(shown.filter((t) => /Chat action|failed/i.test(t)), [], `notifications: ${JSON.stringify(shown)}`);
+    await screenshot(page, 'real-signin-fresh-window');
+  });
+
+  it("picked in the Agent picker with Codex's session open: the picker stays on Gemini, its API-key method asks for the key, opens its session, and a message gets the answer", async () => {
+    const page = wb!.page;
+    // A fresh extension host: Gemini has not been asked to sign in yet.
+    await page.reload();
+    chat = await openChat(page);
+    await chat.getByRole('combobox', { name: 'Agent', exact: true }).waitFor();
+    await until(async () => (await region().count()) === 0, 'no sign-in region after the reload', 30_000);
+    await openSessionWith(chat, other.name);
+    const codexTabs = await tabs(chat).count();
+
+    await selectAgent(chat, gemini.name);
+    await region().waitFor({ timeout: REAL_TURN_TIMEOUT_MS });
+    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker stays on Gemini');
+    await region().getByText('Signing in starts the session.').waitFor({ timeout: 10_000 });
+    assert.strictEqual(await tabs(chat).count(), codexTabs, 'no session opened yet');
+    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker still shows Gemini');
+
+    await button(region(), 'Gemini API key').click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill('AIzaSy-typed-into-the-e2e-input-box');
+    await input.press('Enter');
+    await until(async () => (await tabs(chat).count()) > codexTabs, 'the Gemini session to open in a new tab', REAL_TURN_TIMEOUT_MS);
+    await until(async () => (await tabs(chat).last().getAttribute('aria-selected')) === 'true', 'the Gemini tab to be selected', 30_000);
+    await chat.locator('.session-header .agent-status', { hasText: gemini.name }).waitFor({ timeout: 30_000 });
+    assert.strictEqual(await selectedLabel(chat), gemini.name);
+    await region().waitFor({ state: 'detached', timeout: 30_000 });
+
+    gemini.endpoint.script([{ text: 'Hello from Gemini, signed in.' }]);
+    const end = await sendMessage(chat, 'Say hello.', { waitForEnd: true, timeoutMs: REAL_TURN_TIMEOUT_MS });
+    assert.doesNotMatch((await end!.getAttribute('class')) ?? '', /reason-cancelled/);
+    await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'Hello from Gemini, signed in.' }).first().waitFor({ timeout: 10_000 });
+    assert.ok(gemini.endpoint.mainRequests().length > 0, 'the turn reached the endpoint');
+    const shown = await notifications(page);
+    assert.deepStrictEqual(shown.filter((t) => /Chat action|failed/i.test(t)), [], `notifications: ${JSON.stringify(shown)}`);
+    await screenshot(page, 'real-signin-gemini-session');
+  });
+});
