@@ -23,8 +23,8 @@ const STEPS = [
   { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: npm, args: ['run', '--silent', 'typecheck'] },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'] },
-  // Real agents from npm (Claude Agent ACP, Gemini CLI), pinned, cached outside the clone: the unit and
-  // host tiers check Switchboard against them.
+  // Real agents from npm (test/fixtures/realAgents/agents.json), pinned, cached outside the clone: the
+  // unit, host and e2e tiers run whole turns with them against a scripted model endpoint on 127.0.0.1.
   { name: 'real-agents', cmd: process.execPath, args: ['scripts/install-real-agents.mjs'] },
   { name: 'unit', cmd: npm, args: ['run', '--silent', 'test:unit'], mocha: true },
   { name: 'host', cmd: process.execPath, args: ['scripts/run-host-tests.mjs'], mocha: true, needs: 'build' },
