@@ -74,8 +74,9 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
     sessionUpdate: z.literal('compaction_update'),
     compactionId: z.string(),
     status: z.string(),
-    summary: optional(z.array(ContentBlockSchema)),
-    error: optional(z.string()),
+    // Patch semantics: omitted leaves the stored value, null (or summary: []) clears it.
+    summary: nullable(z.array(ContentBlockSchema)),
+    error: nullable(z.string()),
   }),
   z.object({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlockSchema }),
   z.object({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }).loose(),

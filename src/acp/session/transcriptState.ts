@@ -104,9 +104,9 @@ export class TranscriptState {
             id,
             compactionId: update.compactionId,
             status: update.status,
-            summary: update.summary ?? previous?.summary ?? [],
+            summary: update.summary === null ? [] : (update.summary ?? previous?.summary ?? []),
           };
-          const error = update.error ?? previous?.error;
+          const error = update.error === null ? undefined : (update.error ?? previous?.error);
           if (error !== undefined) item.error = error;
           return item;
         });

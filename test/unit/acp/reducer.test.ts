@@ -65,6 +65,21 @@ describe('session reducer', () => {
     assert.deepEqual(end.kind === 'turn_end' && end.usage, parsed.usage);
   });
 
+  it('compaction_update patches: omitted keeps summary and error, null clears them', () => {
+    const s = new TranscriptState('s');
+    const summary = [{ type: 'text', text: 'Summary so far' }];
+    s.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c', status: 'failed', summary, error: 'too big' }));
+    s.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c', status: 'in_progress' }));
+    let item = s.transcript.items[0];
+    assert.ok(item.kind === 'compaction');
+    assert.deepEqual([item.status, item.summary.length, item.error], ['in_progress', 1, 'too big']);
+    s.apply(u({ sessionUpdate: 'compaction_update', compactionId: 'c', status: 'completed', summary: null, error: null }));
+    item = s.transcript.items[0];
+    assert.ok(item.kind === 'compaction');
+    assert.deepEqual([item.status, item.summary, 'error' in item], ['completed', [], false]);
+    assert.equal(s.transcript.items.length, 1, 'one item, patched in place');
+  });
+
   it('bounds a tool call output to its last MAX_TOOL_OUTPUT characters', () => {
     const s = new TranscriptState('s');
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'yes', kind: 'execute' }));
