@@ -134,6 +134,8 @@ export type TranscriptItem =
       id: string;
       toolCallId: string;
       title: string;
+      /** The agent's programmatic tool name (ToolCall.name), e.g. "Bash" or "apply_patch". */
+      toolName?: string;
       toolKind: ToolKind;
       /** The kind string the agent sent when it is not one we know (shown, not dropped). */
       rawKind?: string;

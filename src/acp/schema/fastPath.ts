@@ -18,7 +18,7 @@ export function fastParseSessionUpdate(raw: Record<string, unknown>): KnownSessi
 }
 
 const TOOL_CALL_KEYS: ReadonlySet<string> = new Set([
-  'sessionUpdate', 'toolCallId', 'title', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput', '_meta',
+  'sessionUpdate', 'toolCallId', 'name', 'title', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput', '_meta',
 ]);
 
 /**
@@ -28,12 +28,14 @@ const TOOL_CALL_KEYS: ReadonlySet<string> = new Set([
  */
 function toolCall(tag: string, raw: Record<string, unknown>): KnownSessionUpdate | undefined {
   for (const key in raw) if (!TOOL_CALL_KEYS.has(key)) return undefined;
-  const { toolCallId, title, kind, status, content, locations } = raw;
+  const { toolCallId, name, title, kind, status, content, locations } = raw;
   if (typeof toolCallId !== 'string') return undefined;
+  if (name !== undefined && typeof name !== 'string') return undefined;
   if (title !== undefined && typeof title !== 'string') return undefined;
   if (kind !== undefined && typeof kind !== 'string') return undefined;
   if (status !== undefined && typeof status !== 'string') return undefined;
   const update: Record<string, unknown> = { sessionUpdate: tag, toolCallId };
+  if (name !== undefined) update.name = name;
   if (kind !== undefined) update.kind = kind;
   if (status !== undefined) update.status = status;
   if (content !== undefined) {

@@ -29,6 +29,8 @@ const AvailableCommandSchema = z
 
 const toolCallFields = {
   toolCallId: z.string(),
+  // The agent's programmatic tool name (stable ToolCall.name), shown where the title alone is ambiguous.
+  name: optional(z.string()),
   kind: optional(z.string()),
   status: optional(z.string()),
   content: optional(z.array(ToolCallContentSchema)),

@@ -30,6 +30,7 @@ export function newToolCall(id: string, update: ToolCallUpdate): ToolCallItem {
 export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): ToolCallItem {
   const next: ToolCallItem = { ...previous };
   if (update.title !== undefined) next.title = update.title;
+  if (update.name !== undefined) next.toolName = update.name;
   if (update.kind !== undefined) {
     if (TOOL_KINDS.has(update.kind)) {
       next.toolKind = update.kind as ToolKind;

@@ -26,7 +26,7 @@ describe('session reducer', () => {
   it("keeps the output of a shell the agent ran itself: streamed _meta.terminal_output, terminal_exit, and Codex's rawOutput", () => {
     const s = new TranscriptState('s');
     const command = ['/bin/bash', '-lc', 'echo tick; sleep 1; echo done'];
-    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'call_4', title: 'echo tick', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_4' }], rawInput: { command }, _meta: { terminal_info: { terminal_id: 'call_4', cwd: '/proj' } } }));
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'call_4', name: 'Bash', title: 'echo tick', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_4' }], rawInput: { command }, _meta: { terminal_info: { terminal_id: 'call_4', cwd: '/proj' } } }));
     s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_4', _meta: { terminal_output: { terminal_id: 'call_4', data: 'tick\n\u001b[32m' } } }));
     s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'call_4', _meta: { terminal_output: { terminal_id: 'call_4', data: 'done\u001b[0m\n' } } }));
     let call = s.transcript.items[0];
@@ -36,6 +36,7 @@ describe('session reducer', () => {
     assert.ok(call.kind === 'tool_call');
     assert.deepEqual(call.output, { text: 'tick\n\u001b[32mdone\u001b[0m\n', truncated: false, exitCode: 3 });
     assert.deepEqual(call.content, [{ type: 'terminal', terminalId: 'call_4' }]);
+    assert.equal(call.toolName, 'Bash', "ToolCall.name is kept (the agent's programmatic tool name)");
 
     // Without terminal_output Codex sends the output only in rawOutput; it is the whole output.
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'call_7', title: 'echo hi', kind: 'execute', status: 'in_progress', rawInput: { command } }));

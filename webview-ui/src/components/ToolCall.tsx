@@ -198,6 +198,7 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiti
       <div class="tool-header">
         <Icon name={icon} label={item.rawKind ?? item.toolKind} />
         <span class="tool-title">{title}</span>
+        {item.toolName && !title.toLowerCase().includes(item.toolName.toLowerCase()) && <span class="tool-name muted">{item.toolName}</span>}
         <span class={`tool-status status-${item.status}`}>
           <Icon name={st.icon} spin={st.spin} />
           {st.label}
