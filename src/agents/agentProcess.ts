@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import type { Readable, Writable } from 'stream';
 import type { AgentDefinition } from './agentDefinition';
-import { silentLogger, type AgentLogger } from './logger';
+import { neverThrows, silentLogger, type AgentLogger } from './logger';
 import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type ProcessEntry } from './processTree';
 import { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
 import type { LoginShellEnvironment } from './shellEnvironment';
@@ -143,7 +143,7 @@ export class AgentProcess {
     this.pid = child.pid;
     this.stdin = child.stdin;
     this.stdout = child.stdout;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = neverThrows(options.logger ?? silentLogger);
     this.stderrRing = new LineRing(options.stderrLineLimit ?? 100);
     this.stopDefaults = { ...DEFAULT_STOP, ...options.stopTimeouts };
     this.commandLine = [executable, ...options.definition.args].join(' ');

@@ -158,6 +158,8 @@ export type TranscriptItem =
       error?: string;
     }
   | { kind: 'subagent'; id: string; sessionId: string; title?: string; raw: unknown }
+  /** A message sent to or received from another session (unstable `session_message`). */
+  | { kind: 'session_message'; id: string; messageId: string; senderSessionId?: string; recipientSessionId?: string; content: TranscriptContent[] }
   | {
       kind: 'turn_end';
       id: string;

@@ -82,6 +82,15 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
   }),
   z.object({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlockSchema }),
   z.object({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }).loose(),
+  // Unstable inter-session messages: upserts by messageId (null clears a field, omitted keeps it).
+  z.object({
+    sessionUpdate: z.literal('session_message'),
+    messageId: z.string(),
+    senderSessionId: nullable(z.string()),
+    recipientSessionId: nullable(z.string()),
+    content: nullable(lenientArray(ContentBlockSchema)),
+  }),
+  z.object({ sessionUpdate: z.literal('session_message_chunk'), messageId: z.string(), content: ContentBlockSchema }),
 ]);
 
 export type KnownSessionUpdate = z.output<typeof KnownSessionUpdate>;

@@ -123,6 +123,26 @@ export class TranscriptState {
           if (title !== undefined) item.title = title;
           return item;
         });
+      case 'session_message':
+        return this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => {
+          const item: ItemOf<'session_message'> = {
+            kind: 'session_message',
+            id,
+            messageId: update.messageId,
+            content: update.content === null ? [] : (update.content ?? previous?.content ?? []),
+          };
+          const sender = update.senderSessionId === null ? undefined : (update.senderSessionId ?? previous?.senderSessionId);
+          const recipient = update.recipientSessionId === null ? undefined : (update.recipientSessionId ?? previous?.recipientSessionId);
+          if (sender !== undefined) item.senderSessionId = sender;
+          if (recipient !== undefined) item.recipientSessionId = recipient;
+          return item;
+        });
+      case 'session_message_chunk':
+        return this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => ({
+          ...(previous ?? { kind: 'session_message' as const, messageId: update.messageId }),
+          id,
+          content: appendContent(previous?.content ?? [], update.content),
+        }));
       case '$unsupported':
         return this.push(undefined, { kind: 'unsupported', id: this.nextId(), updateType: update.updateType, raw: update.raw });
     }

@@ -81,6 +81,21 @@ describe('session reducer', () => {
     assert.equal(s.transcript.items.length, 1, 'one item, patched in place');
   });
 
+  it('session_message / session_message_chunk: one message per messageId, chunks appended, fields patched', () => {
+    const s = new TranscriptState('s');
+    s.apply(u({ sessionUpdate: 'session_message_chunk', messageId: 'm1', content: { type: 'text', text: 'Hello ' } }));
+    s.apply(u({ sessionUpdate: 'session_message', messageId: 'm1', senderSessionId: 'other' }));
+    s.apply(u({ sessionUpdate: 'session_message_chunk', messageId: 'm1', content: { type: 'text', text: 'there' } }));
+    assert.deepEqual(s.transcript.items.map((i) => i.kind), ['session_message']);
+    const m = s.transcript.items[0];
+    assert.ok(m.kind === 'session_message');
+    assert.deepEqual([m.senderSessionId, m.content], ['other', [{ type: 'text', text: 'Hello there' }]]);
+    s.apply(u({ sessionUpdate: 'session_message', messageId: 'm1', senderSessionId: null, content: null }));
+    const cleared = s.transcript.items[0];
+    assert.ok(cleared.kind === 'session_message');
+    assert.deepEqual([cleared.senderSessionId, cleared.content], [undefined, []]);
+  });
+
   it('bounds a tool call output to its last MAX_TOOL_OUTPUT characters', () => {
     const s = new TranscriptState('s');
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'yes', kind: 'execute' }));

@@ -94,6 +94,14 @@ describe('webview: rendering every transcript item', () => {
     assert.match(out.textContent!, /Exited with code 0/);
   });
 
+  it('shows a message from another session as a message, not as an unsupported update', () => {
+    const m = mount(snapshot([{ kind: 'session_message', id: 'sm', messageId: 'm1', senderSessionId: 'planner', content: [{ type: 'text', text: 'Plan is ready.' }] }]));
+    const article = getByRole(m.root, 'article', 'Message from session planner');
+    assert.match(article.textContent!, /Plan is ready\./);
+    assert.equal(m.root.textContent!.includes('Unsupported'), false);
+    m.unmount();
+  });
+
   it("shows the turn's token usage at its end", () => {
     const u = mount(snapshot([
       { kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'Done.' }] },

@@ -128,6 +128,18 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
           )}
         </div>
       );
+    case 'session_message': {
+      // Sent from this session when it names a recipient; otherwise received from the sender.
+      const label = item.recipientSessionId ? `Message to session ${item.recipientSessionId}` : `Message from session ${item.senderSessionId ?? 'another session'}`;
+      return (
+        <div class="message session-message" role="article" aria-label={label}>
+          <div class="session-message-header muted">
+            <Icon name="mail" /> {label}
+          </div>
+          <ContentList content={item.content} idBase={item.id} />
+        </div>
+      );
+    }
     case 'subagent':
       return (
         <div class="subagent">
