@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { ApiHandler, Step, ToolStep } from '../../fixtures/modelEndpoint/endpoint';
-import { AnthropicApi } from '../../fixtures/modelEndpoint/anthropic';
+import { AnthropicApi, SIDE_TITLE } from '../../fixtures/modelEndpoint/anthropic';
 import { GeminiApi } from '../../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../../fixtures/modelEndpoint/openaiChat';
 import { openaiResponses } from '../../fixtures/modelEndpoint/openaiResponses';
@@ -34,12 +34,14 @@ interface AgentCase {
   readonly failsOn?: number;
   /** The agent sends the turn's token usage with its prompt response (unstable PromptResponse.usage). */
   readonly turnUsage?: boolean;
+  /** The agent names the session (session_info_update) from the model's answer to its title request. */
+  readonly titles?: boolean;
   /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
   readonly cannotCreateFiles?: string;
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, failsOn: 529 },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, failsOn: 529 },
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
   { recipe: codex, handlers: [openaiResponses], failsOn: 500 },
@@ -105,6 +107,7 @@ for (const c of CASES) {
       assert.ok(calls.some((t) => t.kind === 'tool_call' && t.content.some((x) => x.type === 'diff')), 'the edit card has a diff');
       const end = items[items.length - 1];
       assert.deepStrictEqual(end.kind === 'turn_end' && [end.stopReason, end.empty], ['end_turn', false]);
+      if (c.titles) await waitFor(() => view(sb, sessionId)?.title === SIDE_TITLE, `the title the agent sent (${view(sb, sessionId)?.title})`);
       if (c.turnUsage) assert.ok(end.kind === 'turn_end' && (end.usage?.totalTokens ?? 0) > 0, `the turn's usage is kept: ${JSON.stringify(end)}`);
 
       assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL.replace("'hello'", "'hello, world'"), 'the edit is on disk');
