@@ -31,10 +31,14 @@ export interface SwitchboardApi {
 }
 
 let backendForDeactivate: SessionBackend | undefined;
+/**
+ * Not in context.subscriptions: VS Code disposes those as soon as it calls deactivate, while stopping the
+ * agents still logs (a closed channel throws). Disposed at the end of deactivate instead.
+ */
+let logsForDeactivate: LogChannels | undefined;
 
 export function activate(context: vscode.ExtensionContext): SwitchboardApi {
-  const logs = new LogChannels();
-  context.subscriptions.push(logs);
+  const logs = (logsForDeactivate = new LogChannels());
   try {
     return build(context, logs);
   } catch (error) {
@@ -117,6 +121,11 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
 
 export async function deactivate(): Promise<void> {
   // Stop every agent (and its process tree) before the extension host goes away.
-  await backendForDeactivate?.dispose();
-  backendForDeactivate = undefined;
+  try {
+    await backendForDeactivate?.dispose();
+  } finally {
+    backendForDeactivate = undefined;
+    logsForDeactivate?.dispose();
+    logsForDeactivate = undefined;
+  }
 }

@@ -66,19 +66,6 @@ export class TurnWatcher implements vscode.Disposable {
     this.turns.set(sessionId, turn);
   }
 
-  /**
-   * A file the agent's tool call names (a location or a diff): checked now, as a file-system event
-   * would be. Agents that write files themselves may end the turn before the watcher's event arrives;
-   * `created` (a diff with no old text) still needs the file's birth time to count as added.
-   */
-  async noticeReported(sessionId: string, uri: vscode.Uri, created: boolean): Promise<void> {
-    const turn = this.turns.get(sessionId);
-    if (!turn || uri.scheme !== 'file' || !isInsideAny(turn.folders, uri.fsPath)) return;
-    const key = uri.toString();
-    if (this.tracker.writing.has(key) || uri.fsPath.split(path.sep).some((s) => IGNORED_SEGMENTS.has(s))) return;
-    await this.handle(turn, uri, created);
-  }
-
   endTurn(sessionId: string): void {
     const t = this.turns.get(sessionId);
     if (!t) return;

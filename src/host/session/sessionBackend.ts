@@ -604,18 +604,17 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   /**
    * The files a tool call names (locations, diffs) are checked for changes the agent made by itself: a
-   * location seen first is snapshotted, a later change recorded; a diff without old text is a new file.
+   * file seen first is snapshotted (missing counts: it is then new when it appears), a later change is
+   * recorded against that snapshot. Never a guess from timestamps: a file the user saved just before the
+   * turn must not pass for new, or Undo would delete it.
    */
   private async noticeReportedFiles(record: SessionRecord, item: Extract<TranscriptItem, { kind: 'tool_call' }>): Promise<void> {
-    const created = new Set(item.content.flatMap((c) => (c.type === 'diff' && c.oldText === null ? [c.path] : [])));
     const paths = new Set([...item.locations.map((l) => l.path), ...item.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))]);
     for (const p of paths) {
       if (!nodePath.isAbsolute(p)) continue;
-      const uri = vscode.Uri.file(p);
-      const noticed = created.has(p)
-        ? this.o.diffReview.watcher.noticeReported(record.scopedId, uri, true)
-        : this.o.diffReview.tracker.recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: uri.toString() });
-      await noticed.catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
+      await this.o.diffReview.tracker
+        .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
+        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
     }
   }
 

@@ -34,6 +34,9 @@ interface AgentCase {
   readonly failsOn?: number;
   /** The agent sends the turn's token usage with its prompt response (unstable PromptResponse.usage). */
   readonly turnUsage?: boolean;
+  /** A mode in which the agent edits without asking, and the mode that asks (set back afterwards). */
+  readonly acceptEditsMode?: string;
+  readonly askMode?: string;
   /** The agent names the session (session_info_update) from the model's answer to its title request. */
   readonly titles?: boolean;
   /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
@@ -41,7 +44,7 @@ interface AgentCase {
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, failsOn: 529 },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, failsOn: 529, acceptEditsMode: 'acceptEdits', askMode: 'default' },
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
   { recipe: codex, handlers: [openaiResponses], failsOn: 500 },
@@ -143,6 +146,45 @@ for (const c of CASES) {
           await waitFor(() => !fs.existsSync(created), 'Undo All to delete the new file');
         } finally {
           fs.rmSync(created, { force: true });
+        }
+      });
+    }
+
+    it('rejecting the edit from the chat leaves the file as it was, and nothing is listed as changed', async () => {
+      const sessionId = await session();
+      fs.writeFileSync(file(), ORIGINAL);
+      const steps: Step[] = [
+        { text: 'Reading.', tools: [{ read: { path: file() } }] },
+        { text: 'Editing.', tools: [{ edit: { path: file(), oldText: "  return 'hello';\n", newText: "  return 'rejected';\n" } }] },
+        { text: 'Understood, I left it.' },
+      ];
+      const result = await runTurn(sb, sessionId, 'Try an edit I will reject.', steps, agent.endpoint, 'reject_once');
+      assert.ok(result.permissionsAnswered.length >= 1, 'the agent asked');
+      assert.ok(view(sb, sessionId)?.turn === 'idle', 'the turn ended');
+      assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL, 'the file is unchanged');
+      const uri = vscode.Uri.file(file()).toString();
+      assert.deepStrictEqual(sb.diffReview.changedFiles().filter((f) => f.uri === uri && (f.added > 0 || f.removed > 0)), [], 'nothing listed as changed');
+    });
+
+    if (c.acceptEditsMode) {
+      const mode = c.acceptEditsMode;
+      it(`in mode "${mode}" the edit lands without a permission request`, async () => {
+        const sessionId = await session();
+        fs.writeFileSync(file(), ORIGINAL);
+        await sb.backend.setMode(sessionId, mode);
+        try {
+          const steps: Step[] = [
+            { text: 'Reading.', tools: [{ read: { path: file() } }] },
+            { text: 'Editing.', tools: [{ edit: { path: file(), oldText: "  return 'hello';\n", newText: "  return 'auto';\n" } }] },
+            { text: 'Edited.' },
+          ];
+          const result = await runTurn(sb, sessionId, 'Edit without asking.', steps, agent.endpoint);
+          assert.deepStrictEqual(result.permissionsAnswered, [], 'no permission request');
+          assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL.replace("'hello'", "'auto'"));
+          assert.ok(await vscode.commands.executeCommand('switchboard.rejectAllChanges'), 'Undo All ran');
+          assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL);
+        } finally {
+          await sb.backend.setMode(sessionId, c.askMode ?? 'default');
         }
       });
     }
