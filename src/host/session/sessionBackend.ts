@@ -7,6 +7,7 @@ import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import {
   AuthRequiredError,
+  toolCallFromRequest,
   type AcpClientConnection,
   type ClientRequestHandlers,
   type NewSessionResult,
@@ -568,7 +569,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       'terminal/wait_for_exit': wrap((p) => t.waitForExit(p)),
       'terminal/kill': wrap((p) => t.kill(p)),
       'terminal/release': wrap((p) => t.release(p)),
-      'session/request_permission': wrap((p) => this.o.permissions.handle(p as Parameters<PermissionBroker['handle']>[0])),
+      'session/request_permission': wrap(async (p) => {
+        await this.snapshotAskedFiles(p.sessionId, p.toolCall);
+        return this.o.permissions.handle(p as Parameters<PermissionBroker['handle']>[0]);
+      }),
       'elicitation/create': wrap((p) => this.o.elicitations.handle(p as Parameters<ElicitationBroker['handle']>[0])),
     };
   }
@@ -615,6 +619,24 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       await this.o.diffReview.tracker
         .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
         .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
+    }
+  }
+
+  /**
+   * The files a permission request names, as they are before the answer: an agent waits for it before
+   * writing, so this is the baseline of a change it then makes itself (a new file included), whatever
+   * the timing of its tool-call updates.
+   */
+  private async snapshotAskedFiles(scopedId: string, toolCall: unknown): Promise<void> {
+    const record = this.byScopedId.get(scopedId);
+    const call = toolCallFromRequest(toolCall);
+    if (!record || !call) return;
+    const paths = new Set([...call.locations.map((l) => l.path), ...call.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))]);
+    for (const p of paths) {
+      if (!nodePath.isAbsolute(p)) continue;
+      await this.o.diffReview.tracker
+        .snapshot({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
+        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not snapshot ${p}: ${messageOf(e)}`));
     }
   }
 

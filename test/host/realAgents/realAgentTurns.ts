@@ -10,6 +10,7 @@ import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelE
 import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { prompt } from '../integration/helpers';
+import { stopAgent } from './agentProcesses';
 import { makeTempDir, removeDir } from '../../unit/realAgents/realAgentSetup';
 
 /** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */
@@ -46,8 +47,8 @@ export async function defineRealAgent(
     endpoint,
     home,
     async dispose() {
-      for (const s of sb.backend.getSessions()) if (s.view.agentId === name) await sb.backend.closeSession(s.view.sessionId).catch(() => undefined);
-      await sb.backend.restartAgent(name).catch(() => undefined);
+      // Stopped, not restarted: a later test may define an agent of the same name with another setup.
+      await stopAgent(sb, name).catch(() => undefined);
       await endpoint.close();
       await restore();
       removeDir(home);
