@@ -39,11 +39,12 @@ import {
   agentsSetting,
   allowUntilTurnEnds,
   extensionLog,
+  persistedOpenTabs,
   prepareRealAgent,
   protocolTrace,
   REAL_TURN_TIMEOUT_MS,
+  toolCallOutputSent,
   toolCallTitles,
-  type AnsweredPermission,
   type E2ERealAgent,
 } from './helpers/realAgents';
 import { closeAllEditors, closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, updateSettings, type Workbench } from './helpers/workbench';
@@ -53,13 +54,21 @@ interface AgentCase {
   readonly handlers: () => readonly ApiHandler[];
   /** The agent's own bug: its shell output never reaches any client (Gemini CLI 0.61). */
   readonly noShellOutput?: string;
+  /** The agent's own bug: now and then it sends a shell command's output as empty. */
+  readonly losesShellOutput?: string;
 }
 
 const CASES: readonly AgentCase[] = [
   { recipe: claudeRecipe, handlers: () => [new AnthropicApi()] },
   { recipe: qwenRecipe, handlers: () => [openaiChat] },
   { recipe: opencodeRecipe, handlers: () => [openaiChat] },
-  { recipe: codex, handlers: () => [openaiResponses] },
+  {
+    recipe: codex,
+    handlers: () => [openaiResponses],
+    // Measured: 1 e2e turn in ~10 got rawOutput {stdout: "", aggregated_output: ""} and no terminal_output for
+    // this command, which did run (cf. openai/codex#28207, and #7905's grace window for short-lived commands).
+    losesShellOutput: 'Codex (codex 0.137) sometimes reports a short-lived command\'s output as empty',
+  },
   { recipe: geminiRecipe, handlers: () => [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client' },
 ];
 
@@ -95,8 +104,6 @@ describe('Real agents from npm in the chat', function () {
   let wb: Workbench | undefined;
   let chat: FrameLocator;
   const agents = new Map<string, E2ERealAgent>();
-  /** Of every agent's whole turn, for the later tests and the failure output. */
-  const answered = new Map<string, AnsweredPermission[]>();
 
   before(async function () {
     this.timeout(120_000);
@@ -113,6 +120,8 @@ describe('Real agents from npm in the chat', function () {
     wb = await openWorkbench({ width: 1400, height: 1000 });
     chat = await openChat(wb.page);
     await widenSideBar(wb.page, 640);
+    // Sessions another file left open come back in this window: close them, so each agent's is its own.
+    await closeAllSessions(wb.page, chat);
   });
 
   afterEach(async function () {
@@ -123,9 +132,13 @@ describe('Real agents from npm in the chat', function () {
   });
 
   after(async () => {
-    if (wb) saveConsole(wb, 'realAgents');
+    if (wb) {
+      saveConsole(wb, 'realAgents');
+      // The next window (the sign-in tests, other files) starts without these sessions.
+      await closeAllSessions(wb.page, chat).catch((e: unknown) => console.log(`    (closing the sessions failed: ${String(e)})`));
+    }
     await closeWorkbench(wb);
-    for (const a of agents.values()) await a.dispose();
+    for (const a of agents.values()) await a.dispose().catch((e: unknown) => console.log(`    (cleaning up ${a.name} failed: ${String(e)})`));
     for (const c of CASES) fs.rmSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), { force: true });
   });
 
@@ -148,9 +161,8 @@ describe('Real agents from npm in the chat', function () {
       ];
       agent.endpoint.script(steps);
       const before = await turnsEnded(chat);
-      await sendMessage(chat, 'Make the greeting say hello, world, then check the file.');
+      await sendMessage(chat, `Make the greeting in ${rel} say hello, world, then check the file.`);
       const perms = await allowUntilTurnEnds(chat, before);
-      answered.set(id, perms);
       console.log(`    ${name} asked: ${JSON.stringify(perms)}`);
       assert.ok(perms.length >= 1, 'the agent asked before editing');
       assert.strictEqual(agent.endpoint.remaining, 0, `every scripted step was taken:\n${agent.endpoint.describeLog()}`);
@@ -180,7 +192,12 @@ describe('Real agents from npm in the chat', function () {
       await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
       // The shell command's output (the marker on a line of its own, not the command line) is readable.
       const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
-      if (!c.noShellOutput) {
+      // (The agent ran it itself or in a terminal of the client's; for an agent that loses output now
+      // and then, what it sent, from the protocol trace, decides whether there is output to show.)
+      const lost = c.losesShellOutput && !toolCallOutputSent(protocolTrace(name), `echo ${marker}`).includes(marker);
+      if (lost) {
+        console.log(`    ${name} sent no output for the shell command this time: ${c.losesShellOutput}`);
+      } else if (!c.noShellOutput) {
         await shellCard.waitFor({ timeout: 10_000 });
         const output = shellCard.locator('pre.terminal-output');
         await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
@@ -242,9 +259,15 @@ describe('Real agents from npm in the chat', function () {
     const tab = await sessionTabOf(chat, name);
     const title = (await tab.innerText()).trim();
     const before = await tabs(chat).count();
-    await button(chat, `Close session ${title}`).click();
+    // Its close button (named "Close session <title>") beside the tab.
+    const close = tab.locator('xpath=following-sibling::button[1]');
+    assert.strictEqual(await close.getAttribute('aria-label'), `Close session ${title}`);
+    await close.click();
     await until(async () => (await tabs(chat).count()) === before - 1, 'the tab to close', 30_000);
 
+    // The window's state (the open tabs the extension keeps in its workspace memento) is written to the
+    // browser's storage a moment after the change: a reload before that would bring the closed tab back.
+    await until(async () => (await persistedOpenTabs(page))?.length === before - 1, 'the closed tab to be stored as closed', 30_000);
     await page.reload();
     chat = await openChat(page);
     await until(async () => (await tabs(chat).count()) === before - 1, `the other ${before - 1} tabs to come back`, 90_000);
@@ -277,12 +300,16 @@ async function sessionTabOf(chat: FrameLocator, agent: string): Promise<Locator>
   throw new Error(`no session tab of ${agent}`);
 }
 
-/** Closes every session tab of the chat (the next window starts with none). */
-async function closeAllSessions(chat: FrameLocator): Promise<void> {
+/**
+ * Closes every session tab of the chat, and waits until the window has stored that (so the next window,
+ * after a reload or in the next test file, does not bring them back).
+ */
+async function closeAllSessions(page: Page, chat: FrameLocator): Promise<void> {
   for (let n = await tabs(chat).count(); n > 0; n = await tabs(chat).count()) {
     await chat.locator('.tab-close').first().click();
     await until(async () => (await tabs(chat).count()) < n, 'a session tab to close', 30_000);
   }
+  await until(async () => ((await persistedOpenTabs(page)) ?? []).length === 0, 'no open tab to be stored', 30_000);
 }
 
 describe('Real agents from npm in the chat: signing in to Gemini', function () {
@@ -307,8 +334,8 @@ describe('Real agents from npm in the chat: signing in to Gemini', function () {
     wb = await openWorkbench({ width: 1400, height: 1000 });
     chat = await openChat(wb.page);
     await widenSideBar(wb.page, 640);
-    // A fresh window: no session open (sessions an earlier file left open are closed).
-    await closeAllSessions(chat);
+    // A fresh window: no session open (sessions an earlier test or file left open are closed).
+    await closeAllSessions(wb.page, chat);
   });
 
   afterEach(async function () {
@@ -319,7 +346,10 @@ describe('Real agents from npm in the chat: signing in to Gemini', function () {
   });
 
   after(async () => {
-    if (wb) saveConsole(wb, 'realAgents-signin');
+    if (wb) {
+      saveConsole(wb, 'realAgents-signin');
+      await closeAllSessions(wb.page, chat).catch((e: unknown) => console.log(`    (closing the sessions failed: ${String(e)})`));
+    }
     await closeWorkbench(wb);
     await gemini?.dispose();
     await other?.dispose();

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { FrameLocator, Locator } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { button, transcript, turnsEnded, until } from './chat';
@@ -149,6 +149,29 @@ export function protocolTrace(agent: string): TracedMessage[] {
   return out;
 }
 
+/**
+ * Everything the agent sent as the output of the tool calls whose title or input mentions `needle`:
+ * streamed `_meta.terminal_output` data, and the text of rawOutput and of text content.
+ */
+export function toolCallOutputSent(trace: readonly TracedMessage[], needle: string): string {
+  type Update = { sessionUpdate?: string; toolCallId?: string; title?: unknown; rawInput?: unknown; rawOutput?: unknown; content?: unknown; _meta?: { terminal_output?: { data?: unknown } } };
+  const updates = trace
+    .filter((m) => m.method === 'session/update' && m.direction === 'receive')
+    .map((m) => (m.json as { params?: { update?: Update } }).params?.update)
+    .filter((u): u is Update => !!u?.toolCallId && (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update'));
+  const ids = new Set(updates.filter((u) => JSON.stringify([u.title, u.rawInput]).includes(needle)).map((u) => u.toolCallId));
+  const parts: string[] = [];
+  for (const u of updates) {
+    if (!ids.has(u.toolCallId)) continue;
+    const data = u._meta?.terminal_output?.data;
+    if (typeof data === 'string') parts.push(data);
+    if (u.rawOutput !== undefined) parts.push(JSON.stringify(u.rawOutput));
+    if (Array.isArray(u.content)) parts.push(JSON.stringify(u.content));
+  }
+  // The command line itself is not output.
+  return parts.join('\n').split(needle).join('');
+}
+
 /** The last title the agent gave each tool call (tool_call and tool_call_update), in order of appearance. */
 export function toolCallTitles(trace: readonly TracedMessage[]): string[] {
   const titles = new Map<string, string>();
@@ -159,4 +182,37 @@ export function toolCallTitles(trace: readonly TracedMessage[]): string[] {
     if (typeof update.title === 'string') titles.set(update.toolCallId, update.title);
   }
   return [...titles.values()];
+}
+
+/**
+ * The session tabs the extension has stored for the next window (its workspace memento
+ * "switchboard.openTabs.v1"), as the browser holds them: code-server keeps workspace state in the page's
+ * IndexedDB (database vscode-web-state-db-<workspace>, table ItemTable, one JSON value per extension).
+ * Undefined until it has been stored.
+ */
+export async function persistedOpenTabs(page: Page): Promise<string[] | undefined> {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.endsWith('-global'));
+    for (const name of names) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      try {
+        if (!db.objectStoreNames.contains('ItemTable')) continue;
+        const value = await new Promise<unknown>((resolve, reject) => {
+          const r = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('switchboard-dev.switchboard');
+          r.onsuccess = () => resolve(r.result);
+          r.onerror = () => reject(r.error);
+        });
+        if (typeof value !== 'string') continue;
+        const tabs = (JSON.parse(value) as Record<string, { keys?: unknown } | undefined>)['switchboard.openTabs.v1'];
+        if (Array.isArray(tabs?.keys)) return tabs.keys.filter((k): k is string => typeof k === 'string');
+      } finally {
+        db.close();
+      }
+    }
+    return undefined;
+  });
 }

@@ -160,6 +160,19 @@ posixOnly('agentProcess', function () {
       assert.ok(logger.messages().some((line) => /did not exit 400 ms after its input was closed; sending SIGTERM/.test(line)));
     });
 
+    it('still signals the tree when the logger throws (an output channel VS Code closed during deactivate)', async () => {
+      const closed = () => {
+        throw new Error('Channel has been closed');
+      };
+      const agent = await start({ definition: nodeAgent('Tree Agent', 'treeAgent.js', ['--ignore-stdin-close']), logger: { info: closed, warn: closed, error: closed } });
+      const report = JSON.parse(await nextLine(agent.stdout, (line) => line.startsWith('{'))) as { pid: number; grandchild: number };
+      strayPids.push(report.grandchild);
+      const exit = await agent.stop(FAST_STOP);
+      assert.strictEqual(exit.signal, 'SIGTERM');
+      assert.ok(!pidExists(agent.pid), 'agent still running');
+      assert.ok(!pidExists(report.grandchild), 'grandchild still running');
+    });
+
     it('SIGKILLs the tree when the agent and its grandchild ignore SIGTERM', async () => {
       const { agent, grandchild, logger } = await startTree(['--ignore-stdin-close', '--ignore-sigterm', '--grandchild-ignores-sigterm']);
       const exit = await agent.stop(FAST_STOP);
