@@ -79,6 +79,12 @@ const CANCEL_GRACE_MS = 5000;
 /** How long the end of a turn waits for the agent's unanswered fs writes before listing changed files. */
 const WRITES_SETTLE_MS = 5000;
 
+/** The absolute paths a tool call names: its locations and the files of its diffs. */
+function filesNamedBy(call: Extract<TranscriptItem, { kind: 'tool_call' }>): string[] {
+  const paths = [...call.locations.map((l) => l.path), ...call.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
+  return [...new Set(paths)].filter((p) => nodePath.isAbsolute(p));
+}
+
 /** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
 function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -613,9 +619,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
    * turn must not pass for new, or Undo would delete it.
    */
   private async noticeReportedFiles(record: SessionRecord, item: Extract<TranscriptItem, { kind: 'tool_call' }>): Promise<void> {
-    const paths = new Set([...item.locations.map((l) => l.path), ...item.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))]);
-    for (const p of paths) {
-      if (!nodePath.isAbsolute(p)) continue;
+    for (const p of filesNamedBy(item)) {
       await this.o.diffReview.tracker
         .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
         .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
@@ -631,9 +635,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const record = this.byScopedId.get(scopedId);
     const call = toolCallFromRequest(toolCall);
     if (!record || !call) return;
-    const paths = new Set([...call.locations.map((l) => l.path), ...call.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))]);
-    for (const p of paths) {
-      if (!nodePath.isAbsolute(p)) continue;
+    for (const p of filesNamedBy(call)) {
       await this.o.diffReview.tracker
         .snapshot({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
         .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not snapshot ${p}: ${messageOf(e)}`));
