@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { button, transcript, turnsEnded, until } from './chat';
 import { e2eEnv } from './workbench';
 
@@ -39,8 +39,7 @@ export async function prepareRealAgent(
   const endpoint = await ModelEndpoint.start(handlers);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `switchboard-e2e-${recipe.id}-home-`));
   const env = recipe.prepare({ home, cwd: e2eEnv().workspace, endpointUrl: endpoint.url, permissions: options.permissions, signedOut: options.signedOut });
-  const blanked: Record<string, string> = {};
-  for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) blanked[key] = '';
+  const blanked = blankedCredentials();
   const { command, args } = agentCommand(recipe.id);
   return {
     name: options.name ?? recipe.label,

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { prompt } from '../integration/helpers';
 import { stopAgent } from './agentProcesses';
@@ -34,8 +34,7 @@ export async function defineRealAgent(
   const home = makeTempDir(`switchboard-host-${recipe.id}-home-`);
   const env = recipe.prepare({ home, cwd: workspaceRoot(), endpointUrl: endpoint.url, ...options });
   // The definition's env is added to the extension host's: blank any credential the host has.
-  const blanked: Record<string, string> = {};
-  for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) blanked[key] = '';
+  const blanked = blankedCredentials();
   const { command, args } = agentCommand(recipe.id);
   const name = recipe.label;
   // Added to the agents already defined (a test may run several); dispose in reverse order.

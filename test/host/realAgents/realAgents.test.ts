@@ -11,7 +11,7 @@ import { CLAUDE, GEMINI, REAL_AGENT_TIMEOUT_MS } from '../../unit/realAgents/exp
 import { makeTempDir, removeDir, signedOutEnv } from '../../unit/realAgents/realAgentSetup';
 import { claudeRecipe } from '../../fixtures/realAgents/claude';
 import { geminiRecipe } from '../../fixtures/realAgents/gemini';
-import { agentCommand, CREDENTIAL_ENV, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, blankedCredentials, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { processesRunning, stopAgent } from './agentProcesses';
 
 const CLAUDE_NAME = 'Claude Agent (real)';
@@ -22,9 +22,7 @@ const GEMINI_NAME = 'Gemini (real)';
  * credential variable the host has blanked out, then the recipe's signed-out env (empty HOME, offline).
  */
 function agentEnv(recipe: RealAgentRecipe, home: string, cwd: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of Object.keys(process.env)) if (CREDENTIAL_ENV.test(key)) env[key] = '';
-  return { ...env, ...signedOutEnv(recipe, home, cwd) };
+  return { ...blankedCredentials(), ...signedOutEnv(recipe, home, cwd) };
 }
 
 /** The agent's command line, and the file that identifies its processes (the bin entry, or the native binary). */

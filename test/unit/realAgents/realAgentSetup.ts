@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { CREDENTIAL_ENV, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 
 /**
  * The model endpoint a signed-out agent is pointed at: a closed port on this machine, so a request the
@@ -13,12 +13,6 @@ import { CREDENTIAL_ENV, type RealAgentRecipe } from '../../fixtures/realAgents/
  */
 export const CLOSED_ENDPOINT = 'http://127.0.0.1:9';
 
-/** process.env minus anything credential-like: what the unit tier starts the agents with. */
-export function credentialFreeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(base)) if (!CREDENTIAL_ENV.test(key)) env[key] = value;
-  return env;
-}
 
 /**
  * The env to add for a signed-out start: an empty HOME with the recipe's config files (written now) and

@@ -3,9 +3,9 @@
 import { AcpClientConnection } from '../../../src/acp';
 import { isProcessAlive, listDescendants, startAgentProcess, type AgentProcess } from '../../../src/agents';
 import { waitForProcessesToExit } from '../../../src/agents/processTree';
-import { agentCommand, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, credentialFreeEnv, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { REAL_AGENT_TIMEOUT_MS } from './expected';
-import { credentialFreeEnv, makeTempDir, removeDir, signedOutEnv } from './realAgentSetup';
+import { makeTempDir, removeDir, signedOutEnv } from './realAgentSetup';
 
 export interface RunningAgent {
   readonly process: AgentProcess;

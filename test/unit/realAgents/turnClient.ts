@@ -8,7 +8,7 @@ import { AcpClientConnection, type SessionNotification } from '../../../src/acp'
 import type { RequestPermissionParams } from '../../../src/acp';
 import { startAgentProcess, type AgentProcess } from '../../../src/agents';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, CREDENTIAL_ENV, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, credentialFreeEnv, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { makeTempDir, removeDir } from './realAgentSetup';
 
 /** Generous: a real agent's first start on a loaded 2-core machine can take tens of seconds. */
@@ -157,11 +157,4 @@ export class TurnClient {
 function defaultAllow(request: RequestPermissionParams): string | undefined {
   const byKind = (kind: string) => request.options.find((o) => o.kind === kind)?.optionId;
   return byKind('allow_once') ?? byKind('allow_always');
-}
-
-/** process.env minus anything credential-like: the agents must find only what the recipe gives them. */
-export function credentialFreeEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(base)) if (!CREDENTIAL_ENV.test(key)) env[key] = value;
-  return env;
 }
