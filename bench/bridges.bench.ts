@@ -13,9 +13,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AnsiStripper, TerminalOutputBuffer } from '../src/host/terminalOutputBuffer';
-import { TerminalProcess } from '../src/host/terminalProcess';
-import { decodeText, readLineWindow, sliceLines } from '../src/host/textFileWindow';
+import { AnsiStripper, TerminalOutputBuffer } from '../src/host/terminal/terminalOutputBuffer';
+import { TerminalProcess } from '../src/host/terminal/terminalProcess';
+import { decodeText, readLineWindow, sliceLines } from '../src/host/fs/textFileWindow';
 
 const MB = 1024 * 1024;
 const fmt = (n: number, d = 1): string => n.toFixed(d);

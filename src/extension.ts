@@ -2,24 +2,24 @@
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from './agents';
 import { ChatViewProvider } from './chat/chatViewProvider';
-import { AgentConfiguration } from './host/agentConfiguration';
+import { AgentConfiguration } from './host/session/agentConfiguration';
 import { AgentSecrets } from './host/auth/agentSecrets';
-import { ChatElicitationPresenter, ChatPermissionPresenter } from './host/chatPresenters';
-import { registerCommands } from './host/commands';
+import { ChatElicitationPresenter, ChatPermissionPresenter } from './host/permissions/chatPresenters';
+import { registerCommands } from './host/session/commands';
 import { DiffReview } from './host/diff';
 import { connectPermissionBroker, connectWriteSource } from './host/diff/adapters';
-import { ElicitationBroker, QuickInputElicitationPresenter } from './host/elicitationBroker';
-import { FileConfinement, normalizePolicy } from './host/fileConfinement';
-import { FsBridge } from './host/fsBridge';
-import { LogChannels } from './host/logChannels';
-import { readMcpServers } from './host/mcpConfiguration';
-import { NotificationPermissionPresenter, PermissionBroker } from './host/permissionBroker';
-import { ProtocolLog } from './host/protocolLog';
+import { ElicitationBroker, QuickInputElicitationPresenter } from './host/permissions/elicitationBroker';
+import { FileConfinement, normalizePolicy } from './host/fs/fileConfinement';
+import { FsBridge } from './host/fs/fsBridge';
+import { LogChannels } from './host/log/logChannels';
+import { readMcpServers } from './host/session/mcpConfiguration';
+import { NotificationPermissionPresenter, PermissionBroker } from './host/permissions/permissionBroker';
+import { ProtocolLog } from './host/log/protocolLog';
 import { SessionBackend } from './host/session/sessionBackend';
 import { TranscriptStore } from './host/session/transcriptStore';
-import { AgentStatusBar } from './host/statusBar';
-import { TerminalBridge } from './host/terminalBridge';
-import { WriteHistory } from './host/writeHistory';
+import { AgentStatusBar } from './host/session/statusBar';
+import { TerminalBridge } from './host/terminal/terminalBridge';
+import { WriteHistory } from './host/fs/writeHistory';
 
 /** What tests and other extensions can reach through `extension.exports`. */
 export interface SwitchboardApi {

@@ -44,3 +44,5 @@ export type * from './schema/agentRequests';
 export { TranscriptState } from './session/transcriptState';
 export { reduceTranscript, recordTurnEnd } from './session/reduce';
 export { toolCallFromRequest } from './session/toolCalls';
+export type * from './protocolTypes';
+export * from './bridgeErrors';

@@ -19,6 +19,7 @@ import { AcpMessageReader, type FastNotificationHandler } from '../transport/mes
 import { AcpMessageWriter } from '../transport/messageWriter';
 import { TraceRecorder, type TraceHook } from '../transport/trace';
 import type { Disposable, IncomingRequestContext } from './handlers';
+import { isBridgeError } from '../bridgeErrors';
 
 export const CANCEL_REQUEST_METHOD = '$/cancel_request';
 
@@ -262,7 +263,7 @@ export class RpcChannel {
 
 function toResponseError(method: string, error: unknown, aborted: boolean): ResponseError<unknown> {
   if (error instanceof ResponseError) return error;
-  if (error instanceof AcpRequestError) return new ResponseError(error.code, error.message, error.data);
+  if (error instanceof AcpRequestError || isBridgeError(error)) return new ResponseError(error.code, error.message, error.data);
   if (aborted || (error instanceof Error && error.name === 'AbortError')) {
     return new ResponseError(ErrorCode.RequestCancelled, `${method} was cancelled`);
   }

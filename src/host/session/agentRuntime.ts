@@ -2,7 +2,7 @@
 // One process serves all the agent's sessions; a crash keeps the sessions' transcripts (the
 // backend owns them) and is reported with the agent's last stderr lines.
 import * as vscode from 'vscode';
-import { AcpClientConnection, type ClientRequestHandlers, type InitializeResult, type TraceHook } from '../../acp';
+import { AcpClientConnection, errorMessage, type ClientRequestHandlers, type InitializeResult, type TraceHook } from '../../acp';
 import {
   AgentSpawnError,
   CommandNotFoundError,
@@ -160,7 +160,7 @@ export class AgentRuntime implements vscode.Disposable {
       // The process may still run (e.g. it answered another protocol version): stop it.
       const tail = proc.stderrTail();
       await this.stop();
-      this.crash = { message: `${definition.name} could not be initialised: ${messageOf(error)}`, stderrTail: tail };
+      this.crash = { message: `${definition.name} could not be initialised: ${errorMessage(error)}`, stderrTail: tail };
       this.setStatus('crashed');
       throw error;
     }
@@ -172,7 +172,7 @@ export class AgentRuntime implements vscode.Disposable {
     const message =
       error instanceof CommandNotFoundError || error instanceof AgentSpawnError
         ? error.message
-        : `${this.options.definition.name} could not be started: ${messageOf(error)}`;
+        : `${this.options.definition.name} could not be started: ${errorMessage(error)}`;
     this.options.log.error(message);
     this.crash = { message, stderrTail: [] };
     this.setStatus('crashed');
@@ -227,6 +227,3 @@ function toDisposable(d: { dispose(): unknown }): vscode.Disposable {
   return { dispose: () => void d.dispose() };
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,7 +3,7 @@
 // context, else as `resource_link`; images only when the agent accepts images.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ContentBlock } from '@agentclientprotocol/sdk';
+import type { ContentBlock } from '../../acp';
 import type { MentionRef } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
 

@@ -3,8 +3,7 @@
 // and routes the agent's requests to the editor bridges. Sign-in (AgentSignIn) and the history list
 // (SessionHistory) live in their own modules.
 import * as vscode from 'vscode';
-import type { ContentBlock, McpServer } from '@agentclientprotocol/sdk';
-import { ResponseError } from 'vscode-jsonrpc/node';
+import type { ContentBlock, McpServer } from '../../acp';
 import {
   AuthRequiredError,
   toolCallFromRequest,
@@ -24,20 +23,20 @@ import type {
 import type { AgentView, ChangedFileView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { TranscriptItem } from '../../shared/transcript';
-import type { AgentConfiguration } from '../agentConfiguration';
+import type { AgentConfiguration } from './agentConfiguration';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { AuthUi } from '../auth/authFlow';
-import { isBridgeError } from '../bridgeErrors';
+import { errorMessage, isBridgeError } from '../../acp';
 import type { DiffReview } from '../diff';
-import type { ElicitationBroker } from '../elicitationBroker';
-import type { FsBridge } from '../fsBridge';
-import type { LogChannels } from '../logChannels';
-import type { PermissionBroker } from '../permissionBroker';
-import type { ProtocolLog } from '../protocolLog';
-import type { AgentState, AgentStatusBar } from '../statusBar';
-import type { TerminalBridge } from '../terminalBridge';
-import { AgentRuntime, messageOf } from './agentRuntime';
-import { AgentSignIn, type RetryAfterSignIn } from './agentSignIn';
+import type { ElicitationBroker } from '../permissions/elicitationBroker';
+import type { FsBridge } from '../fs/fsBridge';
+import type { LogChannels } from '../log/logChannels';
+import type { PermissionBroker } from '../permissions/permissionBroker';
+import type { ProtocolLog } from '../log/protocolLog';
+import type { AgentState, AgentStatusBar } from './statusBar';
+import type { TerminalBridge } from '../terminal/terminalBridge';
+import { AgentRuntime } from './agentRuntime';
+import { AgentSignIn, type RetryAfterSignIn } from '../auth/agentSignIn';
 import { buildPromptBlocks } from './promptBuilder';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
@@ -251,7 +250,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     await this.saveHistory(record);
     const connection = this.runtimes.get(record.agentId)?.connection;
     if (connection && !record.detached && connection.agent?.agentCapabilities.sessionCapabilities.close) {
-      await connection.closeSession(record.acpSessionId).catch((e: unknown) => this.o.logs.main.warn(`session/close failed: ${messageOf(e)}`));
+      await connection.closeSession(record.acpSessionId).catch((e: unknown) => this.o.logs.main.warn(`session/close failed: ${errorMessage(e)}`));
     }
     this.sessions.delete(sessionId);
     this.byScopedId.delete(record.scopedId);
@@ -343,7 +342,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       record.error = { message: `${record.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
       return;
     }
-    const message = messageOf(error);
+    const message = errorMessage(error);
     this.o.logs.main.error(`Turn failed in ${record.key}: ${message}`);
     const runtime = this.runtimes.get(record.agentId);
     if (runtime?.status === 'crashed') {
@@ -481,7 +480,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       );
       record.state.applySessionSetup(setup);
     } catch (error) {
-      record.error = { message: `Could not ${mode} the session: ${messageOf(error)}` };
+      record.error = { message: `Could not ${mode} the session: ${errorMessage(error)}` };
     } finally {
       record.loading = false;
       this.fireSession(record);
@@ -561,8 +560,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
           const scoped = params.sessionId === undefined ? params : { ...params, sessionId: scopedSessionId(agentName, params.sessionId) };
           return await run(scoped);
         } catch (error) {
-          if (isBridgeError(error)) throw new ResponseError(error.code, error.message, error.data);
-          this.o.logs.main.error(`[${agentName}] request failed: ${messageOf(error)}`);
+          if (!isBridgeError(error)) this.o.logs.main.error(`[${agentName}] request failed: ${errorMessage(error)}`);
           throw error;
         }
       };
@@ -622,7 +620,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     for (const p of filesNamedBy(item)) {
       await this.o.diffReview.tracker
         .recordAgentTouchedFile({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
-        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${messageOf(e)}`));
+        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not check ${p}: ${errorMessage(e)}`));
     }
   }
 
@@ -638,7 +636,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     for (const p of filesNamedBy(call)) {
       await this.o.diffReview.tracker
         .snapshot({ sessionId: record.scopedId, turnId: record.turnId, uri: vscode.Uri.file(p).toString() })
-        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not snapshot ${p}: ${messageOf(e)}`));
+        .catch((e: unknown) => this.o.logs.main.debug(`diff review: could not snapshot ${p}: ${errorMessage(e)}`));
     }
   }
 
@@ -704,7 +702,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     void vscode.window
       .showErrorMessage(`${runtime.crash?.message ?? `${runtime.name} crashed.`}${tail ? `\n${tail}` : ''}`, 'Restart Agent', 'Show Log')
       .then((choice) => {
-        if (choice === 'Restart Agent') void this.restartAgent(runtime.name).catch((e: unknown) => void vscode.window.showErrorMessage(messageOf(e)));
+        if (choice === 'Restart Agent') void this.restartAgent(runtime.name).catch((e: unknown) => void vscode.window.showErrorMessage(errorMessage(e)));
         if (choice === 'Show Log') this.o.logs.agent(runtime.name).show(true);
       });
   }
@@ -733,7 +731,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         this.bind(record, record.acpSessionId, runtime);
         return connection;
       } catch (error) {
-        this.o.logs.main.warn(`Could not load session ${record.acpSessionId} again: ${messageOf(error)}; starting a new one`);
+        this.o.logs.main.warn(`Could not load session ${record.acpSessionId} again: ${errorMessage(error)}; starting a new one`);
       } finally {
         record.suppressReplay = false;
       }
@@ -765,7 +763,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       try {
         await run();
       } catch (error) {
-        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${messageOf(error)}`;
+        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${errorMessage(error)}`;
         this.o.logs.main.warn(message);
         record.state.recordError(message);
       }
@@ -943,7 +941,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     const { keys, active } = this.o.store.openTabs();
     for (const key of keys) {
       if (this.sessions.has(key) || !this.o.store.get(key)) continue;
-      await this.openLocal(key).catch((e: unknown) => this.o.logs.main.warn(`Could not reopen session ${key}: ${messageOf(e)}`));
+      await this.openLocal(key).catch((e: unknown) => this.o.logs.main.warn(`Could not reopen session ${key}: ${errorMessage(e)}`));
     }
     if (active && this.sessions.has(active)) this.setActive(active);
   }

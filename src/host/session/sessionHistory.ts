@@ -1,9 +1,9 @@
 // The history list: transcripts kept locally (the transcript store) merged with what each running
 // agent reports through session/list. Open sessions are left out; a session known both ways shows once,
 // from the local store, which has the full transcript.
+import { errorMessage } from '../../acp';
 import type { HistoryItem } from '../../shared/chatState';
 import type { AgentRuntime } from './agentRuntime';
-import { messageOf } from './agentRuntime';
 import { scopedSessionId } from './sessionRecord';
 import type { TranscriptStore } from './transcriptStore';
 
@@ -79,7 +79,7 @@ export class SessionHistory {
         }
       }
     } catch (error) {
-      this.o.warn(`session/list failed: ${messageOf(error)}`);
+      this.o.warn(`session/list failed: ${errorMessage(error)}`);
     } finally {
       this.o.changed({ loading: false });
     }

@@ -2,8 +2,8 @@
 import { toolCallFromRequest } from '../../acp';
 import type { AgentView, AuthMethodView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
 import type { AuthFlow } from '../auth/authMethods';
-import type { ElicitationPrompt } from '../elicitationBroker';
-import type { PermissionPrompt } from '../permissionBroker';
+import type { ElicitationPrompt } from '../permissions/elicitationBroker';
+import type { PermissionPrompt } from '../permissions/permissionBroker';
 import type { AgentRuntime } from './agentRuntime';
 
 export function agentView(

@@ -1,8 +1,8 @@
 // session/request_permission and elicitation/create through fake presenters (no agent involved).
 import * as assert from 'assert';
 import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest } from '@agentclientprotocol/sdk';
-import { ElicitationBroker, type ElicitationPresenter, type ElicitationPrompt } from '../../../src/host/elicitationBroker';
-import { PermissionBroker, type PermissionDecision, type PermissionPresenter, type PermissionPrompt } from '../../../src/host/permissionBroker';
+import { ElicitationBroker, type ElicitationPresenter, type ElicitationPrompt } from '../../../src/host/permissions/elicitationBroker';
+import { PermissionBroker, type PermissionDecision, type PermissionPresenter, type PermissionPrompt } from '../../../src/host/permissions/permissionBroker';
 import { bridgeError } from './helpers';
 
 const request = (sessionId = 's1', kind: 'edit' | 'read' | 'execute' | null = 'edit'): RequestPermissionRequest => ({

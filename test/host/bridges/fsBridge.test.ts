@@ -3,8 +3,8 @@ import * as assert from 'assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FsBridge, type UnsavedChangesOverwritten } from '../../../src/host/fsBridge';
-import { WriteHistory } from '../../../src/host/writeHistory';
+import { FsBridge, type UnsavedChangesOverwritten } from '../../../src/host/fs/fsBridge';
+import { WriteHistory } from '../../../src/host/fs/writeHistory';
 import { bridgeError, makeSandbox, type Sandbox } from './helpers';
 
 const S = 'sess-1';

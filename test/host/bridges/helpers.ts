@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isBridgeError } from '../../../src/host/bridgeErrors';
-import { FileConfinement, type AccessQuestion, type FileAccessPolicy } from '../../../src/host/fileConfinement';
+import { isBridgeError } from '../../../src/acp/bridgeErrors';
+import { FileConfinement, type AccessQuestion, type FileAccessPolicy } from '../../../src/host/fs/fileConfinement';
 
 export interface Sandbox {
   /** The session's cwd. */

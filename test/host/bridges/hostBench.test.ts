@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { FsBridge } from '../../../src/host/fsBridge';
-import { TerminalBridge } from '../../../src/host/terminalBridge';
-import { sliceLines } from '../../../src/host/textFileWindow';
-import { WriteHistory } from '../../../src/host/writeHistory';
+import { FsBridge } from '../../../src/host/fs/fsBridge';
+import { TerminalBridge } from '../../../src/host/terminal/terminalBridge';
+import { sliceLines } from '../../../src/host/fs/textFileWindow';
+import { WriteHistory } from '../../../src/host/fs/writeHistory';
 import { makeSandbox, type Sandbox } from './helpers';
 
 const OUT = process.env.SWITCHBOARD_BRIDGES_BENCH;

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { TerminalBridge, type TerminalOutputEvent, type TerminalSnapshot } from '../../../src/host/terminalBridge';
+import { TerminalBridge, type TerminalOutputEvent, type TerminalSnapshot } from '../../../src/host/terminal/terminalBridge';
 import { waitFor } from '../index';
 import { bridgeError, makeSandbox, type Sandbox } from './helpers';
 

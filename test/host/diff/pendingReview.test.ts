@@ -6,8 +6,8 @@ import type { PermissionSource, WriteSource } from '../../../src/host/diff/adapt
 import { connectPermissionBroker } from '../../../src/host/diff/adapters';
 import { BUTTON_ACCEPT_ANYWAY } from '../../../src/host/diff/pendingReview';
 import type { PendingPermissionDiff } from '../../../src/host/diff/types';
-import type { FsBridge } from '../../../src/host/fsBridge';
-import type { PermissionBroker } from '../../../src/host/permissionBroker';
+import type { FsBridge } from '../../../src/host/fs/fsBridge';
+import type { PermissionBroker } from '../../../src/host/permissions/permissionBroker';
 import { activeDiffTab, reviewPerTest, userEdit, waitUntil, writeFile } from './helpers';
 
 // Compile-time: the real bridges fit the structural shapes the adapters take.

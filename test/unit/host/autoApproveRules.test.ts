@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
-import { matchAutoApprove, pickAllowOption, ruleFor } from '../../../src/host/autoApproveRules';
+import { matchAutoApprove, pickAllowOption, ruleFor } from '../../../src/host/permissions/autoApproveRules';
 
 const options: PermissionOption[] = [
   { optionId: 'always', name: 'Always allow', kind: 'allow_always' },

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isBridgeError } from '../../../src/host/bridgeErrors';
+import { isBridgeError } from '../../../src/acp/bridgeErrors';
 import {
   FileConfinement,
   decideAccess,
@@ -12,7 +12,7 @@ import {
   type AccessQuestion,
   type FileAccessPolicy,
   type PathFlavor,
-} from '../../../src/host/fileConfinement';
+} from '../../../src/host/fs/fileConfinement';
 
 const posix: PathFlavor = { api: path.posix, caseInsensitive: false };
 const win: PathFlavor = { api: path.win32, caseInsensitive: true };

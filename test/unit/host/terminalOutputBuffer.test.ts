@@ -6,7 +6,7 @@ import {
   TerminalOutputBuffer,
   effectiveOutputLimit,
   stripAnsi,
-} from '../../../src/host/terminalOutputBuffer';
+} from '../../../src/host/terminal/terminalOutputBuffer';
 
 const EMOJI = '😀'; // 4 bytes in UTF-8: f0 9f 98 80
 

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as os from 'node:os';
-import { TerminalProcess, needsShell, type ExitStatus } from '../../../src/host/terminalProcess';
+import { TerminalProcess, needsShell, type ExitStatus } from '../../../src/host/terminal/terminalProcess';
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
   let out = '';

@@ -2,8 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isBridgeError } from '../../../src/host/bridgeErrors';
-import { decodeText, detectEncoding, readLineWindow, sliceLines } from '../../../src/host/textFileWindow';
+import { isBridgeError } from '../../../src/acp/bridgeErrors';
+import { decodeText, detectEncoding, readLineWindow, sliceLines } from '../../../src/host/fs/textFileWindow';
 
 describe('host: text decoding', () => {
   it('BOMs pick the encoding and are removed', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { WriteHistory } from '../../../src/host/writeHistory';
+import { WriteHistory } from '../../../src/host/fs/writeHistory';
 
 const rec = (turnId: string, path: string, before: string | null, after: string) => ({
   sessionId: 's',

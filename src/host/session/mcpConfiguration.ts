@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { McpServer } from '@agentclientprotocol/sdk';
-import { mergeMcpServers, parseJsonc, parseMcpServers, parseVSCodeMcpServers } from '../agents';
+import type { McpServer } from '../../acp';
+import { mergeMcpServers, parseJsonc, parseMcpServers, parseVSCodeMcpServers } from '../../agents';
 
 export function readMcpServers(log: vscode.LogOutputChannel): McpServer[] {
   const warn = (m: string) => log.warn(m);

@@ -21,9 +21,9 @@ import type {
   TerminalOutputResponse,
   WaitForTerminalExitRequest,
   WaitForTerminalExitResponse,
-} from '@agentclientprotocol/sdk';
-import { invalidParams } from './bridgeErrors';
-import type { FileConfinement } from './fileConfinement';
+} from '../../acp';
+import { invalidParams } from '../../acp';
+import type { FileConfinement } from '../fs/fileConfinement';
 import { AnsiStripper, TerminalOutputBuffer, effectiveOutputLimit } from './terminalOutputBuffer';
 import { TerminalProcess, type ExitStatus } from './terminalProcess';
 import { AgentPseudoterminal } from './terminalPty';

@@ -12,7 +12,7 @@
  */
 import * as nodePath from 'node:path';
 import { promises as fsp } from 'node:fs';
-import { invalidParams } from './bridgeErrors';
+import { invalidParams } from '../../acp';
 
 export type FileAccessPolicy = 'ask' | 'allow' | 'deny';
 export type FileOp = 'read' | 'write';

@@ -12,8 +12,8 @@
  */
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
-import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from './bridgeErrors';
+import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '../../acp';
+import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from '../../acp';
 import { hostFlavor, normalizePolicy, type FileAccessPolicy, type FileConfinement } from './fileConfinement';
 import { decodeText, hasWindow, readLineWindow, windowBounds, type LineWindow } from './textFileWindow';
 import type { WriteHistory, WriteRecord } from './writeHistory';

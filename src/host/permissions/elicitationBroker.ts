@@ -5,8 +5,8 @@
  * `content` for forms), `decline` (the user said no) or `cancel` (dismissed, or the turn was stopped).
  */
 import * as vscode from 'vscode';
-import type { CreateElicitationRequest, CreateElicitationResponse, ElicitationSchema } from '@agentclientprotocol/sdk';
-import { invalidParams } from './bridgeErrors';
+import type { CreateElicitationRequest, CreateElicitationResponse, ElicitationSchema } from '../../acp';
+import { invalidParams } from '../../acp';
 
 export interface ElicitationPrompt {
   id: string;

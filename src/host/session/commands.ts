@@ -2,12 +2,11 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AuthRequiredError } from '../acp';
-import { importJetBrainsAcpJson, importZedSettings } from '../agents';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
-import type { ProtocolLog } from './protocolLog';
-import type { SessionBackend } from './session/sessionBackend';
-import { messageOf } from './session/agentRuntime';
+import { AuthRequiredError, errorMessage } from '../../acp';
+import { importJetBrainsAcpJson, importZedSettings } from '../../agents';
+import type { ChatViewProvider } from '../../chat/chatViewProvider';
+import type { ProtocolLog } from '../log/protocolLog';
+import type { SessionBackend } from './sessionBackend';
 
 export interface CommandDeps {
   backend: SessionBackend;
@@ -23,11 +22,11 @@ function guarded(log: vscode.LogOutputChannel, run: (...args: unknown[]) => unkn
     } catch (error) {
       // An agent waiting for sign-in shows its methods in the chat, which the command revealed.
       if (error instanceof AuthRequiredError) {
-        log.info(`${messageOf(error)} (waiting for sign-in)`);
+        log.info(`${errorMessage(error)} (waiting for sign-in)`);
         return;
       }
-      log.error(messageOf(error));
-      void vscode.window.showErrorMessage(`Switchboard: ${messageOf(error)}`);
+      log.error(errorMessage(error));
+      void vscode.window.showErrorMessage(`Switchboard: ${errorMessage(error)}`);
     }
   };
 }

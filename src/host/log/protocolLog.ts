@@ -1,8 +1,8 @@
 // Turns the connection's trace events into the "ACP Protocol" log, per `switchboard.trace`:
 // `messages` logs direction, method, id and latency; `verbose` adds the JSON, secrets redacted.
 import * as vscode from 'vscode';
-import type { TraceEvent, TraceHook } from '../acp';
-import { redactProtocolMessage } from '../agents';
+import type { TraceEvent, TraceHook } from '../../acp';
+import { redactProtocolMessage } from '../../agents';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 

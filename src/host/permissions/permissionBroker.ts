@@ -5,7 +5,7 @@
  * or session close (cancelAll / cancelAllPending).
  */
 import * as vscode from 'vscode';
-import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '../../acp';
 import { matchAutoApprove, type AutoApproveConfig, type AutoApproveMatch } from './autoApproveRules';
 
 export interface PermissionPrompt {

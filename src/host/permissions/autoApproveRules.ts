@@ -6,7 +6,7 @@
  * lets every agent but Codex run commands. `"*"` as a kind matches every kind. A request whose tool call
  * has no kind counts as kind "other". Only `true` approves; anything else asks.
  */
-import type { PermissionOption } from '@agentclientprotocol/sdk';
+import type { PermissionOption } from '../../acp';
 
 export type AutoApproveConfig = Readonly<Record<string, unknown>>;
 

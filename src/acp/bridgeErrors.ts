@@ -1,6 +1,6 @@
 /**
- * Errors a bridge throws when the agent must see a JSON-RPC error. The integrator maps a BridgeError to a
- * vscode-jsonrpc ResponseError(code, message, data); anything else thrown by a bridge becomes -32603.
+ * Errors a bridge throws when the agent must see a JSON-RPC error. The connection answers a BridgeError
+ * with its code, message and data; anything else thrown by a handler becomes -32603.
  * No `vscode` import: shared by the pure helpers and their unit tests.
  */
 export const BridgeErrorCode = {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../agents';
+import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];

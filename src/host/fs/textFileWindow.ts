@@ -8,7 +8,7 @@
  * `files.encoding` settings other than UTF-8 are not honoured on the disk path (the open-document path is).
  */
 import { promises as fsp } from 'node:fs';
-import { invalidParams } from './bridgeErrors';
+import { invalidParams } from '../../acp';
 
 export type TextEncodingName = 'utf8' | 'utf8bom' | 'utf16le' | 'utf16be';
 

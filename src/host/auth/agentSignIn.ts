@@ -1,10 +1,20 @@
 // Sign-in per agent: the methods an agent offered when it answered -32000 (shown in the chat until the
 // user signs in), running the chosen method, and retrying the one request that needed it.
 import { AuthRequiredError } from '../../acp';
-import type { AgentSecrets } from '../auth/agentSecrets';
-import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from '../auth/authFlow';
-import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentSecrets } from './agentSecrets';
+import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from './authFlow';
+import { classifyAuthMethods, type AuthFlow } from './authMethods';
+import type { AcpClientConnection } from '../../acp';
+import type { ResolvedAgentDefinition } from '../../agents';
+
+/** What signing in needs of an agent's runtime (the session layer's AgentRuntime has it). */
+export interface SignInRuntime {
+  readonly name: string;
+  readonly definition: ResolvedAgentDefinition;
+  start(): Promise<AcpClientConnection>;
+  setAuthRequired(): void;
+  markReady(): void;
+}
 
 /** The request that stopped for sign-in; `sessionKey` when it was a prompt in that session. */
 export interface RetryAfterSignIn {
@@ -50,7 +60,7 @@ export class AgentSignIn {
    * Runs an agent request; on -32000 keeps the agent's sign-in methods (and `retry`) and rethrows.
    * After the user signs in, `authenticate()` runs `retry`.
    */
-  async run<T>(runtime: AgentRuntime | undefined, agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
+  async run<T>(runtime: SignInRuntime | undefined, agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
     try {
       return await request();
     } catch (error) {
@@ -79,7 +89,7 @@ export class AgentSignIn {
    * Runs the sign-in method `methodId` of the agent; when it succeeded, retries the request that needed
    * it. `restart` restarts the agent (env_var methods restart it with the new value).
    */
-  async authenticate(runtime: AgentRuntime, methodId: string, env: { cwd: string; restart(): Promise<void> }): Promise<void> {
+  async authenticate(runtime: SignInRuntime, methodId: string, env: { cwd: string; restart(): Promise<void> }): Promise<void> {
     const agentId = runtime.name;
     const flow = this.flows.get(agentId)?.find((f) => f.id === methodId);
     if (!flow) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);

@@ -3,7 +3,7 @@
 // has to wait until the request is answered (or cancelled) and say whether the chat is on screen.
 import type { ElicitationPresenter, ElicitationPrompt } from './elicitationBroker';
 import type { PermissionPresenter } from './permissionBroker';
-import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
+import type { CreateElicitationResponse } from '../../acp';
 
 export interface ChatVisibility {
   readonly isVisible: boolean;

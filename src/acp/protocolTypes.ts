@@ -1,0 +1,27 @@
+// The ACP wire types the rest of the extension uses, taken from the official SDK in one place so host
+// code depends on src/acp, not on the SDK's layout (lint-enforced).
+export type {
+  ContentBlock,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  ElicitationSchema,
+  KillTerminalRequest,
+  KillTerminalResponse,
+  McpServer,
+  PermissionOption,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  ReleaseTerminalRequest,
+  ReleaseTerminalResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  TerminalOutputRequest,
+  TerminalOutputResponse,
+  ToolCallUpdate,
+  WaitForTerminalExitRequest,
+  WaitForTerminalExitResponse,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
