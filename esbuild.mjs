@@ -1,6 +1,7 @@
 // Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { webviewAliases } from './webview-ui/bundle-aliases.mjs';
 
 const production = process.argv.includes('--production');
@@ -30,6 +31,9 @@ const extension = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  // jsonc-parser's `main` is a UMD build whose inner require('./impl/…') calls esbuild cannot follow
+  // (the bundle would fail at activation); its ES module build bundles cleanly.
+  alias: { 'jsonc-parser': fileURLToPath(new URL('./node_modules/jsonc-parser/lib/esm/main.js', import.meta.url)) },
 };
 
 const webview = {

@@ -13,7 +13,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AnsiStripper, TerminalOutputBuffer } from '../src/host/terminal/terminalOutputBuffer';
+import { AnsiStripper } from '../src/shared/ansi';
+import { TerminalOutputBuffer } from '../src/host/terminal/terminalOutputBuffer';
 import { TerminalProcess } from '../src/host/terminal/terminalProcess';
 import { decodeText, readLineWindow, sliceLines } from '../src/host/fs/textFileWindow';
 
@@ -102,7 +103,7 @@ function producerScript(total: number): string {
 
 async function pipeline(total: number, limit: number, full: boolean): Promise<{ seconds: number; received: number; retained: number }> {
   const buffer = new TerminalOutputBuffer(limit);
-  const stripper = new AnsiStripper();
+  const stripper = new AnsiStripper('keep');
   let received = 0;
   const t = performance.now();
   const proc = new TerminalProcess(

@@ -6,6 +6,8 @@ import { AgentConfiguration } from './host/session/agentConfiguration';
 import { AgentSecrets } from './host/auth/agentSecrets';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from './host/permissions/chatPresenters';
 import { registerCommands } from './host/session/commands';
+import { registerRegistryCommands } from './host/session/registry/registryCommands';
+import { RegistryService } from './host/session/registry/registryService';
 import { DiffReview } from './host/diff';
 import { connectPermissionBroker, connectWriteSource } from './host/diff/adapters';
 import { ElicitationBroker, QuickInputElicitationPresenter } from './host/permissions/elicitationBroker';
@@ -28,6 +30,7 @@ export interface SwitchboardApi {
   chat: ChatViewProvider;
   diffReview: DiffReview;
   permissions: PermissionBroker;
+  registry: RegistryService;
 }
 
 let backendForDeactivate: SessionBackend | undefined;
@@ -56,17 +59,18 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
     return d;
   };
   const protocolLog = sub(new ProtocolLog(logs.protocol));
-  const configuration = sub(new AgentConfiguration(log));
   const statusBar = sub(new AgentStatusBar());
   const secrets = new AgentSecrets(context.secrets);
   const shellEnvironment = new LoginShellEnvironmentCache({
     logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
+  const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment }));
+  const configuration = sub(new AgentConfiguration(log, registry));
 
   // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
   const late: { backend?: SessionBackend; chat?: ChatViewProvider } = {};
   const confinement = new FileConfinement({
-    getRoots: (sessionId) => late.backend?.rootsOf(sessionId),
+    getRoots: (sessionId) => late.backend?.sessions.rootsOf(sessionId),
     getPolicy: () => normalizePolicy(vscode.workspace.getConfiguration('switchboard').get('fileAccess')),
     askUser: async (question) => {
       const allow = 'Allow';
@@ -75,20 +79,20 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
     },
   });
   const history = new WriteHistory();
-  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => late.backend?.turnIdOf(sessionId) ?? 'default' }));
+  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
   const terminals = sub(new TerminalBridge({ confinement }));
   const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
   const permissions = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
-      getAgentName: (sessionId) => late.backend?.agentNameOf(sessionId),
-      resolveToolKind: (sessionId, toolCallId) => late.backend?.toolKindOf(sessionId, toolCallId),
+      getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
+      resolveToolKind: (sessionId, toolCallId) => late.backend?.sessions.toolKindOf(sessionId, toolCallId),
     }),
   );
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.describeTurn(turn) }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
   sub(diffReview.register());
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
@@ -114,9 +118,11 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   late.backend = backend;
   const chat = (late.chat = ChatViewProvider.register(context, backend, { log }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
+  const startSession = async (agent: string) => void (await vscode.commands.executeCommand('switchboard.newSession', agent));
+  for (const d of registerRegistryCommands({ service: registry, log, startSession })) sub(d);
   void backend.restoreOpenTabs();
   log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
-  return { backend, configuration, chat, diffReview, permissions };
+  return { backend, configuration, chat, diffReview, permissions, registry };
 }
 
 export async function deactivate(): Promise<void> {

@@ -18,6 +18,7 @@ export type {
   RequestHandler,
 } from './connection/handlers';
 export { clientCapabilitiesFor } from './connection/clientCapabilities';
+export { composerCapabilities, listedSessionActions } from './connection/agentFeatures';
 export { restrictPromptContent } from './connection/promptContent';
 export * from './errors';
 export type { Logger } from './logger';
@@ -42,7 +43,7 @@ export type {
 } from './schema/agentResponses';
 export type * from './schema/agentRequests';
 export { TranscriptState } from './session/transcriptState';
-export { reduceTranscript, recordTurnEnd } from './session/reduce';
 export { toolCallFromRequest } from './session/toolCalls';
 export type * from './protocolTypes';
 export * from './bridgeErrors';
+export * from './transport/remote';

@@ -180,11 +180,6 @@ export class AgentProcess {
     return this.exitInfo === undefined;
   }
 
-  /** The exit, once it happened. */
-  get exit(): AgentExit | undefined {
-    return this.exitInfo;
-  }
-
   /** The last stderr lines, oldest first (at most `stderrLineLimit`). */
   stderrTail(): string[] {
     return this.stderrRing.toArray();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentConfigProblem, AgentDefinition, ResolvedAgentDefinition } from './agentDefinition';
+import { SECRET_PLACEHOLDER, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from './agentDefinition';
 import { BUILTIN_PRESETS, type AgentPreset } from './presets';
 
 /*
@@ -8,7 +8,11 @@ import { BUILTIN_PRESETS, type AgentPreset } from './presets';
  * hides the other agents, and every rejected entry yields exactly one problem that names it.
  */
 
-const ALLOWED_KEYS = ['command', 'args', 'env', 'defaultMode', 'defaultModel', 'defaultConfigOptions'] as const;
+const ALLOWED_KEYS = ['command', 'args', 'env', 'url', 'headers', 'defaultMode', 'defaultModel', 'defaultConfigOptions'] as const;
+
+const REMOTE_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
+/** RFC 9110 token: what a header name may be. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Keys people paste from Zed's settings (snake_case) or other clients, with what we call them. */
 const KEY_SUGGESTIONS: Readonly<Record<string, string>> = {
@@ -20,6 +24,12 @@ const KEY_SUGGESTIONS: Readonly<Record<string, string>> = {
   environment: 'env',
   cmd: 'command',
   path: 'command',
+  URL: 'url',
+  uri: 'url',
+  endpoint: 'url',
+  address: 'url',
+  header: 'headers',
+  Headers: 'headers',
 };
 
 const nonEmptyString = (what: string) =>
@@ -29,7 +39,29 @@ const nonEmptyString = (what: string) =>
 
 /** Zod schema of one `switchboard.agents` value (the object under a display name). */
 export const agentEntrySchema = z.strictObject({
-  command: nonEmptyString('"command"'),
+  /** Required unless `url` is given (checked in parseAgentEntry, so every problem is reported at once). */
+  command: nonEmptyString('"command"').optional(),
+  url: z
+    .string({ error: (issue) => `"url" must be a string${describeReceived(issue.input)}` })
+    .superRefine((value, ctx) => {
+      const problem = remoteUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  headers: z
+    .record(
+      z.string(),
+      z
+        .string({ error: (issue) => `each value in "headers" must be a string${describeReceived(issue.input)}` })
+        .refine((value) => !/[\r\n\0]/.test(value), { error: 'a header value must not contain line breaks' }),
+      { error: (issue) => `"headers" must be an object of strings${describeReceived(issue.input)}` },
+    )
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `${JSON.stringify(name)} is not a valid header name` });
+      }
+    })
+    .optional(),
   args: z
     .array(z.string({ error: (issue) => `each item of "args" must be a string${describeReceived(issue.input)}` }), {
       error: (issue) => `"args" must be an array of strings${describeReceived(issue.input)}`,
@@ -104,9 +136,45 @@ export function parseAgentEntry(name: string, entry: unknown): AgentEntryResult 
   if (type !== undefined && type !== 'custom') {
     return { ok: false, reason: `"type" ${JSON.stringify(type)} is not supported (only "custom" entries with a "command" can be started)` };
   }
+  const kindProblems = entryKindProblems(rest);
   const parsed = agentEntrySchema.safeParse(rest);
-  if (!parsed.success) return { ok: false, reason: formatIssues(parsed.error.issues, rest) };
+  if (!parsed.success || kindProblems.length > 0) {
+    const issues = parsed.success ? '' : formatIssues(parsed.error.issues);
+    return { ok: false, reason: [...kindProblems, ...(issues ? [issues] : [])].join('; ') };
+  }
   return { ok: true, definition: toDefinition(name, parsed.data) };
+}
+
+/** An entry starts an agent ("command") or connects to one ("url"): exactly one, with the keys that go with it. */
+function entryKindProblems(entry: Record<string, unknown>): string[] {
+  const hasUrl = entry.url !== undefined;
+  if (entry.command !== undefined && hasUrl) {
+    return ['give either "command" (an agent Switchboard starts) or "url" (a remote agent it connects to), not both'];
+  }
+  if (!hasUrl) {
+    const problems = entry.command === undefined ? ['"command" is missing (the executable to start, e.g. "npx" or "/usr/local/bin/my-agent")'] : [];
+    if (entry.headers !== undefined) problems.push('"headers" apply to a remote agent ("url") only');
+    return problems;
+  }
+  const local = ['args', 'env'].filter((key) => entry[key] !== undefined);
+  return local.length > 0
+    ? [`${local.map((key) => `"${key}"`).join(' and ')} apply to an agent Switchboard starts; a remote agent ("url") takes "headers"`]
+    : [];
+}
+
+/** Why `value` cannot be a remote agent's URL, or undefined. */
+function remoteUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return `"url" ${JSON.stringify(value)} is not a valid URL (e.g. "wss://agents.example.com/acp")`;
+  }
+  if (!REMOTE_SCHEMES.includes(url.protocol)) return `"url" must start with http://, https://, ws:// or wss://, not ${url.protocol}//`;
+  if (url.username || url.password) {
+    return `"url" must not contain a user name or password (settings are not secret): put credentials in "headers" as "${SECRET_PLACEHOLDER}"`;
+  }
+  return undefined;
 }
 
 /**
@@ -151,21 +219,19 @@ function presetDefinition(preset: AgentPreset): AgentDefinition {
 function toDefinition(name: string, entry: AgentEntry): AgentDefinition {
   return {
     name,
-    command: entry.command.trim(),
+    command: entry.command?.trim() ?? '',
     args: entry.args ?? [],
     env: entry.env ?? {},
+    ...(entry.url !== undefined ? { remote: { url: entry.url.trim(), headers: entry.headers ?? {} } } : {}),
     ...(entry.defaultMode !== undefined ? { defaultMode: entry.defaultMode } : {}),
     ...(entry.defaultModel !== undefined ? { defaultModel: entry.defaultModel } : {}),
     ...(entry.defaultConfigOptions !== undefined ? { defaultConfigOptions: entry.defaultConfigOptions } : {}),
   };
 }
 
-function formatIssues(issues: readonly z.core.$ZodIssue[], entry: Record<string, unknown>): string {
+function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   const messages = issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') return describeUnknownKeys(issue.keys);
-    if (issue.path.length === 1 && issue.path[0] === 'command' && entry.command === undefined) {
-      return '"command" is missing (the executable to start, e.g. "npx" or "/usr/local/bin/my-agent")';
-    }
     const where = describePath(issue.path);
     // Item-level messages already say "each item of ..."; add the position so it can be found.
     return where ? `${issue.message} (at ${where})` : issue.message;

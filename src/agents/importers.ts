@@ -1,6 +1,6 @@
 import type { AgentConfigProblem, AgentDefinition } from './agentDefinition';
 import { describeValue, isPlainObject, parseAgentEntry } from './agentSettings';
-import { parseJsonc } from './jsonc';
+import { parseJsonc } from './parseJsonc';
 
 /*
  * Import agents from other ACP clients' configuration files. Pure functions on the file text: the

@@ -2,24 +2,27 @@
  * The agents layer (pure Node, no `vscode`): what an agent is, how to find, start, stop and restart
  * it, and how to keep its secrets out of logs. The host wires these into VS Code.
  */
-export type { AgentConfigProblem, AgentDefinition, AgentDefinitionSource, ResolvedAgentDefinition } from './agentDefinition';
+export type { AgentConfigProblem, AgentDefinition, AgentDefinitionSource, RemoteAgentEndpoint, ResolvedAgentDefinition } from './agentDefinition';
+export { SECRET_PLACEHOLDER } from './agentDefinition';
 export { agentEntrySchema, mergeWithPresets, parseAgentEntry, parseAgentSettings, resolveAgentSetting } from './agentSettings';
 export type { AgentEntry, AgentEntryResult, ParsedAgentSettings } from './agentSettings';
 export { AgentProcess, AgentSpawnError, buildAgentEnvironment, describeAgentExit, startAgentProcess } from './agentProcess';
 export type { AgentExit, AgentProcessOptions, StopTimeouts } from './agentProcess';
 export { importJetBrainsAcpJson, importZedSettings } from './importers';
 export type { AgentImportResult } from './importers';
-export { parseJsonc } from './jsonc';
+export { parseJsonc } from './parseJsonc';
 export { silentLogger } from './logger';
 export type { AgentLogger } from './logger';
-export { BUILTIN_PRESETS, findPreset } from './presets';
+export { BUILTIN_PRESETS } from './presets';
 export type { AgentPreset } from './presets';
-export { isProcessAlive, killProcessTree, listDescendants } from './processTree';
-export { REDACTED, redactJsonText, redactProtocolMessage, redactSecrets } from './redact';
+export { isProcessAlive, killProcessTree, listDescendants, signalProcessTrees } from './processTree';
+export { REDACTED, redactProtocolMessage, redactSecrets } from './redact';
 export { CommandNotFoundError, buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
 export type { ResolveCommandOptions, ResolvedCommand, SpawnInvocation } from './resolveCommand';
 export { RestartPolicy } from './restartPolicy';
 export type { RestartDecision, RestartPolicyOptions } from './restartPolicy';
+export { ReconnectBackoff } from './reconnectBackoff';
+export type { ReconnectBackoffOptions } from './reconnectBackoff';
 export { LoginShellEnvironmentCache, readLoginShellEnvironment } from './shellEnvironment';
 export type { LoginShellEnvironment, LoginShellOptions } from './shellEnvironment';
 export { LineRing } from './stderrLines';

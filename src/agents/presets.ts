@@ -83,8 +83,3 @@ export const BUILTIN_PRESETS: readonly AgentPreset[] = Object.freeze([
     docsUrl: 'https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli',
   },
 ].map((preset) => Object.freeze({ ...preset, args: Object.freeze([...preset.args]), env: Object.freeze({}) })));
-
-/** The preset with this exact name, if any. */
-export function findPreset(name: string): AgentPreset | undefined {
-  return BUILTIN_PRESETS.find((preset) => preset.name === name);
-}

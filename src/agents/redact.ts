@@ -44,17 +44,6 @@ export function redactProtocolMessage(message: unknown): unknown {
   return redacted;
 }
 
-/** Redacts a JSON text (one protocol line). Text that is not JSON gets only the inline patterns. */
-export function redactJsonText(text: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return redactInline(text);
-  }
-  return JSON.stringify(redactProtocolMessage(parsed));
-}
-
 function redactValue(value: unknown, key: string | undefined): unknown {
   if (key !== undefined && VARIABLE_SET_KEY.test(key)) return redactVariableSet(value);
   if (typeof value === 'string') return key !== undefined && SECRET_KEY.test(key) ? REDACTED : redactInline(value);

@@ -48,12 +48,6 @@ export class RestartPolicy {
     };
   }
 
-  /** Crashes currently inside the window. */
-  crashCount(): number {
-    const now = this.now();
-    return this.crashes.filter((time) => now - time < this.windowMs).length;
-  }
-
   /** Forget past crashes (after a restart the user asked for, or a healthy run). */
   reset(): void {
     this.crashes = [];

@@ -97,7 +97,7 @@ export async function readLoginShellEnvironment(options: LoginShellOptions = {})
 
 /**
  * Memoises `readLoginShellEnvironment`: the shell runs once per cache (per window), and concurrent
- * callers share one run. `clear()` forces a new run (e.g. after the user fixed their rc file).
+ * callers share one run.
  */
 export class LoginShellEnvironmentCache {
   private pending: Promise<LoginShellEnvironment> | undefined;
@@ -107,10 +107,6 @@ export class LoginShellEnvironmentCache {
   get(): Promise<LoginShellEnvironment> {
     this.pending ??= readLoginShellEnvironment(this.options);
     return this.pending;
-  }
-
-  clear(): void {
-    this.pending = undefined;
   }
 }
 

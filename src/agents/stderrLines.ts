@@ -27,10 +27,6 @@ export class LineRing {
   toArray(): string[] {
     return [...this.lines.slice(this.start), ...this.lines.slice(0, this.start)];
   }
-
-  get size(): number {
-    return this.lines.length;
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 // The ONLY interface between the chat panel (src/chat + webview-ui) and the rest of the extension.
-// The integrator implements it on top of the real ACP sessions (connection + reducer + host bridges).
+// src/host/session implements it on top of the real ACP sessions (connection + reducer + host bridges).
 // No `vscode` import: a `vscode.EventEmitter<T>['event']` satisfies `ChatEvent<T>`.
 
 import type {
@@ -12,6 +12,7 @@ import type {
 } from '../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
+import type { TranscriptOp } from '../shared/transcriptOps';
 
 export interface Disposable {
   dispose(): unknown;
@@ -19,17 +20,10 @@ export interface Disposable {
 
 export type ChatEvent<T> = (listener: (e: T) => unknown) => Disposable;
 
-export interface TranscriptChangeEvent {
+/** The ops a session's transcript went through, in order (the webview applies the same ops). */
+export interface TranscriptOpsEvent {
   sessionId: string;
-  /** The session's transcript after the change (may be the same object, mutated in place). */
-  transcript: Transcript;
-  /**
-   * Ids of items changed in place. Needed only if the reducer MUTATES items; a reducer that replaces
-   * changed items with new objects may omit it (the chat compares references, then content).
-   */
-  changedItemIds?: readonly string[];
-  /** The transcript was replaced wholesale (load/replay): the chat resends it. */
-  reset?: boolean;
+  ops: readonly TranscriptOp[];
 }
 
 export interface TerminalOutputEvent {
@@ -45,6 +39,24 @@ export type BackendSessionView = Omit<SessionView, 'queue'>;
 export interface BackendSessionSnapshot {
   view: BackendSessionView;
   transcript: Transcript;
+}
+
+/** Editor / environment actions the panel triggers; implemented with the VS Code API in hostUi.ts. */
+export interface HostUi {
+  copy(text: string): Promise<void>;
+  insertAtCursor(code: string): Promise<void>;
+  openInEditor(code: string, language?: string): Promise<void>;
+  /** Opens only http(s)/mailto via openExternal (VS Code confirms) or a workspace file. */
+  openLink(href: string): Promise<void>;
+  openLocation(path: string, line?: number): Promise<void>;
+  openResource(uri: string): Promise<void>;
+  showProtocolLog(): Promise<void>;
+  /** Opens the ACP Registry list (switchboard.addAgentFromRegistry). */
+  addAgentFromRegistry(): Promise<void>;
+  queryMentions(query: string, sessionId: string | undefined): Promise<MentionCandidate[]>;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+  /** Shown to the user (non-modal). */
+  showError(message: string): void;
 }
 
 export interface ChatBackend {
@@ -108,7 +120,7 @@ export interface ChatBackend {
   onDidChangeSession: ChatEvent<BackendSessionView>;
   onDidCloseSession: ChatEvent<string>;
   onDidChangeActiveSession: ChatEvent<string | undefined>;
-  onDidChangeTranscript: ChatEvent<TranscriptChangeEvent>;
+  onDidApplyOps: ChatEvent<TranscriptOpsEvent>;
   onDidChangeHistory: ChatEvent<{ loading?: boolean }>;
   onDidTerminalOutput: ChatEvent<TerminalOutputEvent>;
 }

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChatBackend } from './chatBackend';
-import { ChatController, type HostUi } from './chatController';
+import type { HostUi } from './chatBackend';
+import { ChatController } from './chatController';
 import { makeNonce, renderChatHtml } from './chatHtml';
 import { createHostUi } from './hostUi';
 

@@ -1,8 +1,9 @@
 // HostUi with the VS Code API: clipboard, insert at cursor, untitled editors, links, locations, mentions.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { fuzzyScore, type MentionCandidate } from '../shared/chatState';
-import type { HostUi } from './chatController';
+import type { MentionCandidate } from '../shared/chatState';
+import { labelThenDetail, rankByFuzzy } from '../shared/fuzzy';
+import type { HostUi } from './chatBackend';
 
 const EXTERNAL_SCHEMES = new Set(['http', 'https', 'mailto']);
 
@@ -90,6 +91,9 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
     async showProtocolLog() {
       await vscode.commands.executeCommand('switchboard.showProtocolLog');
     },
+    async addAgentFromRegistry() {
+      await vscode.commands.executeCommand('switchboard.addAgentFromRegistry');
+    },
     async queryMentions(query, _sessionId) {
       return queryMentionCandidates(query);
     },
@@ -153,12 +157,5 @@ export async function queryMentionCandidates(query: string): Promise<MentionCand
     if (rel === uri.fsPath) continue; // outside the workspace
     add({ kind: 'folder', uri: uri.toString(), label: path.posix.basename(dir) + '/', detail: rel });
   }
-  const q = query.trim();
-  if (!q) return out.slice(0, 50);
-  return out
-    .map((c) => ({ c, s: Math.max(fuzzyScore(q, c.label), fuzzyScore(q, c.detail ?? '') - 1) }))
-    .filter((x) => x.s > 0)
-    .sort((a, b) => b.s - a.s)
-    .slice(0, 50)
-    .map((x) => x.c);
+  return rankByFuzzy(query, out, labelThenDetail, { limit: 50 });
 }

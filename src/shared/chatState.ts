@@ -41,6 +41,10 @@ export interface AgentView {
   afterSignIn?: string;
   /** Short message shown next to the status (e.g. "starting npx…"). */
   detail?: string;
+  /** The agent's icon as an inert data: URI (agents installed from the ACP Registry). */
+  icon?: string;
+  /** A remote agent (connected to by URL): its crash banner offers Reconnect instead of Restart. */
+  remote?: boolean;
 }
 
 /** What the composer may attach for this session (from the agent's promptCapabilities). */
@@ -233,26 +237,4 @@ export interface ChatSnapshot {
   history: HistoryItem[];
   historyLoading?: boolean;
   terminals: TerminalSnapshot[];
-}
-
-/** Fuzzy match score (subsequence; bonuses for prefix, word starts, contiguity); 0 = no match. Pure. */
-export function fuzzyScore(query: string, target: string): number {
-  if (!query) return 1;
-  const q = query.toLowerCase();
-  const t = target.toLowerCase();
-  let score = 0;
-  let ti = 0;
-  let prev = -2;
-  for (let qi = 0; qi < q.length; qi++) {
-    const ch = q[qi];
-    const found = t.indexOf(ch, ti);
-    if (found < 0) return 0;
-    score += 1;
-    if (found === prev + 1) score += 2;
-    if (found === 0 || /[\s/\\._-]/.test(t[found - 1] ?? '')) score += 3;
-    prev = found;
-    ti = found + 1;
-  }
-  if (t.startsWith(q)) score += 5;
-  return score - t.length * 0.01;
 }

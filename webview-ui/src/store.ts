@@ -2,7 +2,6 @@
 // visual UI state persisted with setState (drafts, expanded sections, windowing, recall history).
 // Host messages are applied as they arrive; subscribers are notified once per animation frame.
 import {
-  fuzzyScore,
   type AgentView,
   type HistoryItem,
   type ImageAttachment,
@@ -11,14 +10,10 @@ import {
   type SessionView,
   type TerminalSnapshot,
 } from '../../src/shared/chatState';
-import {
-  applyTranscriptOps,
-  CHAT_PROTOCOL_VERSION,
-  type HostToWebviewMessage,
-  type WebviewToHostMessage,
-} from '../../src/shared/messages';
+import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
 import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
-import { recordAppend } from './textAppends';
+import { applyTranscriptOps } from '../../src/shared/transcriptOps';
+import { streamKey, textStreams } from './textStreams';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
 
 export interface SessionState {
@@ -95,6 +90,11 @@ export class ChatStore {
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly api: VsCodeApi;
   private readonly raf: (cb: () => void) => number;
+  /** Per session, the seq of the last ops message applied (0: its snapshot). */
+  private readonly seqs = new Map<string, number>();
+  /** A session the user asked for is starting: prompts typed meanwhile wait for it (the host's request id). */
+  startingSession: { agentId?: string; requestId: string } | undefined;
+  private requestSeq = 0;
 
   constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
     this.api = api;
@@ -132,6 +132,9 @@ export class ChatStore {
     const s = this.state;
     switch (m.type) {
       case 'init': {
+        textStreams.reset();
+        this.seqs.clear();
+        for (const snap of m.snapshot.sessions) this.seqs.set(snap.view.sessionId, 0);
         const sessions = new Map<string, SessionState>();
         for (const snap of m.snapshot.sessions) sessions.set(snap.view.sessionId, { view: snap.view, transcript: snap.transcript });
         this.state = {
@@ -163,23 +166,31 @@ export class ChatStore {
         return;
       }
       case 'sessionRemoved':
+        this.seqs.delete(m.sessionId);
         s.sessions = new Map(s.sessions);
         s.sessions.delete(m.sessionId);
         s.order = s.order.filter((x) => x !== m.sessionId);
         if (s.activeSessionId === m.sessionId) s.activeSessionId = s.order[s.order.length - 1];
         return;
       case 'activeSession':
+        // The session the user asked for has opened (a new tab became active).
+        if (m.sessionId !== undefined && m.sessionId !== s.activeSessionId) this.startingSession = undefined;
         s.activeSessionId = m.sessionId;
         return;
       case 'transcriptReset': {
         const cur = s.sessions.get(m.sessionId);
+        this.seqs.set(m.sessionId, 0);
         if (cur) this.setSession(m.sessionId, { view: cur.view, transcript: m.transcript });
         return;
       }
       case 'transcriptOps': {
         const cur = s.sessions.get(m.sessionId);
         if (!cur) throw new Error(`ops for unknown session ${m.sessionId}`);
-        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops, recordAppend) });
+        const expected = (this.seqs.get(m.sessionId) ?? -1) + 1;
+        if (m.seq !== expected) throw new Error(`ops ${m.seq} for ${m.sessionId}, expected ${expected}`);
+        this.seqs.set(m.sessionId, m.seq);
+        for (const op of m.ops) if (op.op === 'appendText') textStreams.append(streamKey(m.sessionId, op.id, op.contentIndex), op.text);
+        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops) });
         return;
       }
       case 'terminalOutput': {
@@ -324,7 +335,7 @@ export class ChatStore {
     const active = this.active;
     if (active && active.view.agentId !== agentId) {
       this.ui.pendingAgentId = agentId;
-      this.post({ type: 'newSession', agentId });
+      this.newSession(agentId);
     } else {
       delete this.ui.pendingAgentId;
     }
@@ -332,9 +343,17 @@ export class ChatStore {
     this.changed();
   }
 
+  /** Asks for a new session; until it opens, a message typed goes to it, not to the tab still shown. */
+  newSession(agentId?: string): void {
+    const requestId = `n${Date.now().toString(36)}-${++this.requestSeq}`;
+    this.startingSession = { agentId, requestId };
+    this.post(agentId ? { type: 'newSession', agentId, requestId } : { type: 'newSession', requestId });
+  }
+
   /** The user chose a session tab: the picker follows it again. */
   selectSession(sessionId: string): void {
     delete this.ui.pendingAgentId;
+    this.startingSession = undefined;
     this.persist();
     this.post({ type: 'selectSession', sessionId });
     this.changed();
@@ -380,15 +399,4 @@ function loadUi(raw: unknown): UiState {
     historyOpen: r.historyOpen === true,
     sent: Array.isArray(r.sent) ? r.sent.filter((x): x is string => typeof x === 'string') : [],
   };
-}
-
-/** Fuzzy filter + rank (the host may send candidates for an older query). */
-export function rankCandidates<T extends { label: string; detail?: string }>(query: string, items: T[], limit = 30): T[] {
-  if (!query) return items.slice(0, limit);
-  return items
-    .map((c) => ({ c, s: Math.max(fuzzyScore(query, c.label), fuzzyScore(query, c.detail ?? '') - 1) }))
-    .filter((x) => x.s > 0)
-    .sort((a, b) => b.s - a.s)
-    .slice(0, limit)
-    .map((x) => x.c);
 }

@@ -1,5 +1,5 @@
 // The webview's handle on the host: postMessage + persisted UI state. `acquireVsCodeApi` may be called
-// once per page; tests inject a fake through setVsCodeApi().
+// once per page. Outside a webview (tests, a plain browser) a stand-in keeps state in memory.
 import type { WebviewToHostMessage } from '../../src/shared/messages';
 
 export interface VsCodeApi {
@@ -21,8 +21,4 @@ export function getVsCodeApi(): VsCodeApi {
     }
   }
   return api;
-}
-
-export function setVsCodeApi(a: VsCodeApi): void {
-  api = a;
 }

@@ -107,8 +107,6 @@ export interface UnsupportedSessionUpdate {
 
 export type SessionUpdate = KnownSessionUpdate | UnsupportedSessionUpdate;
 
-export type SessionUpdateKind = SessionUpdate['sessionUpdate'];
-
 export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.options.map((o) => o.shape.sessionUpdate.value));
 
 export function parseSessionUpdate(raw: unknown): SessionUpdate {

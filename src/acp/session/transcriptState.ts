@@ -1,8 +1,7 @@
-// The session reducer, in its efficient form: a Transcript plus indexes (tool call id,
-// message id, plan id...) so each update costs O(1) instead of a scan. Items are never
-// mutated, only replaced, so holders of old items (or of an old snapshot's items) see no
-// change; the items array and the Transcript object itself are updated in place.
-// `reduceTranscript` (reduce.ts) is the pure `(Transcript, update) => Transcript` view.
+// The session reducer: a Transcript plus indexes (tool call id, message id, plan id...) so each update
+// costs O(1) instead of a scan. Every change it makes is also returned as ops (src/shared/transcriptOps.ts):
+// the webview applies the same ops to its copy, so no one works a change out of two transcripts again.
+// Items are never mutated, only replaced; the items array and the Transcript object change in place.
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import {
   emptyTranscript,
@@ -12,9 +11,10 @@ import {
   type TranscriptItem,
   type TurnUsage,
 } from '../../shared/transcript';
+import type { TranscriptMeta, TranscriptOp } from '../../shared/transcriptOps';
 import { parseContentBlock } from '../schema/content';
 import type { SessionUpdate } from '../schema/sessionUpdate';
-import type { LoadSessionResult } from '../schema/agentResponses';
+import type { LoadSessionResult, SetConfigOptionResult } from '../schema/agentResponses';
 import { appendContent } from './contentMerge';
 import { mergeToolCall, newToolCall, type ToolCallItem } from './toolCalls';
 
@@ -30,6 +30,8 @@ const CHUNK_KINDS: Record<string, ChunkKind> = {
 /** Kinds that count as the agent having answered (for the "empty end_turn" flag). */
 const AGENT_CONTENT: ReadonlySet<string> = new Set(['agent_message', 'thought', 'tool_call', 'plan']);
 
+const NO_OPS: TranscriptOp[] = [];
+
 export class TranscriptState {
   readonly transcript: Transcript;
   private seq = 0;
@@ -42,9 +44,8 @@ export class TranscriptState {
     this.reindex();
   }
 
-  /** Applies one update; returns the item it created or replaced (undefined: session metadata changed). */
-  apply(update: SessionUpdate): TranscriptItem | undefined {
-    const t = this.transcript;
+  /** Applies one update; returns the ops it applied (none: nothing changed). */
+  apply(update: SessionUpdate): TranscriptOp[] {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
       case 'agent_message_chunk':
@@ -54,44 +55,37 @@ export class TranscriptState {
       case 'tool_call_update': {
         const at = this.index.get(`tool:${update.toolCallId}`);
         if (at === undefined) return this.push(`tool:${update.toolCallId}`, newToolCall(this.nextId(), update));
-        return this.replace(at, mergeToolCall(t.items[at] as ToolCallItem, update));
+        return this.replace(at, mergeToolCall(this.transcript.items[at] as ToolCallItem, update));
       }
       case 'plan':
-        return this.upsert('plan:', (id) => ({ kind: 'plan', id, entries: update.entries }));
+        return this.upsertWith('plan:', (id) => ({ kind: 'plan', id, entries: update.entries }));
       case 'plan_update': {
         const plan = update.plan;
-        return this.upsert(`plan:${plan.planId}`, (id): ItemOf<'plan'> => {
+        return this.upsertWith(`plan:${plan.planId}`, (id): ItemOf<'plan'> => {
           if (plan.type === 'items') return { kind: 'plan', id, planId: plan.planId, entries: plan.entries };
           if (plan.type === 'file') return { kind: 'plan', id, planId: plan.planId, entries: [], fileUri: plan.uri };
           return { kind: 'plan', id, planId: plan.planId, entries: [], markdown: plan.content };
         });
       }
-      case 'plan_removed': {
-        const at = this.index.get(`plan:${update.planId}`);
-        if (at !== undefined) {
-          t.items.splice(at, 1);
-          this.reindex();
-        }
-        return undefined;
-      }
+      case 'plan_removed':
+        return this.remove(`plan:${update.planId}`);
       case 'available_commands_update':
-        t.commands = update.availableCommands;
-        return undefined;
+        return this.setMeta({ commands: update.availableCommands });
       case 'current_mode_update':
-        t.modes = { currentModeId: update.currentModeId, availableModes: t.modes?.availableModes ?? [] };
-        return undefined;
+        return this.setMode(update.currentModeId);
       case 'config_option_update':
-        t.configOptions = update.configOptions;
-        return undefined;
-      case 'session_info_update':
-        if (update.title === null) delete t.title;
-        else if (update.title !== undefined) t.title = update.title;
-        if (update.updatedAt === null) delete t.updatedAt;
-        else if (update.updatedAt !== undefined) t.updatedAt = update.updatedAt;
-        return undefined;
+        return this.setMeta({ configOptions: update.configOptions });
+      case 'session_info_update': {
+        const meta: Partial<TranscriptMeta> = {};
+        const cleared: (keyof TranscriptMeta)[] = [];
+        if (update.title === null) cleared.push('title');
+        else if (update.title !== undefined) meta.title = update.title;
+        if (update.updatedAt === null) cleared.push('updatedAt');
+        else if (update.updatedAt !== undefined) meta.updatedAt = update.updatedAt;
+        return this.setMeta(meta, cleared);
+      }
       case 'usage_update':
-        t.usage = update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size };
-        return undefined;
+        return this.setMeta({ usage: update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size } });
       case 'notice': {
         const notice: ItemOf<'notice'> = { kind: 'notice', id: this.nextId(), severity: update.severity, title: update.title };
         if (update.description !== undefined) notice.description = update.description;
@@ -149,40 +143,59 @@ export class TranscriptState {
   }
 
   /** The user's own prompt, recorded live the way a session/load replay would show it. */
-  recordUserPrompt(prompt: ReadonlyArray<ContentBlock>): TranscriptItem | undefined {
-    let item: TranscriptItem | undefined;
-    for (const block of prompt) item = this.appendChunk('user_message', toTranscriptContent(block), undefined);
-    return item;
+  recordUserPrompt(prompt: ReadonlyArray<ContentBlock>): TranscriptOp[] {
+    const ops: TranscriptOp[] = [];
+    for (const block of prompt) ops.push(...this.appendChunk('user_message', parseContentBlock(block), undefined));
+    return ops;
   }
 
   /** The end of a prompt turn; an end_turn after no agent content is flagged `empty`. */
-  recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): TranscriptItem {
+  recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): TranscriptOp[] {
     const empty = stopReason === 'end_turn' && !this.turnHasAgentContent();
     const item: ItemOf<'turn_end'> = { kind: 'turn_end', id: this.nextId(), stopReason, empty };
     if (usage) item.usage = usage;
     return this.push(undefined, item);
   }
 
-  recordError(message: string, detail?: string): TranscriptItem {
+  recordError(message: string, detail?: string): TranscriptOp[] {
     const item: ItemOf<'error'> = { kind: 'error', id: this.nextId(), message };
     if (detail !== undefined) item.detail = detail;
     return this.push(undefined, item);
   }
 
   /** Modes, config options and legacy models from session/new|load|resume results. */
-  applySessionSetup(setup: LoadSessionResult): void {
-    if (setup.modes) this.transcript.modes = setup.modes;
-    if (setup.configOptions) this.transcript.configOptions = setup.configOptions;
-    if (setup.models) this.transcript.models = setup.models;
+  applySessionSetup(setup: LoadSessionResult): TranscriptOp[] {
+    const meta: Partial<TranscriptMeta> = {};
+    if (setup.modes) meta.modes = setup.modes;
+    if (setup.configOptions) meta.configOptions = setup.configOptions;
+    if (setup.models) meta.models = setup.models;
+    return this.setMeta(meta);
+  }
+
+  /** The current mode (after session/set_mode succeeded, or the agent's current_mode_update). */
+  setMode(modeId: string): TranscriptOp[] {
+    return this.setMeta({ modes: { currentModeId: modeId, availableModes: this.transcript.modes?.availableModes ?? [] } });
   }
 
   /** After a successful legacy session/set_model. */
-  setCurrentModel(modelId: string): void {
-    const models = this.transcript.models;
-    this.transcript.models = { currentModelId: modelId, availableModels: models?.availableModels ?? [] };
+  setCurrentModel(modelId: string): TranscriptOp[] {
+    return this.setMeta({ models: { currentModelId: modelId, availableModels: this.transcript.models?.availableModels ?? [] } });
   }
 
-  private appendChunk(kind: ChunkKind, content: TranscriptContent, messageId: string | undefined): TranscriptItem {
+  /** After session/set_config_option: the agent answers with every option's current value. */
+  setConfigOptions(result: SetConfigOptionResult): TranscriptOp[] {
+    return result.configOptions ? this.setMeta({ configOptions: result.configOptions }) : NO_OPS;
+  }
+
+  private setMeta(meta: Partial<TranscriptMeta>, cleared: (keyof TranscriptMeta)[] = []): TranscriptOp[] {
+    if (Object.keys(meta).length === 0 && cleared.length === 0) return NO_OPS;
+    Object.assign(this.transcript, meta);
+    const t = this.transcript as unknown as Record<string, unknown>;
+    for (const k of cleared) delete t[k];
+    return [cleared.length > 0 ? { op: 'meta', meta, cleared } : { op: 'meta', meta }];
+  }
+
+  private appendChunk(kind: ChunkKind, content: TranscriptContent, messageId: string | undefined): TranscriptOp[] {
     const items = this.transcript.items;
     let at: number | undefined;
     const cached = this.lastChunk;
@@ -197,20 +210,22 @@ export class TranscriptState {
       const last = items[items.length - 1];
       if (last !== undefined && last.kind === kind && last.messageId === undefined) at = items.length - 1;
     }
-    if (at !== undefined) {
-      const previous = items[at] as ItemOf<ChunkKind>;
-      const merged = appendContent(previous.content, content);
-      // Literals with every key up front (no property added later): one hidden class per shape.
-      const prevId = previous.messageId;
-      const next: ItemOf<ChunkKind> =
-        prevId === undefined ? { kind, id: previous.id, content: merged } : { kind, id: previous.id, content: merged, messageId: prevId };
-      items[at] = next;
-      return next;
+    if (at === undefined) {
+      if (messageId === undefined) return this.push(undefined, { kind, id: this.nextId(), content: [content] });
+      this.lastChunk = { kind, messageId, at: items.length };
+      return this.push(`${kind}:${messageId}`, { kind, id: this.nextId(), content: [content], messageId });
     }
-    if (messageId === undefined) return this.push(undefined, { kind, id: this.nextId(), content: [content] });
-    const item: ItemOf<ChunkKind> = { kind, id: this.nextId(), content: [content], messageId };
-    this.lastChunk = { kind, messageId, at: items.length };
-    return this.push(`${kind}:${messageId}`, item);
+    const previous = items[at] as ItemOf<ChunkKind>;
+    const blocks = previous.content;
+    const lastIndex = blocks.length - 1;
+    const last = blocks[lastIndex];
+    const joinsText = content.type === 'text' && last !== undefined && last.type === 'text';
+    const merged = appendContent(blocks, content);
+    // Literals with every key up front (no property added later): one hidden class per shape.
+    const prevId = previous.messageId;
+    items[at] = prevId === undefined ? { kind, id: previous.id, content: merged } : { kind, id: previous.id, content: merged, messageId: prevId };
+    if (joinsText) return [{ op: 'appendText', index: at, id: previous.id, contentIndex: lastIndex, text: content.text }];
+    return [{ op: 'replace', index: at, id: previous.id, item: items[at] }];
   }
 
   private turnHasAgentContent(): boolean {
@@ -223,26 +238,30 @@ export class TranscriptState {
     return false;
   }
 
-  private upsert(key: string, build: (id: string) => TranscriptItem): TranscriptItem {
-    return this.upsertWith(key, (id) => build(id));
-  }
-
-  private upsertWith<T extends TranscriptItem>(key: string, build: (id: string, previous?: T) => T): TranscriptItem {
+  private upsertWith<T extends TranscriptItem>(key: string, build: (id: string, previous?: T) => T): TranscriptOp[] {
     const at = this.index.get(key);
     if (at === undefined) return this.push(key, build(this.nextId()));
     const previous = this.transcript.items[at] as T;
     return this.replace(at, build(previous.id, previous));
   }
 
-  private push(key: string | undefined, item: TranscriptItem): TranscriptItem {
+  private push(key: string | undefined, item: TranscriptItem): TranscriptOp[] {
     if (key !== undefined) this.index.set(key, this.transcript.items.length);
     this.transcript.items.push(item);
-    return item;
+    return [{ op: 'append', item }];
   }
 
-  private replace(at: number, item: TranscriptItem): TranscriptItem {
+  private replace(at: number, item: TranscriptItem): TranscriptOp[] {
     this.transcript.items[at] = item;
-    return item;
+    return [{ op: 'replace', index: at, id: item.id, item }];
+  }
+
+  private remove(key: string): TranscriptOp[] {
+    const at = this.index.get(key);
+    if (at === undefined) return NO_OPS;
+    const [item] = this.transcript.items.splice(at, 1);
+    this.reindex();
+    return [{ op: 'remove', index: at, id: item.id }];
   }
 
   private nextId(): string {
@@ -282,6 +301,3 @@ function keyOf(item: TranscriptItem): string | undefined {
   }
 }
 
-function toTranscriptContent(block: ContentBlock): TranscriptContent {
-  return parseContentBlock(block);
-}

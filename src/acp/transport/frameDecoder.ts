@@ -5,7 +5,8 @@
 // complete lines of a chunk in one go, then split as a string, as the benchmark floor does).
 
 export type Framing = 'ndjson' | 'content-length';
-export type FramingOption = Framing | 'auto';
+/** 'message': the transport keeps message boundaries itself (WebSocket frames, SSE events); no byte framing. */
+export type FramingOption = Framing | 'auto' | 'message';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
@@ -37,14 +38,10 @@ export class FrameDecoder {
   private bodyLength = -1;
   private skipBytes = 0;
 
-  constructor(private readonly sink: FrameSink, options: { framing?: FramingOption; maxMessageBytes?: number } = {}) {
+  constructor(private readonly sink: FrameSink, options: { framing?: Framing | 'auto'; maxMessageBytes?: number } = {}) {
     const framing = options.framing ?? 'auto';
     this.mode = framing === 'auto' ? 'detect' : framing;
     this.max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  }
-
-  get framing(): Framing | undefined {
-    return this.mode === 'detect' ? undefined : this.mode;
   }
 
   push(chunk: Buffer): void {

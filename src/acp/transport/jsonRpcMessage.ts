@@ -1,26 +1,11 @@
 // Shape checks for JSON-RPC 2.0 envelopes, before anything is handed to vscode-jsonrpc:
 // garbage must be logged and skipped here, never reach its dispatcher.
 
-export type JsonRpcId = string | number;
-
-export interface RequestEnvelope {
-  jsonrpc: '2.0';
-  id: JsonRpcId;
-  method: string;
-  params?: unknown;
-}
 export interface NotificationEnvelope {
   jsonrpc: '2.0';
   method: string;
   params?: unknown;
 }
-export interface ResponseEnvelope {
-  jsonrpc: '2.0';
-  id: JsonRpcId | null;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-export type Envelope = RequestEnvelope | NotificationEnvelope | ResponseEnvelope;
 
 export type EnvelopeKind = 'request' | 'notification' | 'response';
 

@@ -9,7 +9,7 @@
 // can overtake a request that preceded it.
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
-import { FrameDecoder, type Framing, type FramingOption } from './frameDecoder';
+import { DEFAULT_MAX_MESSAGE_BYTES, FrameDecoder, type Framing, type FramingOption } from './frameDecoder';
 import { classifyEnvelope, type NotificationEnvelope } from './jsonRpcMessage';
 import type { TraceRecorder } from './trace';
 import type { Logger } from '../logger';
@@ -22,7 +22,7 @@ export interface AcpMessageReaderOptions {
   maxMessageBytes?: number;
   trace?: TraceRecorder;
   /** Told once the framing of the incoming stream is known (the writer follows it). */
-  onFramingDetected?: (framing: Framing) => void;
+  onFramingDetected?: (framing: Framing | 'message') => void;
   /** Asked for every response; false drops it (e.g. an id we never sent). */
   acceptResponse?: (id: string | number | null) => boolean;
 }
@@ -31,6 +31,8 @@ const LOG_PREVIEW = 200;
 
 export class AcpMessageReader extends AbstractMessageReader {
   private readonly decoder: FrameDecoder;
+  /** Framing 'message': each chunk of the readable is one whole message (remote transports). */
+  private readonly wholeMessages: boolean;
   private readonly fastPath = new Map<string, FastNotificationHandler>();
   private callback: DataCallback | undefined;
   /** Messages waiting for vscode-jsonrpc to dispatch the one before them. */
@@ -56,8 +58,10 @@ export class AcpMessageReader extends AbstractMessageReader {
           this.options.onFramingDetected?.(framing);
         },
       },
-      { framing: options.framing, maxMessageBytes: options.maxMessageBytes },
+      { framing: options.framing === 'message' ? undefined : options.framing, maxMessageBytes: options.maxMessageBytes },
     );
+    this.wholeMessages = options.framing === 'message';
+    if (this.wholeMessages) options.onFramingDetected?.('message');
   }
 
   /** Notifications of this method bypass vscode-jsonrpc and go straight to `handler`. */
@@ -67,9 +71,10 @@ export class AcpMessageReader extends AbstractMessageReader {
 
   listen(callback: DataCallback): Disposable {
     this.callback = callback;
-    this.on('data', (chunk: Buffer | string) => {
+    this.on('data', (chunk: Buffer | string | object) => {
       try {
-        this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+        if (this.wholeMessages) this.onWholeMessage(chunk);
+        else this.decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer));
       } catch (error) {
         // Decoding never throws on bad input; this guards against a throwing handler.
         this.options.logger.error(`ACP reader failed on a chunk: ${String(error)}`);
@@ -108,17 +113,42 @@ export class AcpMessageReader extends AbstractMessageReader {
     if (this.held.length === 0 && !this.barrier) this.fireClose();
   }
 
+  /** A remote transport hands over JSON text, or a message its own parser already decoded. */
+  private onWholeMessage(chunk: Buffer | string | object): void {
+    if (typeof chunk === 'object' && !Buffer.isBuffer(chunk)) {
+      this.onValue(chunk, undefined);
+      return;
+    }
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const limit = this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    // UTF-16 length bounds the UTF-8 size from below; measure bytes only when it might matter.
+    if (text.length > limit / 3 && Buffer.byteLength(text, 'utf8') > limit) {
+      const error = new Error(`ACP message of ${Buffer.byteLength(text, 'utf8')} bytes exceeds the ${limit}-byte limit; skipped`);
+      this.options.logger.error(error.message);
+      this.fireError(error);
+      return;
+    }
+    this.onFrame(text);
+  }
+
   private onFrame(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      if (text.trim().length > 0) this.options.logger.warn(`Agent wrote a non-JSON line on stdout (skipped): ${preview(text)}`);
+      if (text.trim().length > 0) {
+        this.options.logger.warn(`Agent wrote a non-JSON ${this.wholeMessages ? 'message' : 'line on stdout'} (skipped): ${preview(text)}`);
+      }
       return;
     }
+    this.onValue(value, text);
+  }
+
+  /** `text`: the message as received, for the log (undefined when it arrived already parsed). */
+  private onValue(value: unknown, text: string | undefined): void {
     const kind = classifyEnvelope(value);
     if (kind === undefined) {
-      this.options.logger.warn(`Skipped a message that is not JSON-RPC 2.0: ${preview(text)}`);
+      this.options.logger.warn(`Skipped a message that is not JSON-RPC 2.0: ${preview(text ?? JSON.stringify(value))}`);
       return;
     }
     this.options.trace?.record('receive', value);

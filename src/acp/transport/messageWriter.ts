@@ -6,7 +6,7 @@ import type { Framing } from './frameDecoder';
 import type { TraceRecorder } from './trace';
 
 export class AcpMessageWriter extends AbstractMessageWriter implements MessageWriter {
-  private framing: Framing = 'ndjson';
+  private framing: Framing | 'message' = 'ndjson';
   private ended = false;
   private errorCount = 0;
 
@@ -22,7 +22,7 @@ export class AcpMessageWriter extends AbstractMessageWriter implements MessageWr
   }
 
   /** Switch framing (the reader tells us what the agent speaks). */
-  setFraming(framing: Framing): void {
+  setFraming(framing: Framing | 'message'): void {
     this.framing = framing;
   }
 
@@ -33,7 +33,8 @@ export class AcpMessageWriter extends AbstractMessageWriter implements MessageWr
     this.onSend?.(message);
     this.trace?.record('send', message);
     const json = JSON.stringify(message);
-    const data = this.framing === 'ndjson' ? `${json}\n` : `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`;
+    const data =
+      this.framing === 'message' ? json : this.framing === 'ndjson' ? `${json}\n` : `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`;
     return new Promise<void>((resolve, reject) => {
       try {
         const flushed = this.writable.write(data, 'utf8', (error) => {

@@ -1,4 +1,5 @@
-// API keys collected for `env_var` sign-in live in SecretStorage, never in settings or logs.
+// API keys collected for `env_var` sign-in, and remote agents' secret headers, live in SecretStorage,
+// never in settings or logs.
 // The list of variable names per agent is itself kept as a secret so nothing leaks into settings.
 import * as vscode from 'vscode';
 
@@ -16,6 +17,12 @@ export class AgentSecrets {
     const names = new Set(await this.names(agentName));
     names.add(variable);
     await this.storage.store(indexKey(agentName), JSON.stringify([...names]));
+  }
+
+  async delete(agentName: string, variable: string): Promise<void> {
+    await this.storage.delete(key(agentName, variable));
+    const names = (await this.names(agentName)).filter((n) => n !== variable);
+    await this.storage.store(indexKey(agentName), JSON.stringify(names));
   }
 
   /** Every stored variable of the agent, for its environment. */

@@ -242,10 +242,6 @@ export class ChangeDecisions implements vscode.Disposable {
     return { entry, hunk, text: current.text };
   }
 
-  canUndoDecision(): boolean {
-    return this.history.length > 0;
-  }
-
   /** Undo the last Keep or Undo: the entries come back, and undone files get their agent text back. */
   async undoLastDecision(): Promise<boolean> {
     const d = this.history.pop();

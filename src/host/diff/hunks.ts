@@ -69,13 +69,6 @@ export function computeHunks(oldText: string, newText: string): Hunk[] | undefin
   return hunks;
 }
 
-/** Added/removed line counts; undefined when the diff timed out. */
-export function countLines(oldText: string, newText: string): LineCounts | undefined {
-  const hunks = computeHunks(oldText, newText);
-  if (!hunks) return undefined;
-  return sumCounts(hunks);
-}
-
 export function sumCounts(hunks: readonly Hunk[]): LineCounts {
   let added = 0;
   let removed = 0;
@@ -129,9 +122,4 @@ export function classifyHunks(baseline: string, agentText: string, current: stri
   const user: Hunk[] = [];
   for (const h of currentHunks) (agentHunks.some((a) => sameHunk(a, h)) ? agent : user).push(h);
   return { agent, user };
-}
-
-/** The hunk whose new-side lines contain `line` (0-based), or that sits at it for a pure deletion. */
-export function hunkAtLine(hunks: readonly Hunk[], line: number): Hunk | undefined {
-  return hunks.find((h) => (h.newLines === 0 ? h.newStart === line : line >= h.newStart && line < h.newStart + h.newLines));
 }

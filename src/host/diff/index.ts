@@ -1,6 +1,6 @@
 // Diff review: the one object the extension constructs. It owns the virtual documents, the
 // before-write review of permission diffs, the per-turn changed-files model with Keep/Undo, the tree
-// view, the per-hunk CodeLenses and follow-along; the integrator feeds it and registers it.
+// view, the per-hunk CodeLenses and follow-along. The session layer feeds it; extension.ts registers it.
 import * as vscode from 'vscode';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
 import type { TurnRef } from './changeStore';
@@ -120,11 +120,6 @@ export class DiffReview implements vscode.Disposable {
   /** The fs bridge applied a write (call after it; `before` = buffer text incl. unsaved, null = new file). */
   recordWrite(input: RecordWriteInput): void {
     this.tracker.recordWrite(input);
-  }
-
-  /** A tool call is about to edit these files (pending/in_progress edit/delete/move with locations). */
-  snapshotBeforeAgentEdit(input: { sessionId: string; turnId: string; uri: string }): Promise<void> {
-    return this.tracker.snapshot(input);
   }
 
   /** The agent changed a file by itself (a completed tool call's locations, or a file event). */

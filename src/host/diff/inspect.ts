@@ -1,6 +1,7 @@
 // Pure checks on a file before it is diffed: inside the workspace, binary, too large. Each problem
 // comes with the sentence the user sees, so every entry point reports the same clear message.
 import * as path from 'path';
+import { isInsideRoot } from '../fs/fileConfinement';
 
 /** Above this a text diff is refused: diffing and rendering multi-megabyte buffers freezes the UI. */
 export const MAX_DIFF_BYTES = 2 * 1024 * 1024;
@@ -27,14 +28,10 @@ export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-/** True when `file` is `root` or inside it (lexically; both absolute). */
-export function isInside(root: string, file: string): boolean {
-  const rel = path.relative(path.resolve(root), path.resolve(file));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
+/** True when `file` is one of `roots` or inside one (lexically, with the host's case rules; all absolute). */
 export function isInsideAny(roots: readonly string[], file: string): boolean {
-  return roots.some((r) => isInside(r, file));
+  const target = path.resolve(file);
+  return roots.some((r) => isInsideRoot(path.resolve(r), target));
 }
 
 export type DiffProblem =

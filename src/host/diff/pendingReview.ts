@@ -34,9 +34,7 @@ function requestKey(sessionId: string, requestId: string | number): string {
 export class PendingDiffReview implements vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly changed = new vscode.EventEmitter<void>();
   private contextValue: boolean | undefined;
-  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly provider: DiffContentProvider,
@@ -45,7 +43,6 @@ export class PendingDiffReview implements vscode.Disposable {
     private readonly log: DiffLogger,
   ) {
     this.disposables.push(
-      this.changed,
       vscode.window.tabGroups.onDidChangeTabs(() => this.updateContext()),
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.updateContext()),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
@@ -53,7 +50,7 @@ export class PendingDiffReview implements vscode.Disposable {
     this.updateContext();
   }
 
-  /** Register a pending permission diff (the integrator calls this for each request that carries one). */
+  /** Register a pending permission diff (called for each permission request that carries one). */
   add(request: PendingPermissionDiff): void {
     const key = requestKey(request.sessionId, request.requestId);
     const old = this.pending.get(key);
@@ -62,7 +59,6 @@ export class PendingDiffReview implements vscode.Disposable {
     const left = this.provider.put(request.oldText ?? '', name, true);
     const right = this.provider.put(request.newText, name, true);
     this.pending.set(key, { request, left, right });
-    this.changed.fire();
     this.updateContext();
   }
 
@@ -94,11 +90,6 @@ export class PendingDiffReview implements vscode.Disposable {
     const key = requestKey(sessionId, requestId);
     const p = this.pending.get(key);
     if (p) this.drop(key, p);
-  }
-
-  /** Every pending request of a session (e.g. the session ended). */
-  resolvedSession(sessionId: string): void {
-    for (const [key, p] of [...this.pending]) if (p.request.sessionId === sessionId) this.drop(key, p);
   }
 
   list(): PendingPermissionDiff[] {
@@ -200,7 +191,6 @@ export class PendingDiffReview implements vscode.Disposable {
     void this.closeTabs(p);
     this.provider.delete(p.left);
     this.provider.delete(p.right);
-    this.changed.fire();
     this.updateContext();
   }
 

@@ -1,5 +1,5 @@
 // Input and output shapes of the diff-review module. Plain data and small interfaces only (no `vscode`
-// import) so the pure parts and their unit tests run in plain Node, and the integrator can adapt the
+// import) so the pure parts and their unit tests run in plain Node, and adapters.ts can connect the
 // permission broker and the fs bridge to them without depending on their internals.
 import type { ChangedFileFacts } from '../../shared/chatState';
 

@@ -120,7 +120,7 @@ export interface FileConfinementOptions {
   getRoots(sessionId: string): SessionRoots | undefined;
   /** `switchboard.fileAccess`; read on every check so a settings change applies at once. */
   getPolicy(): FileAccessPolicy;
-  /** Routed by the integrator to the chat or a modal; resolves true to allow. */
+  /** Asks the user (extension.ts shows a modal); resolves true to allow. */
   askUser(question: AccessQuestion): Promise<boolean>;
 }
 
@@ -155,7 +155,7 @@ export class FileConfinement {
     );
   }
 
-  /** The session's folders as given by the integrator (undefined for an unknown session). */
+  /** The session's folders, from `getRoots` (undefined for an unknown session). */
   roots(sessionId: string): SessionRoots | undefined {
     return this.opts.getRoots(sessionId);
   }

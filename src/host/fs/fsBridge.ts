@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '../../acp';
 import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from '../../acp';
-import { hostFlavor, normalizePolicy, type FileAccessPolicy, type FileConfinement } from './fileConfinement';
+import { hostFlavor, type FileConfinement } from './fileConfinement';
 import { decodeText, hasWindow, readLineWindow, windowBounds, type LineWindow } from './textFileWindow';
 import type { WriteHistory, WriteRecord } from './writeHistory';
 
@@ -31,11 +31,6 @@ export interface UnsavedChangesOverwritten {
   userText: string;
   /** What was saved on disk at that moment (record.diskBefore). */
   diskText: string | null;
-}
-
-/** `switchboard.fileAccess`, read fresh each time. */
-export function readFileAccessSetting(): FileAccessPolicy {
-  return normalizePolicy(vscode.workspace.getConfiguration('switchboard').get('fileAccess'));
 }
 
 export class FsBridge implements vscode.Disposable {

@@ -1,13 +1,6 @@
 // The extension's log channels: one for Switchboard, one for the ACP protocol trace, one per agent's stderr.
 import * as vscode from 'vscode';
 
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-  debug(message: string): void;
-}
-
 export class LogChannels implements vscode.Disposable {
   readonly main: vscode.LogOutputChannel;
   readonly protocol: vscode.LogOutputChannel;

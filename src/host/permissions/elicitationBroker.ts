@@ -47,11 +47,8 @@ export class ElicitationBroker implements vscode.Disposable {
   private readonly pendingById = new Map<string, Pending>();
   private readonly requestEmitter = new vscode.EventEmitter<ElicitationPrompt>();
   private readonly resolveEmitter = new vscode.EventEmitter<ElicitationDecision>();
-  private readonly completeEmitter = new vscode.EventEmitter<string>();
   readonly onDidRequest = this.requestEmitter.event;
   readonly onDidResolve = this.resolveEmitter.event;
-  /** elicitation/complete from the agent: a URL elicitation finished (the id is the elicitationId). */
-  readonly onDidComplete = this.completeEmitter.event;
 
   constructor(private readonly opts: { presenters: readonly ElicitationPresenter[] }) {}
 
@@ -80,11 +77,6 @@ export class ElicitationBroker implements vscode.Disposable {
     return true;
   }
 
-  /** The handler for the elicitation/complete notification. */
-  complete(elicitationId: string): void {
-    this.completeEmitter.fire(elicitationId);
-  }
-
   pending(sessionId?: string): ElicitationPrompt[] {
     return [...this.pendingById.values()].map((p) => p.prompt).filter((p) => sessionId === undefined || p.sessionId === sessionId);
   }
@@ -105,7 +97,6 @@ export class ElicitationBroker implements vscode.Disposable {
     this.cancelAllPending();
     this.requestEmitter.dispose();
     this.resolveEmitter.dispose();
-    this.completeEmitter.dispose();
   }
 
   private async present(prompt: ElicitationPrompt, signal: AbortSignal): Promise<void> {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
+import { mergeRegistryAgents, registryDefinitions, resolveDefaultAgent, splitRegistryOverrides, type InstalledAgent } from '../../agents/registry';
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];
@@ -11,6 +12,12 @@ export interface AgentConfigurationSnapshot {
   problems: AgentConfigProblem[];
   /** True when workspace settings defined agents that restricted mode ignores. */
   ignoredUntrustedWorkspaceAgents: boolean;
+}
+
+/** The agents installed from the ACP Registry (see registry/registryService.ts). */
+export interface InstalledAgentSource {
+  readonly installed: readonly InstalledAgent[];
+  readonly onDidChange: vscode.Event<void>;
 }
 
 export class AgentConfiguration implements vscode.Disposable {
@@ -21,7 +28,10 @@ export class AgentConfiguration implements vscode.Disposable {
   private current: AgentConfigurationSnapshot;
   private lastLogged = '';
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly registry?: InstalledAgentSource,
+  ) {
     this.current = this.read();
     this.report(this.current);
     this.disposables.push(
@@ -30,6 +40,7 @@ export class AgentConfiguration implements vscode.Disposable {
         else this.refreshIfChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+      ...(registry ? [registry.onDidChange(() => this.refresh())] : []),
     );
   }
 
@@ -66,7 +77,7 @@ export class AgentConfiguration implements vscode.Disposable {
 
   /** One log line per distinct set of configured agents, so a log shows what each window saw. */
   private logAgents(snapshot: AgentConfigurationSnapshot): void {
-    const configured = snapshot.agents.filter((a) => a.source === 'settings').map((a) => a.name);
+    const configured = snapshot.agents.filter((a) => a.source === 'settings' || a.source === 'registry').map((a) => a.name);
     const line = `agents from settings: ${configured.length ? configured.join(', ') : 'none'}; default: ${snapshot.defaultAgent ?? 'none'}`;
     if (line !== this.lastLogged) this.log.info(line);
     this.lastLogged = line;
@@ -78,8 +89,13 @@ export class AgentConfiguration implements vscode.Disposable {
     const inspected = config.inspect<unknown>('agents');
     const workspaceAgents = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
     const userAgents = inspected?.globalValue;
-    const user = parseAgentSettings(userAgents, 'user settings (switchboard.agents)');
-    const workspace = parseAgentSettings(workspaceAgents, 'workspace settings (switchboard.agents)');
+    // Entries keyed by a registry agent's id tune that agent (see registryDefinitions.ts).
+    const installed = this.registry?.installed ?? [];
+    const userSplit = splitRegistryOverrides(userAgents, installed);
+    const workspaceSplit = splitRegistryOverrides(workspaceAgents, installed);
+    const user = parseAgentSettings(userSplit.rest, 'user settings (switchboard.agents)');
+    const workspace = parseAgentSettings(workspaceSplit.rest, 'workspace settings (switchboard.agents)');
+    const registry = registryDefinitions(installed, new Map([...userSplit.overrides, ...workspaceSplit.overrides]));
     // Workspace entries override user entries of the same name, as VS Code merges objects.
     const byName = new Map<string, AgentDefinition>();
     for (const agent of [...user.agents, ...workspace.agents]) byName.set(agent.name, agent);
@@ -93,9 +109,9 @@ export class AgentConfiguration implements vscode.Disposable {
       (trusted ? (inspectedDefault?.workspaceFolderValue ?? inspectedDefault?.workspaceValue) : undefined) ??
       inspectedDefault?.globalValue;
     return {
-      agents: mergeWithPresets([...byName.values()]),
-      defaultAgent: defaultAgent && defaultAgent.trim() ? defaultAgent.trim() : undefined,
-      problems: [...user.problems, ...workspace.problems],
+      agents: mergeRegistryAgents(mergeWithPresets([...byName.values()]), registry.agents),
+      defaultAgent: defaultAgent && defaultAgent.trim() ? resolveDefaultAgent(defaultAgent.trim(), installed) : undefined,
+      problems: [...user.problems, ...workspace.problems, ...registry.problems],
       ignoredUntrustedWorkspaceAgents,
     };
   }

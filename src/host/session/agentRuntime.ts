@@ -1,20 +1,41 @@
-// One running agent: its process, its ACP connection and its state as the chat shows it.
-// One process serves all the agent's sessions; a crash keeps the sessions' transcripts (the
-// backend owns them) and is reported with the agent's last stderr lines.
+// One running agent: its process (or, for a remote agent, its connection), its ACP connection and
+// its state as the chat shows it. One process or connection serves all the agent's sessions; a
+// crash or a dropped connection keeps the sessions' transcripts (the backend owns them) and is
+// reported the same way (onDidExit with crashed: true), so the session layer ends the turn, keeps
+// the transcript and loads the sessions again on the next prompt. A dropped remote connection is
+// also retried with backoff (ReconnectBackoff) until it is back, the user reconnects, or it gives up.
 import * as vscode from 'vscode';
-import { AcpClientConnection, errorMessage, type ClientRequestHandlers, type InitializeResult, type TraceHook } from '../../acp';
+import {
+  AcpClientConnection,
+  assertCredentialsAllowed,
+  connectRemoteTransport,
+  errorMessage,
+  isCredentialHeader,
+  parseRemoteUrl,
+  RemoteConnectionError,
+  type ClientRequestHandlers,
+  type InitializeResult,
+  type Logger,
+  type RemoteTransport,
+  type TraceHook,
+} from '../../acp';
 import {
   AgentSpawnError,
   CommandNotFoundError,
+  ReconnectBackoff,
   RestartPolicy,
   describeAgentExit,
   startAgentProcess,
   type AgentExit,
   type AgentProcess,
   type LoginShellEnvironmentCache,
+  type RemoteAgentEndpoint,
   type ResolvedAgentDefinition,
 } from '../../agents';
 import type { AgentCrash, AgentStatus } from '../../shared/chatState';
+import type { AgentSecrets } from '../auth/agentSecrets';
+import { windowAuthUi, type AuthUi } from '../auth/authFlow';
+import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders, SecretNotGivenError } from '../auth/secretHeaders';
 
 export interface AgentRuntimeOptions {
   definition: ResolvedAgentDefinition;
@@ -31,7 +52,17 @@ export interface AgentRuntimeOptions {
   clientVersion: string;
   /** Optional hook to register more handlers (extension methods) on each new connection. */
   onConnection?(connection: AcpClientConnection): vscode.Disposable | undefined;
+  /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
+  secrets?: AgentSecrets;
+  /** Asks for those values (replaceable in tests). */
+  secretUi?(): AuthUi;
+  /** Reconnect delays after a dropped remote connection (tests shorten them). */
+  reconnect?: ConstructorParameters<typeof ReconnectBackoff>[0];
 }
+
+/** How long a remote agent may take to answer initialize (a local one gets longer: it may be installing). */
+const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
+const LOCAL_INITIALIZE_TIMEOUT_MS = 120_000;
 
 export interface AgentExitEvent {
   exit: AgentExit;
@@ -50,13 +81,21 @@ export class AgentRuntime implements vscode.Disposable {
   crash: AgentCrash | undefined;
   detail: string | undefined;
   private process: AgentProcess | undefined;
+  private transport: RemoteTransport | undefined;
+  private readonly backoff: ReconnectBackoff;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  /** Between a dropped connection and the next working one: failed attempts are retried. */
+  private reconnecting = false;
+  private disposed = false;
   private connectionValue: AcpClientConnection | undefined;
   private starting: Promise<AcpClientConnection> | undefined;
   private connectionDisposables: vscode.Disposable[] = [];
   /** Set when the restart cap was hit: automatic restarts stop until the user asks. */
   private restartRefused: string | undefined;
 
-  constructor(private options: AgentRuntimeOptions) {}
+  constructor(private options: AgentRuntimeOptions) {
+    this.backoff = new ReconnectBackoff(options.reconnect);
+  }
 
   get name(): string {
     return this.options.definition.name;
@@ -64,6 +103,11 @@ export class AgentRuntime implements vscode.Disposable {
 
   get definition(): ResolvedAgentDefinition {
     return this.options.definition;
+  }
+
+  /** A remote agent: "Reconnect" rather than "Restart". */
+  get isRemote(): boolean {
+    return this.options.definition.remote !== undefined;
   }
 
   get connection(): AcpClientConnection | undefined {
@@ -91,14 +135,20 @@ export class AgentRuntime implements vscode.Disposable {
   async restart(): Promise<AcpClientConnection> {
     this.restartRefused = undefined;
     this.restartPolicy.reset();
+    this.backoff.reset();
+    this.reconnecting = false;
     await this.stop();
     return this.start();
   }
 
   async stop(): Promise<void> {
+    this.cancelReconnect();
     const proc = this.process;
+    const transport = this.transport;
     this.teardownConnection();
+    this.transport = undefined;
     if (proc) await proc.stop();
+    if (transport) await transport.close();
     this.process = undefined;
     if (this.status !== 'crashed') this.setStatus('stopped');
   }
@@ -111,7 +161,13 @@ export class AgentRuntime implements vscode.Disposable {
     if (this.connectionValue && !this.connectionValue.isClosed) this.setStatus('ready');
   }
 
-  private async launch(): Promise<AcpClientConnection> {
+  private launch(): Promise<AcpClientConnection> {
+    this.cancelReconnect();
+    const remote = this.options.definition.remote;
+    return remote ? this.launchRemote(remote) : this.launchProcess();
+  }
+
+  private async launchProcess(): Promise<AcpClientConnection> {
     const { definition, cwd } = this.options;
     this.crash = undefined;
     this.setStatus('starting', `starting ${definition.command}…`);
@@ -136,26 +192,11 @@ export class AgentRuntime implements vscode.Disposable {
     }
     this.process = proc;
     this.options.log.info(`Started ${definition.name}: ${proc.commandLine} (pid ${proc.pid})`);
-    const connection = AcpClientConnection.forChildProcess(proc, {
-      trace: this.options.trace,
-      logger: {
-        info: (m: string) => this.options.log.info(`[${definition.name}] ${m}`),
-        warn: (m: string) => this.options.log.warn(`[${definition.name}] ${m}`),
-        error: (m: string) => this.options.log.error(`[${definition.name}] ${m}`),
-        debug: (m: string) => this.options.log.debug(`[${definition.name}] ${m}`),
-      },
-    });
-    this.connectionValue = connection;
-    this.connectionDisposables.push(toDisposable(connection.handleAll(this.options.handlers)));
-    const extra = this.options.onConnection?.(connection);
-    if (extra) this.connectionDisposables.push(extra);
+    const connection = this.attach(AcpClientConnection.forChildProcess(proc, { trace: this.options.trace, logger: this.logger() }));
     const exitListener = proc.onDidExit((exit) => this.onExit(proc, exit));
     this.connectionDisposables.push(toDisposable(exitListener));
     try {
-      await connection.initialize({
-        clientInfo: { name: 'switchboard', title: 'Switchboard for VS Code', version: this.options.clientVersion },
-        terminalAuth: true,
-      }, { timeoutMs: 120_000 });
+      await this.initialize(connection, { terminalAuth: true, timeoutMs: LOCAL_INITIALIZE_TIMEOUT_MS });
     } catch (error) {
       // The process may still run (e.g. it answered another protocol version): stop it.
       const tail = proc.stderrTail();
@@ -168,14 +209,148 @@ export class AgentRuntime implements vscode.Disposable {
     return connection;
   }
 
+  /**
+   * A remote agent: check the URL and the credentials policy (before asking for any secret), fill in
+   * the secret headers, connect, initialize. Its `fs/*` and `terminal/*` requests run here, through
+   * the same handlers and confinement as a local agent's.
+   */
+  private async launchRemote(remote: RemoteAgentEndpoint): Promise<AcpClientConnection> {
+    const { definition } = this.options;
+    this.crash = undefined;
+    let transport: RemoteTransport;
+    try {
+      const endpoint = parseRemoteUrl(remote.url);
+      const needSecrets = headersNeedingSecrets(remote.headers);
+      assertCredentialsAllowed(endpoint, Object.keys(remote.headers).filter((n) => needSecrets.includes(n) || isCredentialHeader(n)));
+      this.setStatus('starting', `connecting to ${endpoint.url.host}…`);
+      const { headers, secretHeaders } = await this.secretHeaders(remote, endpoint.url.host);
+      const current = (transport = await connectRemoteTransport({
+        url: remote.url,
+        headers,
+        secretHeaders,
+        logger: this.logger(),
+        onDrop: (error) => this.onDrop(current, error),
+      }));
+    } catch (error) {
+      await this.forgetRefusedSecrets(error, remote);
+      this.failStart(error);
+      throw error;
+    }
+    this.transport = transport;
+    this.options.log.info(`Connecting to ${definition.name} at ${describeUrl(remote.url)}`);
+    const connection = this.attach(new AcpClientConnection(transport.input, transport.output, { framing: 'message', trace: this.options.trace, logger: this.logger() }));
+    try {
+      // The agent's login command cannot run here: it lives on the server.
+      await this.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
+    } catch (error) {
+      // When the transport failed (a 401, a network error) it says why better than the request does.
+      const failure = await settledNow(transport.closed);
+      this.transport = undefined;
+      this.teardownConnection();
+      await transport.close();
+      const reason = failure ?? error;
+      await this.forgetRefusedSecrets(reason, remote);
+      this.failStart(reason);
+      throw reason;
+    }
+    this.backoff.reset();
+    this.reconnecting = false;
+    this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
+    this.setStatus('ready');
+    return connection;
+  }
+
+  private async secretHeaders(remote: RemoteAgentEndpoint, host: string): Promise<{ headers: Record<string, string>; secretHeaders: string[] }> {
+    if (headersNeedingSecrets(remote.headers).length === 0) return { headers: { ...remote.headers }, secretHeaders: [] };
+    if (!this.options.secrets) throw new Error(`${this.name} needs secret headers, but secret storage is not available here.`);
+    return resolveSecretHeaders(this.name, host, remote.headers, this.options.secrets, this.options.secretUi?.() ?? windowAuthUi);
+  }
+
+  /** The server refused the credentials (401/403): the next connection asks for them again. */
+  private async forgetRefusedSecrets(error: unknown, remote: RemoteAgentEndpoint): Promise<void> {
+    if (error instanceof RemoteConnectionError && error.kind === 'unauthorized' && this.options.secrets) {
+      await forgetSecretHeaders(this.name, remote.headers, this.options.secrets);
+    }
+  }
+
+  /** The connection to a remote agent ended without being asked to: report it like a crash, then retry. */
+  private onDrop(transport: RemoteTransport, error: RemoteConnectionError): void {
+    if (transport !== this.transport) return;
+    this.transport = undefined;
+    this.teardownConnection();
+    this.options.log.error(`${this.name}: ${error.message}`);
+    this.reconnecting = true;
+    this.backoff.reset();
+    this.scheduleReconnect(error);
+    this.exitEmitter.fire({ exit: { code: null, signal: null, requested: false, stderrTail: [] }, crashed: true });
+  }
+
+  private scheduleReconnect(error: Error): void {
+    const next = this.disposed ? undefined : this.backoff.next();
+    if (!next) {
+      this.reconnecting = false;
+      this.crash = { message: `${error.message} Switchboard stopped trying to reconnect; use Reconnect to try again.`, stderrTail: [] };
+      this.setStatus('crashed');
+      return;
+    }
+    const seconds = Math.round(next.delayMs / 100) / 10;
+    this.crash = {
+      message: `${error.message} Reconnecting in ${seconds} s (attempt ${next.attempt} of ${this.backoff.maxAttempts})…`,
+      stderrTail: [],
+    };
+    this.setStatus('crashed');
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.start().catch(() => undefined);
+    }, next.delayMs);
+  }
+
+  private cancelReconnect(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+  }
+
+  private attach(connection: AcpClientConnection): AcpClientConnection {
+    this.connectionValue = connection;
+    this.connectionDisposables.push(toDisposable(connection.handleAll(this.options.handlers)));
+    const extra = this.options.onConnection?.(connection);
+    if (extra) this.connectionDisposables.push(extra);
+    return connection;
+  }
+
+  private async initialize(connection: AcpClientConnection, o: { terminalAuth: boolean; timeoutMs: number }): Promise<void> {
+    await connection.initialize(
+      { clientInfo: { name: 'switchboard', title: 'Switchboard for VS Code', version: this.options.clientVersion }, terminalAuth: o.terminalAuth },
+      { timeoutMs: o.timeoutMs },
+    );
+  }
+
+  private logger(): Logger {
+    const name = this.options.definition.name;
+    return {
+      info: (m: string) => this.options.log.info(`[${name}] ${m}`),
+      warn: (m: string) => this.options.log.warn(`[${name}] ${m}`),
+      error: (m: string) => this.options.log.error(`[${name}] ${m}`),
+      debug: (m: string) => this.options.log.debug(`[${name}] ${m}`),
+    };
+  }
+
   private failStart(error: unknown): void {
     const message =
-      error instanceof CommandNotFoundError || error instanceof AgentSpawnError
+      error instanceof CommandNotFoundError ||
+      error instanceof AgentSpawnError ||
+      error instanceof RemoteConnectionError ||
+      error instanceof SecretNotGivenError
         ? error.message
-        : `${this.options.definition.name} could not be started: ${errorMessage(error)}`;
+        : `${this.options.definition.name} could not be ${this.isRemote ? 'reached' : 'started'}: ${errorMessage(error)}`;
     this.options.log.error(message);
     this.crash = { message, stderrTail: [] };
     this.setStatus('crashed');
+    // A lost connection that still cannot be made again is retried; refused credentials or URLs are not.
+    if (this.reconnecting) {
+      if (isRetryable(error)) this.scheduleReconnect(error instanceof Error ? error : new Error(message));
+      else this.reconnecting = false;
+    }
   }
 
   private onExit(proc: AgentProcess, exit: AgentExit): void {
@@ -217,6 +392,7 @@ export class AgentRuntime implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     void this.stop();
     this.changeEmitter.dispose();
     this.exitEmitter.dispose();
@@ -225,5 +401,20 @@ export class AgentRuntime implements vscode.Disposable {
 
 function toDisposable(d: { dispose(): unknown }): vscode.Disposable {
   return { dispose: () => void d.dispose() };
+}
+
+function isRetryable(error: unknown): boolean {
+  return error instanceof RemoteConnectionError ? ['unreachable', 'timeout', 'lost'].includes(error.kind) : true;
+}
+
+/** For logs: no query string (it may carry a token). */
+function describeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+/** The promise's value if it settles before the next macrotask, else undefined. */
+function settledNow<T>(promise: Promise<T>): Promise<T | undefined> {
+  return Promise.race([promise, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
 }
 

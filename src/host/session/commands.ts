@@ -55,11 +55,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     register('switchboard.showProtocolLog', () => deps.protocolLog.show()),
     register('switchboard.focusChat', () => chat.reveal()),
     register('switchboard.restartAgent', async (agent?: unknown) => {
-      const name = typeof agent === 'string' ? agent : (backend.activeSession?.agentId ?? (await pickAgent(backend, 'Restart which agent?')));
+      const name = typeof agent === 'string' ? agent : (backend.sessions.active?.agentId ?? (await pickAgent(backend, 'Restart which agent?')));
       if (name) await backend.restartAgent(name);
     }),
     register('switchboard.logout', async () => {
-      const name = backend.activeSession?.agentId ?? (await pickAgent(backend, 'Sign out of which agent?'));
+      const name = backend.sessions.active?.agentId ?? (await pickAgent(backend, 'Sign out of which agent?'));
       if (!name) return;
       await backend.logout(name);
       void vscode.window.showInformationMessage(`Switchboard: signed out of ${name} and forgot the keys kept for it.`);

@@ -18,7 +18,7 @@ export function readMcpServers(log: vscode.LogOutputChannel): McpServer[] {
     if (!fs.existsSync(file)) continue;
     const parsed = parseJsonc(fs.readFileSync(file, 'utf8'));
     if (!parsed.ok) {
-      warn(`${file} is not valid JSON; its MCP servers were not passed to agents.`);
+      warn(`${file} is not valid JSON (${parsed.message}); its MCP servers were not passed to agents.`);
       continue;
     }
     const servers = typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { servers?: unknown }).servers : undefined;

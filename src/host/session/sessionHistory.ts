@@ -1,10 +1,10 @@
 // The history list: transcripts kept locally (the transcript store) merged with what each running
 // agent reports through session/list. Open sessions are left out; a session known both ways shows once,
 // from the local store, which has the full transcript.
-import { errorMessage } from '../../acp';
+import { errorMessage, listedSessionActions } from '../../acp';
 import type { HistoryItem } from '../../shared/chatState';
 import type { AgentRuntime } from './agentRuntime';
-import { scopedSessionId } from './sessionRecord';
+import { scopedSessionId } from './session';
 import type { TranscriptStore } from './transcriptStore';
 
 /** How many entries one agent's session/list may add (its paging is followed up to here). */
@@ -59,7 +59,7 @@ export class SessionHistory {
       for (const runtime of runtimes) {
         const connection = runtime.connection;
         if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) continue;
-        const caps = connection.agent.agentCapabilities;
+        const actions = listedSessionActions(connection.agent.agentCapabilities);
         let count = 0;
         for await (const info of connection.listAllSessions({ cwd })) {
           const id = `agent:${runtime.name}:${info.sessionId}`;
@@ -71,9 +71,7 @@ export class SessionHistory {
             updatedAt: info.updatedAt ?? undefined,
             source: 'agent',
             cwd: info.cwd,
-            canLoad: caps.loadSession,
-            canResume: Boolean(caps.sessionCapabilities.resume),
-            canDelete: Boolean(caps.sessionCapabilities.delete),
+            ...actions,
           });
           if (++count >= MAX_LISTED_PER_AGENT) break;
         }

@@ -1,20 +1,73 @@
-// Maps host objects (agent runtimes, permission and elicitation prompts) to the chat's view types.
+// Maps host objects (agent runtimes, sessions, permission and elicitation prompts) to the chat's view types.
+import * as vscode from 'vscode';
 import { toolCallFromRequest } from '../../acp';
-import type { AgentView, AuthMethodView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
+import type { BackendSessionView } from '../../chat/chatBackend';
+import type { AgentView, AuthMethodView, ChangedFileView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
 import type { AuthFlow } from '../auth/authMethods';
-import type { ElicitationPrompt } from '../permissions/elicitationBroker';
-import type { PermissionPrompt } from '../permissions/permissionBroker';
+import type { DiffReview } from '../diff';
+import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicitationBroker';
+import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
 import type { AgentRuntime } from './agentRuntime';
+import type { Session } from './session';
+
+export interface SessionViewSources {
+  permissions: PermissionBroker;
+  elicitations: ElicitationBroker;
+  diffReview: DiffReview;
+}
+
+export function sessionView(session: Session, o: SessionViewSources): BackendSessionView {
+  const view: BackendSessionView = {
+    sessionId: session.key,
+    agentId: session.agentId,
+    title: session.title,
+    turn: session.turn,
+    capabilities: session.capabilities,
+    permissions: o.permissions.pending(session.scopedId).map(permissionView),
+    elicitations: o.elicitations.pending(session.scopedId).map(elicitationView),
+  };
+  if (session.error) view.error = session.error;
+  if (session.loading) view.loading = true;
+  const changed = changedFilesOf(session.scopedId, o.diffReview);
+  if (changed.length > 0) view.changedFiles = changed;
+  return view;
+}
+
+/** The session's changed files still pending review (all its turns; the tree view shows the same). */
+function changedFilesOf(scopedId: string, diffReview: DiffReview): ChangedFileView[] {
+  return diffReview
+    .changedFiles()
+    .filter((f) => f.sessionId === scopedId)
+    .map((f) => {
+      const v: ChangedFileView = {
+        key: f.key,
+        path: f.path,
+        name: vscode.workspace.asRelativePath(f.path, false),
+        status: f.status,
+        added: f.added,
+        removed: f.removed,
+        countsKnown: f.countsKnown,
+        conflict: f.conflict,
+        undoable: f.undoable,
+      };
+      if (f.note) v.note = f.note;
+      return v;
+    });
+}
 
 export function agentView(
   id: string,
   runtime: AgentRuntime | undefined,
   signIn: { flows?: AuthFlow[]; error?: string; retry?: string } = {},
+  /** An inert data: URI (registry agents). */
+  icon?: string,
 ): AgentView {
   const authFlows = signIn.flows;
   const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
+  if (icon) view.icon = icon;
   if (runtime?.crash && runtime.status === 'crashed') view.crash = runtime.crash;
   if (runtime?.detail) view.detail = runtime.detail;
+  if (runtime?.isRemote) view.remote = true;
   if (authFlows && runtime?.status === 'auth_required') {
     view.authMethods = authFlows.map(authMethodView);
     if (signIn.error) view.authError = signIn.error;

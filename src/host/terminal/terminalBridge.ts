@@ -24,7 +24,8 @@ import type {
 } from '../../acp';
 import { invalidParams } from '../../acp';
 import type { FileConfinement } from '../fs/fileConfinement';
-import { AnsiStripper, TerminalOutputBuffer, effectiveOutputLimit } from './terminalOutputBuffer';
+import { AnsiStripper } from '../../shared/ansi';
+import { TerminalOutputBuffer, effectiveOutputLimit } from './terminalOutputBuffer';
 import { TerminalProcess, type ExitStatus } from './terminalProcess';
 import { AgentPseudoterminal } from './terminalPty';
 
@@ -203,7 +204,7 @@ export class TerminalBridge implements vscode.Disposable {
 
   private start(sessionId: string, terminalId: string, spec: ConstructorParameters<typeof TerminalProcess>[0], limit: number | null | undefined): Entry {
     const buffer = new TerminalOutputBuffer(effectiveOutputLimit(limit));
-    const stripper = new AnsiStripper();
+    const stripper = new AnsiStripper('keep'); // terminal/output keeps \r\n as the program wrote it
     const entry = { sessionId, terminalId, buffer, stripper, released: false, terminalOpen: true } as Entry;
     const emit = (text: string): void => {
       if (!text) return;

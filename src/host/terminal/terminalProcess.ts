@@ -1,12 +1,11 @@
 /**
  * The process behind an agent terminal: spawn (no shell unless the command needs one), merged stdout/stderr
- * decoded as UTF-8 streams, exit status (127 for a missing command, like a shell), backpressure, and a kill
+ * decoded as UTF-8 streams, exit status (127 for a missing command, like a shell), and a kill
  * of the whole process tree. Node only (no `vscode`), so it is unit-tested in plain Node.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
-import treeKill from 'tree-kill';
+import { killProcessTree, signalProcessTrees } from '../../agents';
 
 export interface SpawnSpec {
   command: string;
@@ -39,34 +38,31 @@ export function needsShell(command: string, args: readonly string[]): boolean {
   return args.length === 0 && SHELL_CHARS.test(command) && !existsSync(command);
 }
 
-export function buildEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+function buildEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   // The extension host runs as Node inside Electron; children (an Electron app, `code`) must not inherit that.
   if (!('ELECTRON_RUN_AS_NODE' in extra)) delete env.ELECTRON_RUN_AS_NODE;
   return env;
 }
 
-let psChecked: boolean | undefined;
-/** tree-kill spawns `ps`/`pgrep` without an error handler: if they are missing it would crash the host. */
-function canWalkTree(): boolean {
-  if (!POSIX) return true;
-  if (psChecked === undefined) {
-    const tool = process.platform === 'darwin' ? 'pgrep' : 'ps';
-    const dirs = (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter);
-    psChecked = dirs.some((d) => d && existsSync(path.join(d, tool)));
+/**
+ * Signals a process, its descendants and (POSIX) its process group. The tree is listed before anything is
+ * signalled, so a grandchild that the dying child would orphan is still found. On Windows, where signals
+ * do not exist, the tree is ended with `taskkill /T /F` (and `walkChildren: false`, an interrupt, does nothing).
+ */
+function signalTree(pid: number, signal: NodeJS.Signals, walkChildren: boolean): void {
+  if (!POSIX) {
+    if (walkChildren) void killProcessTree(pid, signal).catch(() => undefined);
+    return;
   }
-  return psChecked;
-}
-
-/** Signals a process and its descendants (ps walk) and, on POSIX, its whole process group. */
-export function signalTree(pid: number, signal: NodeJS.Signals, walkChildren = true): void {
-  if (walkChildren && canWalkTree()) treeKill(pid, signal, () => undefined);
-  if (POSIX) {
-    try {
-      process.kill(-pid, signal); // catches children that were reparented away from the walk
-    } catch {
-      // ESRCH: the group is already gone
-    }
+  if (walkChildren) {
+    void signalProcessTrees(signal, { roots: [pid], processGroup: pid }).catch(() => undefined);
+    return;
+  }
+  try {
+    process.kill(-pid, signal); // the child was spawned detached: its group is the job
+  } catch {
+    // ESRCH: the group is already gone
   }
 }
 
@@ -74,7 +70,6 @@ export class TerminalProcess {
   private child: ChildProcess | undefined;
   private status: ExitStatus | undefined;
   private exited = false; // the direct child is gone (status may wait for the pipes)
-  private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly waiters: Array<(s: ExitStatus) => void> = [];
 
@@ -82,10 +77,6 @@ export class TerminalProcess {
     private readonly spec: SpawnSpec,
     private readonly handlers: ProcessHandlers,
   ) {}
-
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
 
   get exitStatus(): ExitStatus | undefined {
     return this.status;
@@ -153,21 +144,6 @@ export class TerminalProcess {
     else stdin.write(input);
   }
 
-  /** Backpressure from the terminal view: stop reading so the producer blocks instead of memory growing. */
-  pause(): void {
-    if (this.paused || !this.child) return;
-    this.paused = true;
-    this.child.stdout?.pause();
-    this.child.stderr?.pause();
-  }
-
-  resume(): void {
-    if (!this.paused || !this.child) return;
-    this.paused = false;
-    this.child.stdout?.resume();
-    this.child.stderr?.resume();
-  }
-
   private failToStart(e: unknown): void {
     const code = (e as NodeJS.ErrnoException).code;
     const exitCode = code === 'EACCES' ? 126 : 127; // what a shell reports
@@ -180,8 +156,6 @@ export class TerminalProcess {
     if (this.status) return;
     this.status = status;
     this.exited = true;
-    // Keep draining: a detached grandchild holding the pipe must not fill it and block.
-    this.resume();
     this.handlers.onExit(status);
     for (const w of this.waiters.splice(0)) w(status);
   }

@@ -1,8 +1,16 @@
 // The session reducer on its own: merge rules, immutability of items, pure vs stateful.
 import * as assert from 'node:assert/strict';
 import { emptyTranscript, MAX_TOOL_OUTPUT, type Transcript } from '../../../src/shared/transcript';
-import { parseSessionUpdate, reduceTranscript, recordTurnEnd, TranscriptState } from '../../../src/acp';
+import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
 import { PromptResultSchema } from '../../../src/acp/schema/agentResponses';
+import { applyTranscriptOps, type TranscriptOp } from '../../../src/shared/transcriptOps';
+import { reduceTranscript, recordTurnEnd } from './reduce';
+
+function emptyTurnEnd(ops: TranscriptOp[]): boolean {
+  const [op] = ops;
+  assert.ok(op.op === 'append' && op.item.kind === 'turn_end');
+  return op.item.empty;
+}
 
 const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
 const chunk = (kind: string, text: string, messageId?: string) => u({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
@@ -62,8 +70,8 @@ describe('session reducer', () => {
     assert.deepEqual(PromptResultSchema.parse({ stopReason: 'end_turn', usage: null }), { stopReason: 'end_turn', usage: undefined });
     const s = new TranscriptState('s');
     s.apply(chunk('agent_message_chunk', 'hi'));
-    const end = s.recordTurnEnd(parsed.stopReason, parsed.usage);
-    assert.deepEqual(end.kind === 'turn_end' && end.usage, parsed.usage);
+    const [op] = s.recordTurnEnd(parsed.stopReason, parsed.usage);
+    assert.deepEqual(op.op === 'append' && op.item.kind === 'turn_end' && op.item.usage, parsed.usage);
   });
 
   it('compaction_update patches: omitted keeps summary and error, null clears them', () => {
@@ -190,12 +198,12 @@ describe('session reducer', () => {
   it('flags end_turn as empty only when the agent produced nothing since the prompt', () => {
     const s = new TranscriptState('s');
     s.recordUserPrompt([{ type: 'text', text: 'q' }]);
-    assert.equal((s.recordTurnEnd('end_turn') as { empty: boolean }).empty, true);
+    assert.equal(emptyTurnEnd(s.recordTurnEnd('end_turn')), true);
     s.recordUserPrompt([{ type: 'text', text: 'q2' }]);
     s.apply(chunk('agent_thought_chunk', 'hmm'));
-    assert.equal((s.recordTurnEnd('end_turn') as { empty: boolean }).empty, false);
+    assert.equal(emptyTurnEnd(s.recordTurnEnd('end_turn')), false);
     s.recordUserPrompt([{ type: 'text', text: 'q3' }]);
-    assert.equal((s.recordTurnEnd('refusal') as { empty: boolean }).empty, false);
+    assert.equal(emptyTurnEnd(s.recordTurnEnd('refusal')), false);
   });
 
   it('resumes from a persisted transcript with working indexes', () => {
@@ -208,5 +216,27 @@ describe('session reducer', () => {
     restored.apply(chunk('agent_thought_chunk', 'new'));
     assert.deepEqual(restored.transcript.items.map((i) => i.id), ['i1', 'i2', 'i3']);
     assert.equal((restored.transcript.items[0] as { status: string }).status, 'failed');
+  });
+
+  it('returns the ops it applied: the same ops on a copy give the same transcript', () => {
+    const s = new TranscriptState('s');
+    let copy: Transcript = structuredClone(s.transcript);
+    const step = (ops: TranscriptOp[]) => (copy = applyTranscriptOps(copy, ops));
+    step(s.recordUserPrompt([{ type: 'text', text: 'q' }]));
+    step(s.apply(chunk('agent_message_chunk', 'a', 'm')));
+    step(s.apply(chunk('agent_message_chunk', 'b', 'm')));
+    step(s.apply(u({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: { type: 'image', mimeType: 'image/png', data: 'AA==' } })));
+    step(s.apply(chunk('agent_message_chunk', 'c', 'm')));
+    step(s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Edit', kind: 'edit', status: 'pending' })));
+    step(s.apply(u({ sessionUpdate: 'plan_update', plan: { planId: 'p', type: 'items', entries: [] } })));
+    step(s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' })));
+    step(s.apply(u({ sessionUpdate: 'plan_removed', planId: 'p' })));
+    step(s.apply(u({ sessionUpdate: 'session_info_update', title: 'T' })));
+    step(s.apply(u({ sessionUpdate: 'usage_update', used: 1, size: 10 })));
+    step(s.apply(u({ sessionUpdate: 'session_info_update', title: null })));
+    step(s.applySessionSetup({ modes: { currentModeId: 'a', availableModes: [] } } as Parameters<TranscriptState['applySessionSetup']>[0]));
+    step(s.setMode('b'));
+    step(s.recordTurnEnd('end_turn'));
+    assert.deepEqual(copy, s.transcript);
   });
 });

@@ -210,7 +210,7 @@ posixOnly('agentProcess', function () {
   describe('start failures are typed errors, never unhandled', () => {
     it('a command missing from PATH -> CommandNotFoundError with the install hint', async () => {
       const emptyBin = tempDir('empty-bin');
-      // As the integrator calls it: a merged preset entry (carrying its install hint) and the cached shell env.
+      // As the host calls it: a merged preset entry (carrying its install hint) and the cached shell env.
       const gemini = resolveAgentSetting({}).agents.find((agent) => agent.name === 'Gemini CLI');
       assert.ok(gemini);
       const error = await startAgentProcess({

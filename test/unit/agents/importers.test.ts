@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { importJetBrainsAcpJson, importZedSettings } from '../../../src/agents/importers';
-import { jsoncToJson, parseJsonc } from '../../../src/agents/jsonc';
+import { parseJsonc } from '../../../src/agents/parseJsonc';
 
 /** A Zed settings.json as people have them: comments, trailing commas, other settings around. */
 const ZED_SETTINGS = `// Zed settings
@@ -77,9 +77,13 @@ describe('importers: Zed settings.json', () => {
   it('reports a file that is not JSON, or has no agent_servers, as one problem', () => {
     const broken = importZedSettings('{ "agent_servers": { "a": { "command": "x" } ');
     assert.deepStrictEqual([broken.agents, broken.skipped], [[], []]);
-    assert.strictEqual(broken.problems.length, 1);
-    assert.strictEqual(broken.problems[0].entry, undefined);
-    assert.match(broken.problems[0].message, /^The Zed settings.json file is not valid JSON: .+\.$/);
+    assert.deepStrictEqual(broken.problems, [
+      {
+        entry: undefined,
+        message: 'The Zed settings.json file is not valid JSON: a closing "}" was expected at the end of the file (line 1, column 46); 1 more problem after it.',
+      },
+    ]);
+    assert.deepStrictEqual(importJetBrainsAcpJson('').problems, [{ entry: undefined, message: 'The JetBrains acp.json file is not valid JSON: the file is empty.' }]);
 
     assert.deepStrictEqual(importZedSettings('{ "theme": "x", }').problems, [
       { entry: undefined, message: 'The Zed settings.json file has no "agent_servers" section, so there is nothing to import.' },
@@ -120,27 +124,38 @@ describe('importers: JetBrains acp.json', () => {
   });
 });
 
-describe('jsonc', () => {
+describe('parseJsonc', () => {
   it('keeps strings intact (slashes, escaped quotes, commas before brackets inside strings)', () => {
     const text = '{"a": "http://x//y", "b": "say \\"/* hi */\\"", "c": ",]", "d": [1, 2,], /* x */ "e": {"f": 1,},}';
     assert.deepStrictEqual(parseJsonc(text), { ok: true, value: { a: 'http://x//y', b: 'say "/* hi */"', c: ',]', d: [1, 2], e: { f: 1 } } });
   });
 
-  it('does not move any character, so error positions stay right', () => {
-    const text = '{\n  // c\n  "a": 1, /* b */\n}';
-    const json = jsoncToJson(text);
-    assert.strictEqual(json.length, text.length);
-    assert.strictEqual(json.split('\n').length, text.split('\n').length);
-  });
-
-  it('handles a BOM, CRLF line comments and an unterminated block comment', () => {
+  it('handles a BOM and CRLF line comments', () => {
     assert.deepStrictEqual(parseJsonc('\ufeff{"a": 1 // x\r\n}'), { ok: true, value: { a: 1 } });
-    assert.strictEqual(parseJsonc('{"a": 1} /* never closed').ok, true);
   });
 
-  it('reports invalid JSON with a message instead of throwing', () => {
-    const result = parseJsonc('{\n  "a": 1\n  "b": 2\n}');
-    assert.strictEqual(result.ok, false);
-    assert.ok(!result.ok && /line 3, column 3/.test(result.message), JSON.stringify(result));
+  it('says what is wrong and where: line and column, counted as an editor shows them', () => {
+    assert.deepStrictEqual(parseJsonc('{\n  "a": 1\n  "b": 2\n}'), { ok: false, message: 'a comma was expected at line 3, column 3' });
+    assert.deepStrictEqual(parseJsonc('\ufeff{\r\n  "a": 1,\r\n  "b" 2\r\n}'), { ok: false, message: 'a colon was expected at line 3, column 7' });
+    assert.deepStrictEqual(parseJsonc('{"a": 1} x'), { ok: false, message: 'unexpected "x" at line 1, column 10' });
+  });
+
+  it('reports a cut-off file at its end, with how many more problems follow', () => {
+    assert.deepStrictEqual(parseJsonc('{ "a": { "b": 1 '), {
+      ok: false,
+      message: 'a closing "}" was expected at the end of the file (line 1, column 17); 1 more problem after it',
+    });
+    assert.deepStrictEqual(parseJsonc('{"a": 1} /* never closed'), { ok: false, message: 'a /* comment is never closed at line 1, column 10' });
+  });
+
+  it('rejects empty files, bare words and broken strings with a message instead of throwing or half-reading', () => {
+    assert.deepStrictEqual(parseJsonc(''), { ok: false, message: 'the file is empty' });
+    assert.deepStrictEqual(parseJsonc(' \n\t'), { ok: false, message: 'the file is empty' });
+    const inputs = ['nul', '{"a": "line\nbreak"}', '{"a": "\\q"}', '{"a": 01}', '{a: 1}', '[1 2]', '\u0000', '{"a": "\\u12"}'];
+    for (const input of inputs) {
+      const result = parseJsonc(input);
+      assert.strictEqual(result.ok, false, JSON.stringify(input));
+      assert.ok(!result.ok && /at (line \d+, column \d+|the end of the file)/.test(result.message), `${JSON.stringify(input)}: ${JSON.stringify(result)}`);
+    }
   });
 });

@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import type { ElicitationAnswer, HistoryItem, MentionCandidate } from '../../../src/shared/chatState';
 import type { ComposerPrompt, HostToWebviewMessage, PermissionAnswer } from '../../../src/shared/messages';
 import type { Transcript } from '../../../src/shared/transcript';
-import type { BackendSessionView, ChatBackend, ChatEvent, TerminalOutputEvent, TranscriptChangeEvent } from '../../../src/chat/chatBackend';
-import { ChatController, type HostUi } from '../../../src/chat/chatController';
+import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
+import { ChatController } from '../../../src/chat/chatController';
 
 function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
   return (listener) => {
@@ -51,7 +51,7 @@ class Backend implements ChatBackend {
   onDidChangeSession = event<BackendSessionView>(this.em, 'session');
   onDidCloseSession = event<string>(this.em, 'close');
   onDidChangeActiveSession = event<string | undefined>(this.em, 'active');
-  onDidChangeTranscript = event<TranscriptChangeEvent>(this.em, 'transcript');
+  onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
   onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
   onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
 }
@@ -65,6 +65,7 @@ function ui(log: string[]): HostUi {
     openLocation: async () => {},
     openResource: async () => {},
     showProtocolLog: async () => {},
+    addAgentFromRegistry: async () => {},
     queryMentions: async (): Promise<MentionCandidate[]> => [],
     log: (level, m) => void log.push(`${level}:${m}`),
     showError: (m) => void log.push(`error:${m}`),
@@ -114,7 +115,8 @@ describe('ChatController: changed files', () => {
     ctl.handleMessage({ type: 'changedFileAction', sessionId: 's1', key: 7, action: 'keep' } as unknown as Parameters<ChatController['handleMessage']>[0]);
     await tick();
     assert.deepEqual(backend.calls, []);
-    // Each one is logged and shown (HostUi.log('error') and showError both land here as "error:...").
-    assert.equal(log.filter((l) => l.startsWith('error:') && l.includes('malformed message')).length, 6);
+    // Each one is refused by the message schema and logged with what was wrong.
+    assert.equal(log.filter((l) => l.startsWith('warn:') && l.includes('malformed message')).length, 3);
+    assert.ok(log.some((l) => l.includes('changedFileAction: key:')), log.join('\n'));
   });
 });

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../../src/shared/chatState';
-import { applyTranscriptOps, type ComposerPrompt, type HostToWebviewMessage, type PermissionAnswer } from '../../../src/shared/messages';
-import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
-import type { BackendSessionView, ChatBackend, ChatEvent, TerminalOutputEvent, TranscriptChangeEvent } from '../../../src/chat/chatBackend';
-import { ChatController, type HostUi } from '../../../src/chat/chatController';
+import type { ComposerPrompt, HostToWebviewMessage, PermissionAnswer } from '../../../src/shared/messages';
+import type { Transcript } from '../../../src/shared/transcript';
+import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
+import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
+import { ChatController } from '../../../src/chat/chatController';
+import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
 import { stripAnsi, stripAnsiStreaming } from '../../../src/shared/ansi';
 
 function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
@@ -22,7 +24,8 @@ class FakeBackend implements ChatBackend {
     sessionId: 's1', agentId: 'A', turn: 'idle',
     capabilities: { image: false, audio: false, embeddedContext: true }, permissions: [], elicitations: [],
   };
-  transcript: Transcript = { sessionId: 's1', items: [], commands: [], configOptions: [] };
+  state = new TranscriptState('s1');
+  get transcript(): Transcript { return this.state.transcript; }
   terminals: TerminalSnapshot[] = [];
   turnResolvers: (() => void)[] = [];
 
@@ -57,7 +60,7 @@ class FakeBackend implements ChatBackend {
   onDidChangeSession = event<BackendSessionView>(this.em, 'session');
   onDidCloseSession = event<string>(this.em, 'close');
   onDidChangeActiveSession = event<string | undefined>(this.em, 'active');
-  onDidChangeTranscript = event<TranscriptChangeEvent>(this.em, 'transcript');
+  onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
   onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
   onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
 
@@ -65,10 +68,13 @@ class FakeBackend implements ChatBackend {
     this.view = { ...this.view, turn };
     this.em.emit('session', this.view);
   }
-  /** Immutable reducer style: new items array, new item objects for changed items. */
-  update(items: TranscriptItem[]) {
-    this.transcript = { ...this.transcript, items };
-    this.em.emit('transcript', { sessionId: 's1', transcript: this.transcript });
+  /** The session's reducer applies an update; its ops go out as the real session's do. */
+  update(raw: Record<string, unknown>) {
+    const ops = this.state.apply(parseSessionUpdate(raw));
+    if (ops.length) this.em.emit('ops', { sessionId: 's1', ops });
+  }
+  say(text: string, messageId = 'm1') {
+    this.update({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text } });
   }
   finishTurn() { this.turnResolvers.shift()?.(); }
 }
@@ -82,6 +88,7 @@ function fakeUi(log: string[] = []): HostUi {
     openLocation: async (p, l) => void log.push(`loc:${p}:${l}`),
     openResource: async (u) => void log.push(`res:${u}`),
     showProtocolLog: async () => void log.push('protocolLog'),
+    addAgentFromRegistry: async () => void log.push('addAgentFromRegistry'),
     queryMentions: async (q): Promise<MentionCandidate[]> => [{ kind: 'file', uri: 'file:///a.ts', label: `a-${q}.ts` }],
     log: (level, m) => void log.push(`${level}:${m}`),
     showError: (m) => void log.push(`error:${m}`),
@@ -107,11 +114,11 @@ describe('ChatController: handshake and queueing while not ready', () => {
   it('sends nothing before ready, then init with the full snapshot, then the queued messages', async () => {
     const { backend, ctl, posted } = setup();
     ctl.focusComposer('hello');
-    backend.update([{ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'hi' }] }]);
+    backend.update({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'hi' } });
     backend.em.emit('agents');
     await tick();
     assert.equal(posted.length, 0);
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     assert.equal(posted[0].type, 'init');
     const init = posted[0] as Extract<HostToWebviewMessage, { type: 'init' }>;
     assert.equal(init.snapshot.sessions[0].transcript.items.length, 1);
@@ -123,12 +130,12 @@ describe('ChatController: handshake and queueing while not ready', () => {
 
   it('stops sending when hidden and resyncs on the next ready', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     ctl.setVisible(false);
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'while hidden' }] }]);
+    backend.say('while hidden');
     await tick();
     assert.equal(posted.length, 1);
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     const init = posted[1] as Extract<HostToWebviewMessage, { type: 'init' }>;
     assert.equal(init.type, 'init');
     assert.equal(init.snapshot.sessions[0].transcript.items.length, 1);
@@ -140,10 +147,10 @@ describe('ChatController: handshake and queueing while not ready', () => {
     let live = true;
     const posted: HostToWebviewMessage[] = [];
     ctl.attach({ postMessage: async (m) => { if (live) posted.push(m); return live; } });
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     await tick();
     live = false;
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'x' }] }]);
+    backend.say('x');
     await tick();
     await tick();
     assert.equal(ctl.isReady, false);
@@ -157,76 +164,66 @@ describe('ChatController: handshake and queueing while not ready', () => {
   });
 });
 
-describe('ChatController: batched transcript deltas', () => {
-  it('coalesces many chunks into one batch of appendText ops carrying only new text', async () => {
+describe("ChatController: transcripts as snapshots and the reducer's ops", () => {
+  it('coalesces many chunks into one sequenced ops message carrying only the new text', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     const mirror = (posted[0] as Extract<HostToWebviewMessage, { type: 'init' }>).snapshot.sessions[0].transcript;
-    let text = '';
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text }] }]);
-    for (let i = 0; i < 500; i++) {
-      text += `chunk${i} `;
-      backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text }] }]);
-    }
+    for (let i = 0; i < 500; i++) backend.say(`chunk${i} `);
     await tick();
-    const msgs = flatten(posted.slice(1));
     assert.equal(posted.length, 2, 'one postMessage for the whole burst');
+    const msgs = flatten(posted.slice(1));
+    assert.deepEqual(msgs.map((m) => m.type === 'transcriptOps' && m.seq), [1]);
     const ops = msgs.flatMap((m) => (m.type === 'transcriptOps' ? m.ops : []));
-    const applied = applyTranscriptOps(mirror, ops);
-    assert.deepEqual(applied.items, backend.transcript.items);
-    // Further chunks: only the suffix travels.
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: text + 'TAIL' }] }]);
+    assert.deepEqual(ops.map((o) => o.op), ['append', 'appendText'], 'consecutive appends to one block travel as one op');
+    assert.deepEqual(applyTranscriptOps(mirror, ops).items, backend.transcript.items);
+    backend.say('TAIL');
     await tick();
-    const last = flatten([posted[posted.length - 1]]);
-    assert.deepEqual(last, [{ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: 'TAIL' }] }]);
+    assert.deepEqual(flatten([posted[posted.length - 1]]), [
+      { type: 'transcriptOps', sessionId: 's1', seq: 2, ops: [{ op: 'appendText', index: 0, id: 'i1', contentIndex: 0, text: 'TAIL' }] },
+    ]);
   });
 
-  it('replaces changed tool calls, appends new items, sends meta changes, and survives in-place mutation with hints', async () => {
+  it('carries tool calls, plans, removals and meta changes so the webview copy equals the host transcript', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     let mirror = (posted[0] as Extract<HostToWebviewMessage, { type: 'init' }>).snapshot.sessions[0].transcript;
     const apply = () => {
       for (const m of flatten(posted.splice(1))) if (m.type === 'transcriptOps') mirror = applyTranscriptOps(mirror, m.ops);
     };
-    const tool: TranscriptItem = { kind: 'tool_call', id: 't1', toolCallId: 'tc', title: 'Read', toolKind: 'read', status: 'pending', content: [], locations: [] };
-    backend.update([tool]);
+    backend.update({ sessionUpdate: 'tool_call', toolCallId: 'tc', title: 'Read', kind: 'read', status: 'pending' });
+    backend.update({ sessionUpdate: 'plan_update', plan: { planId: 'p', type: 'items', entries: [] } });
+    backend.say('a');
     await tick();
     apply();
-    backend.update([{ ...tool, status: 'completed' }, { kind: 'plan', id: 'p1', entries: [] }]);
-    backend.transcript.title = 'Titled';
-    backend.em.emit('transcript', { sessionId: 's1', transcript: backend.transcript });
+    backend.update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc', status: 'completed' });
+    backend.update({ sessionUpdate: 'session_info_update', title: 'Titled' });
+    backend.update({ sessionUpdate: 'plan_removed', planId: 'p' });
+    backend.say('b');
     await tick();
     apply();
     assert.deepEqual(mirror.items, backend.transcript.items);
     assert.equal(mirror.title, 'Titled');
-    // Mutable reducer: same objects, changed in place, with changedItemIds.
-    const many: TranscriptItem[] = Array.from({ length: 30 }, (_, i) => ({ kind: 'tool_call', id: `x${i}`, toolCallId: `x${i}`, title: `T${i}`, toolKind: 'other', status: 'pending', content: [], locations: [] }));
-    backend.update([...backend.transcript.items, ...many]);
+    backend.update({ sessionUpdate: 'session_info_update', title: null });
     await tick();
     apply();
-    (many[0] as Extract<TranscriptItem, { kind: 'tool_call' }>).status = 'failed';
-    backend.em.emit('transcript', { sessionId: 's1', transcript: backend.transcript, changedItemIds: ['x0'] });
-    await tick();
-    apply();
-    assert.deepEqual(mirror.items, backend.transcript.items);
+    assert.equal('title' in mirror, false, 'a cleared field is gone from the copy too');
   });
 
-  it('resends the whole transcript when items are reordered', async () => {
+  it('sends a session it has not seen yet as a snapshot, and ops after it from seq 1', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
-    const a: TranscriptItem = { kind: 'notice', id: 'n1', severity: 'info', title: 'one' };
-    const b: TranscriptItem = { kind: 'notice', id: 'n2', severity: 'info', title: 'two' };
-    backend.update([a, b]);
+    backend.say('before the view');
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    backend.say(' and after');
     await tick();
-    backend.update([b, a]);
-    await tick();
-    const last = flatten([posted[posted.length - 1]]);
-    assert.equal(last[0].type, 'transcriptReset');
+    const ops = flatten(posted).filter((m) => m.type === 'transcriptOps');
+    assert.deepEqual(ops.map((m) => m.type === 'transcriptOps' && m.seq), [1], 'each init starts the sequence again');
   });
 
   it('strips ANSI from terminal output and batches it', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     backend.em.emit('terminal', { terminalId: 't', data: '\u001b[32mok\u001b[0m line\r\n\u001b[' });
     backend.em.emit('terminal', { terminalId: 't', data: '1mbold\u001b[0m', exitStatus: { exitCode: 0 } });
     await tick();
@@ -240,7 +237,7 @@ describe('ChatController: batched transcript deltas', () => {
 describe('ChatController: prompts and the message queue', () => {
   it('sends when idle, queues while busy, sends the queue when the turn ends', async () => {
     const { backend, ctl, posted } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     const prompt = (text: string) => ctl.handleMessage({ type: 'prompt', sessionId: 's1', prompt: { text, mentions: [], images: [] } });
     prompt('first');
     await tick();
@@ -262,7 +259,7 @@ describe('ChatController: prompts and the message queue', () => {
 
   it('Send now cancels the turn and sends that message next; Remove drops it', async () => {
     const { backend, ctl } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     const prompt = (text: string) => ctl.handleMessage({ type: 'prompt', sessionId: 's1', prompt: { text, mentions: [], images: [] } });
     prompt('running');
     await tick();
@@ -281,9 +278,26 @@ describe('ChatController: prompts and the message queue', () => {
     assert.deepEqual(ctl.queued('s1').map((q) => q.id), [qb.id]);
   });
 
+  it('a prompt typed while the session the user asked for starts waits for that session, never another', async () => {
+    const { backend, ctl } = setup();
+    let open!: (id: string) => void;
+    backend.newSession = (agentId?: string) => {
+      backend.calls.push(['newSession', agentId]);
+      return new Promise<string>((resolve) => (open = resolve));
+    };
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    ctl.handleMessage({ type: 'newSession', agentId: 'A', requestId: 'r1' });
+    ctl.handleMessage({ type: 'prompt', agentId: 'A', newSessionRequestId: 'r1', prompt: { text: 'early', mentions: [], images: [] } });
+    await tick();
+    assert.deepEqual(backend.calls, [['newSession', 'A']], 'no second session, nothing sent yet');
+    open('s1');
+    await tick();
+    assert.deepEqual(backend.calls, [['newSession', 'A'], ['sendPrompt', 's1', 'early']]);
+  });
+
   it('starts a session for a prompt without one, drops empty prompts and bad images', async () => {
     const { backend, ctl } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     ctl.handleMessage({ type: 'prompt', prompt: { text: '   ', mentions: [], images: [] } });
     ctl.handleMessage({ type: 'prompt', agentId: 'A', prompt: { text: 'hi', mentions: [], images: [{ id: 'i', mimeType: 'text/html', data: 'x' }] } });
     await tick();
@@ -294,7 +308,7 @@ describe('ChatController: prompts and the message queue', () => {
 describe('ChatController: routing webview actions', () => {
   it('routes permission, elicitation, pickers, history, editor actions and mentions', async () => {
     const { backend, ctl, posted, uiLog } = setup();
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     ctl.handleMessage({ type: 'permissionAnswer', sessionId: 's1', requestId: '0', answer: { optionId: 'allow' } });
     ctl.handleMessage({ type: 'permissionAnswer', sessionId: 's1', requestId: '1', answer: { cancelled: true } });
     ctl.handleMessage({ type: 'elicitationAnswer', sessionId: 's1', requestId: 'e', answer: { action: 'decline' } });
@@ -334,13 +348,13 @@ describe('ChatController: batching is a throttle', () => {
     const posted: { at: number; m: HostToWebviewMessage }[] = [];
     const t0 = performance.now();
     ctl.attach({ postMessage: (m) => { posted.push({ at: performance.now() - t0, m }); return true; } });
-    ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     posted.length = 0;
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one' }] }]);
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one two' }] }]);
+    backend.say('one');
+    backend.say(' two');
     await tick();
     assert.equal(posted.length, 1, 'the first update after a quiet period goes out without waiting a frame');
-    backend.update([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'one two three' }] }]);
+    backend.say(' three');
     await tick();
     assert.equal(posted.length, 1, 'the next one waits for the flush delay');
     await new Promise((r) => setTimeout(r, 250));

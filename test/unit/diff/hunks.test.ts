@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { classifyHunks, computeHunks, countLines, hunkAtLine, keepHunk, revertHunk, revertHunks } from '../../../src/host/diff/hunks';
+import { classifyHunks, computeHunks, keepHunk, revertHunk, revertHunks } from '../../../src/host/diff/hunks';
+import { countLines, hunkAtLine } from './hunkHelpers';
 
 describe('diff review: hunks', () => {
   it('finds no hunks for equal texts', () => {

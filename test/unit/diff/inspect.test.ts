@@ -1,16 +1,20 @@
 import * as assert from 'assert';
 import * as path from 'path';
-import { MAX_DIFF_BYTES, formatBytes, inspectPath, inspectTexts, isInside, looksBinary } from '../../../src/host/diff/inspect';
+import { MAX_DIFF_BYTES, formatBytes, inspectPath, inspectTexts, isInsideAny, looksBinary } from '../../../src/host/diff/inspect';
 import { pickOption } from '../../../src/host/diff/pickOption';
 
 describe('diff review: input checks', () => {
   const root = path.resolve('/work/project');
 
   it('paths inside, outside, relative and look-alike siblings', () => {
+    const isInside = (r: string, file: string) => isInsideAny([r], file);
     assert.ok(isInside(root, path.join(root, 'src/a.ts')));
     assert.ok(isInside(root, root));
+    assert.ok(isInside(root, path.join(root, '..hidden/a.ts')), 'a child named "..hidden" is inside');
     assert.ok(!isInside(root, path.resolve('/work/project-other/a.ts')));
     assert.ok(!isInside(root, path.join(root, '../x/a.ts')));
+    assert.ok(isInsideAny([path.resolve('/elsewhere'), root], path.join(root, 'b.ts')));
+    assert.ok(!isInsideAny([], path.join(root, 'b.ts')));
     assert.strictEqual(inspectPath(path.join(root, 'a.ts'), [root]), undefined);
     assert.strictEqual(inspectPath('/etc/passwd', [root])?.kind, 'outsideWorkspace');
     assert.match(inspectPath('/etc/passwd', [root])?.message ?? '', /outside the workspace/);

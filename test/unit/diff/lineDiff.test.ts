@@ -1,6 +1,6 @@
 // The chat card's diff preview counts lines as the changed-files list does (one jsdiff line diff).
 import * as assert from 'assert';
-import { countLines } from '../../../src/host/diff/hunks';
+import { countLines } from './hunkHelpers';
 import { previewDiff } from '../../../src/shared/lineDiff';
 
 describe('previewDiff (the chat card) agrees with the changed-files counts', () => {

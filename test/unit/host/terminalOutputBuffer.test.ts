@@ -1,12 +1,5 @@
 import * as assert from 'assert';
-import {
-  AnsiStripper,
-  DEFAULT_OUTPUT_BYTE_LIMIT,
-  MAX_OUTPUT_BYTE_LIMIT,
-  TerminalOutputBuffer,
-  effectiveOutputLimit,
-  stripAnsi,
-} from '../../../src/host/terminal/terminalOutputBuffer';
+import { DEFAULT_OUTPUT_BYTE_LIMIT, MAX_OUTPUT_BYTE_LIMIT, TerminalOutputBuffer, effectiveOutputLimit } from '../../../src/host/terminal/terminalOutputBuffer';
 
 const EMOJI = '😀'; // 4 bytes in UTF-8: f0 9f 98 80
 
@@ -90,38 +83,5 @@ describe('host: terminal output buffer', () => {
     assert.strictEqual(effectiveOutputLimit(-1), DEFAULT_OUTPUT_BYTE_LIMIT);
     assert.strictEqual(effectiveOutputLimit(500), 500);
     assert.strictEqual(effectiveOutputLimit(10 ** 12), MAX_OUTPUT_BYTE_LIMIT);
-  });
-});
-
-describe('host: ANSI stripping', () => {
-  it('removes colours, cursor moves, OSC titles and control characters, keeps text and newlines', () => {
-    const raw = '\x1b[1;31mred\x1b[0m \x1b]0;title\x07plain\x1b[2K\r\n\ttab\x00\x1b(B\x1b=';
-    assert.strictEqual(stripAnsi(raw), 'red plain\r\n\ttab');
-  });
-
-  it('holds back a sequence split across chunks', () => {
-    const s = new AnsiStripper();
-    assert.strictEqual(s.push('a\x1b['), 'a');
-    assert.strictEqual(s.push('32'), '');
-    assert.strictEqual(s.push('mgreen\x1b]0;ti'), 'green');
-    assert.strictEqual(s.push('tle\x1b'), '');
-    assert.strictEqual(s.push('\\done'), 'done');
-    assert.strictEqual(s.flush(), '');
-  });
-
-  it('does not hold back text after a complete sequence', () => {
-    const s = new AnsiStripper();
-    assert.strictEqual(s.push('\x1b]0;t\x1b\\ after'), ' after');
-    assert.strictEqual(s.push('\x1b[0m tail'), ' tail');
-  });
-
-  it('survives binary garbage', () => {
-    const s = new AnsiStripper();
-    const bytes = Buffer.alloc(65536);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
-    const out = s.push(new TextDecoder().decode(bytes)) + s.flush();
-    assert.ok(typeof out === 'string');
-    // eslint-disable-next-line no-control-regex
-    assert.ok(!/[\x00-\x08\x1b]/.test(out));
   });
 });

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import * as os from 'node:os';
+import { isProcessAlive } from '../../../src/agents/processTree';
 import { TerminalProcess, needsShell, type ExitStatus } from '../../../src/host/terminal/terminalProcess';
 
 function run(command: string, args: string[], env: Record<string, string> = {}) {
@@ -10,14 +11,8 @@ function run(command: string, args: string[], env: Record<string, string> = {}) 
   return { p, output: () => out, exits: () => exits };
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Zombies count as gone: an orphan waits for a reaper (slow in some containers) but runs nothing. */
+const alive = (pid: number): boolean => isProcessAlive(pid);
 
 async function until(cond: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
@@ -54,19 +49,36 @@ describe('host: terminal process', () => {
     assert.strictEqual((await missing.p.waitForExit()).exitCode, 127);
   });
 
-  it('kill ends the whole tree: the child and the grandchild it spawned', async function () {
-    if (process.platform === 'win32') this.skip();
-    const script = `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], { stdio: 'ignore' });
-      console.log('grandchild ' + c.pid); setInterval(() => {}, 1000);`;
+  /** A node child that starts a grandchild (in its own process group when `detached`) and prints both pids. */
+  async function startTree(detached: boolean): Promise<{ r: ReturnType<typeof run>; child: number; grandchild: number }> {
+    const script = `const c = require('child_process').spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], { stdio: 'ignore', detached: ${detached} });
+      console.log('child ' + process.pid + ' grandchild ' + c.pid); setInterval(() => {}, 1000);`;
     const r = run(process.execPath, ['-e', script]);
     await until(() => /grandchild \d+/.test(r.output()));
-    const grandchild = Number(/grandchild (\d+)/.exec(r.output())?.[1]);
-    const child = r.p.pid ?? 0;
+    const [, child, grandchild] = /child (\d+) grandchild (\d+)/.exec(r.output())?.map(Number) ?? [];
     assert.ok(alive(child) && alive(grandchild));
+    return { r, child, grandchild };
+  }
+
+  it('kill ends the whole tree: the child and the grandchild it spawned', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { r, child, grandchild } = await startTree(false);
     r.p.kill();
     const status: ExitStatus = await r.p.waitForExit();
     assert.strictEqual(status.signal, 'SIGTERM');
     await until(() => !alive(grandchild) && !alive(child));
+  });
+
+  it('kill also ends a grandchild that left the process group (found by walking the tree)', async function () {
+    if (process.platform === 'win32') this.skip();
+    const { r, child, grandchild } = await startTree(true);
+    try {
+      r.p.kill();
+      assert.strictEqual((await r.p.waitForExit()).signal, 'SIGTERM');
+      await until(() => !alive(grandchild) && !alive(child));
+    } finally {
+      if (alive(grandchild)) process.kill(grandchild, 'SIGKILL');
+    }
   });
 
   it('binary output decodes without throwing', async () => {

@@ -181,14 +181,14 @@ describe('webview: streaming', () => {
   it('applies appendText deltas to the right message, and a new item appends', () => {
     const h = mount(snapshot([{ kind: 'agent_message', id: 'a1', content: [{ type: 'text', text: 'Hel' }] }], { turn: 'running' }));
     for (const chunk of ['lo', ' wor', 'ld', '\n\nSecond ', 'paragraph']) {
-      h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: chunk }] });
+      h.sendOps('s1', [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: chunk }]);
     }
     const msg = h.root.querySelector('.message.agent')!;
     assert.deepEqual(Array.from(msg.querySelectorAll('p')).map((p) => p.textContent), ['Hello world', 'Second paragraph']);
-    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'append', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'pending', content: [], locations: [] } }] });
+    h.sendOps('s1', [{ op: 'append', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'pending', content: [], locations: [] } }]);
     getByRole(h.root, 'group', 'Read file');
     // Replacing the tool call updates the status.
-    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'replace', index: 1, id: 't9', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'failed', content: [], locations: [] } }] });
+    h.sendOps('s1', [{ op: 'replace', index: 1, id: 't9', item: { kind: 'tool_call', id: 't9', toolCallId: 'x', title: 'Read file', toolKind: 'read', status: 'failed', content: [], locations: [] } }]);
     assert.match(getByRole(h.root, 'group', 'Read file').textContent!, /Failed/);
     h.unmount();
   });
@@ -199,7 +199,7 @@ describe('webview: streaming', () => {
     for (let i = 0; i < 600; i++) {
       const line = `print("<img src=x onerror=alert(${i})>", ${i})\n`;
       code += line;
-      h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: line }] });
+      h.sendOps('s1', [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: line }]);
     }
     const msg = h.root.querySelector('.message.agent')!;
     const codeEl = () => msg.querySelectorAll('pre code');
@@ -209,7 +209,7 @@ describe('webview: streaming', () => {
     assert.equal(msg.querySelectorAll('img').length, 0);
     click(getByRole(msg, 'button', 'Copy code'));
     assert.deepEqual(h.last('copyCode'), { type: 'copyCode', code });
-    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: '```\n\nDone.' }] });
+    h.sendOps('s1', [{ op: 'appendText', index: 0, id: 'a1', contentIndex: 0, text: '```\n\nDone.' }]);
     assert.equal(codeEl()[0], streamingCode, 'closing the fence does not re-mount the long block');
     click(getByRole(msg, 'button', 'Open code in editor'));
     assert.deepEqual(h.last('openCode'), { type: 'openCode', code, language: 'py' });
@@ -217,9 +217,16 @@ describe('webview: streaming', () => {
     h.unmount();
   });
 
+  it('asks the host to resync when an ops message is missing from the sequence', () => {
+    const h = mount(snapshot([]));
+    h.send({ type: 'transcriptOps', sessionId: 's1', seq: 2, ops: [] });
+    assert.match(h.last('resync')?.reason ?? '', /expected 1/);
+    h.unmount();
+  });
+
   it('asks the host to resync when an op does not apply', () => {
     const h = mount(snapshot([]));
-    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'appendText', index: 5, id: 'nope', contentIndex: 0, text: 'x' }] });
+    h.sendOps('s1', [{ op: 'appendText', index: 5, id: 'nope', contentIndex: 0, text: 'x' }]);
     assert.equal(h.last('resync')?.type, 'resync');
     h.unmount();
   });
@@ -256,7 +263,7 @@ describe('webview: a big transcript mounts over several frames', () => {
 
   it('2,000 messages at once: the newest show in the first frame, the window fills frame by frame', () => {
     const h = mount();
-    h.send({ type: 'init', protocolVersion: 1, snapshot: snapshot(messages(2000)) });
+    h.send({ type: 'init', protocolVersion: 2, snapshot: snapshot(messages(2000)) });
     const count = () => h.root.querySelectorAll('.transcript .item').length;
     assert.equal(count(), MOUNTS_PER_FRAME, 'one frame mounts a bounded number of items');
     assert.match(h.root.textContent!, /message 1999/);
@@ -269,7 +276,7 @@ describe('webview: a big transcript mounts over several frames', () => {
     assert.match(texts[texts.length - 1]!, /message 1999\s*$/);
     // A streamed item appended later mounts at once; nothing already shown is re-mounted.
     const firstEl = h.root.querySelector('.transcript .item');
-    h.send({ type: 'transcriptOps', sessionId: 's1', ops: [{ op: 'append', item: messages(1, 2000)[0] }] });
+    h.sendOps('s1', [{ op: 'append', item: messages(1, 2000)[0] }]);
     assert.match(h.root.textContent!, /message 2000/);
     assert.notEqual(h.root.querySelector('.transcript .item'), firstEl, 'window moved by one');
     h.unmount();
@@ -379,7 +386,7 @@ describe('webview: composer', () => {
     keydown(getByRole(h.root, 'textbox', 'Message'), 'Enter');
     assert.deepEqual(h.last('prompt'), { type: 'prompt', agentId: 'Other Agent', prompt: { text: 'hi', mentions: [], images: [] } });
     click(getByRole(h.root, 'button', 'New session'));
-    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' });
+    assert.equal(h.last('newSession')?.agentId, 'Other Agent');
     h.unmount();
   });
 });
@@ -465,7 +472,7 @@ describe('webview: permissions, elicitation, banners, tabs, history', () => {
     const picker = () => getByRole(h.root, 'combobox', 'Agent') as HTMLSelectElement;
     change(picker(), 'Other Agent');
     h.flush();
-    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' });
+    assert.equal(h.last('newSession')?.agentId, 'Other Agent');
     // The host answers: Other Agent waits for sign-in before it opens the session.
     h.send({ type: 'agents', defaultAgentId: 'Fake Agent', agents: [
       { id: 'Fake Agent', name: 'Fake Agent', status: 'ready' },
@@ -477,7 +484,7 @@ describe('webview: permissions, elicitation, banners, tabs, history', () => {
     click(getByRole(region, 'button', 'Use Gemini API key'));
     assert.deepEqual(h.last('authenticate'), { type: 'authenticate', agentId: 'Other Agent', methodId: 'key' });
     click(getByRole(h.root, 'button', 'New session'));
-    assert.deepEqual(h.last('newSession'), { type: 'newSession', agentId: 'Other Agent' }, 'New session starts the picked agent, not another session of the active one');
+    assert.equal(h.last('newSession')?.agentId, 'Other Agent', 'New session starts the picked agent, not another session of the active one');
     // A failed sign-in is said in the banner.
     h.send({ type: 'agents', defaultAgentId: 'Fake Agent', agents: [
       { id: 'Fake Agent', name: 'Fake Agent', status: 'ready' },

@@ -8,6 +8,7 @@ import type { Transcript, TranscriptItem } from '../../../src/shared/transcript'
 import { App } from '../../../webview-ui/src/components/App';
 import { setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
 import { ChatStore } from '../../../webview-ui/src/store';
+import type { TranscriptOp } from '../../../src/shared/transcriptOps';
 
 // Markdown's per-frame budget depends on machine speed; component tests render everything at once
 // (the budget itself is tested in markdown.test.tsx).
@@ -98,6 +99,8 @@ export interface Harness {
   root: HTMLElement;
   posted: WebviewToHostMessage[];
   send(m: HostToWebviewMessage): void;
+  /** The next ops message of a session, numbered as the host's channel numbers them since the last snapshot. */
+  sendOps(sessionId: string, ops: TranscriptOp[]): void;
   flush(): void;
   /** Flush frames until nothing more is scheduled (a big transcript mounts over several frames). */
   settle(): void;
@@ -115,11 +118,19 @@ export function mount(snapshot?: ChatSnapshot): Harness {
   const root = document.createElement('div');
   document.body.appendChild(root);
   act(() => render(<App store={store} />, root));
+  const seqs = new Map<string, number>();
   const h: Harness = {
     store,
     root,
     posted,
+    sendOps(sessionId, ops) {
+      const seq = (seqs.get(sessionId) ?? 0) + 1;
+      seqs.set(sessionId, seq);
+      h.send({ type: 'transcriptOps', sessionId, seq, ops });
+    },
     send(m) {
+      if (m.type === 'init') seqs.clear();
+      if (m.type === 'transcriptReset') seqs.delete(m.sessionId);
       act(() => {
         store.receive(m);
         store.flushNow();
@@ -142,7 +153,7 @@ export function mount(snapshot?: ChatSnapshot): Harness {
   };
   store.start();
   if (snapshot) {
-    h.send({ type: 'init', protocolVersion: 1, snapshot });
+    h.send({ type: 'init', protocolVersion: 2, snapshot });
     h.settle();
   }
   return h;

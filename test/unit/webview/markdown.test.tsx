@@ -2,7 +2,7 @@ import './setupDom';
 import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
-import { appendsSince, recordAppend } from '../../../webview-ui/src/textAppends';
+import { TextStreams } from '../../../webview-ui/src/textStreams';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -404,23 +404,19 @@ describe('webview markdown: streamed in chunks, rendered as if whole', () => {
   });
 });
 
-describe('webview markdown: the append log of streamed text blocks', () => {
-  it('gives the chunks between two blocks once, and nothing for blocks that are not related', () => {
-    const a = { type: 'text' as const, text: 'a' };
-    const b = { type: 'text' as const, text: 'ab' };
-    const c = { type: 'text' as const, text: 'abc' };
-    recordAppend(a, b, 'b');
-    recordAppend(b, c, 'c');
-    assert.deepEqual(appendsSince(c, c), []);
-    const e = { type: 'text' as const, text: 'e' };
-    const f = { type: 'text' as const, text: 'ef' };
-    recordAppend(e, f, 'f');
-    assert.equal(appendsSince({ type: 'text', text: 'x' }, f), undefined, 'not descended from it');
-    assert.deepEqual(appendsSince(a, c), ['b', 'c']);
-    assert.equal(appendsSince(a, c), undefined, 'each link is read once');
-    const d = { type: 'text' as const, text: 'abcd' };
-    recordAppend(c, d, 'd');
-    assert.equal(appendsSince(undefined, d), undefined, 'first shown: read whole');
-    assert.equal(appendsSince(c, d), undefined, 'a block read whole forgets its link');
+describe('webview markdown: the text the host appended to streamed blocks', () => {
+  it('gives each block its appended chunks once, bounds a block nobody reads, and voids all on reset', () => {
+    const streams = new TextStreams();
+    streams.append('s\ni1\n0', 'b');
+    streams.append('s\ni1\n0', 'c');
+    streams.append('s\ni2\n0', 'x');
+    assert.deepEqual(streams.take('s\ni1\n0'), { chunks: ['b', 'c'], length: 2 });
+    assert.equal(streams.take('s\ni1\n0'), undefined, 'read once');
+    for (let i = 0; i < 300; i++) streams.append('s\ni3\n0', 'y'.repeat(1024));
+    assert.equal(streams.take('s\ni3\n0'), undefined, 'a log past its bound is dropped: the block is read whole');
+    const epoch = streams.epoch;
+    streams.reset();
+    assert.equal(streams.take('s\ni2\n0'), undefined);
+    assert.equal(streams.epoch, epoch + 1);
   });
 });

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ImageAttachment, MentionCandidate, MentionRef } from '../../../src/shared/chatState';
 import type { AvailableCommand } from '../../../src/shared/transcript';
-import { NO_SESSION, rankCandidates, type Draft, type SessionState } from '../store';
+import { labelThenDetail, rankByFuzzy } from '../../../src/shared/fuzzy';
+import { NO_SESSION, type Draft, type SessionState } from '../store';
 import { Icon, useStore } from './common';
 
 type Suggestion =
@@ -24,6 +25,9 @@ export function findTrigger(text: string, caret: number): Trigger | undefined {
   if (m) return { kind: 'mention', start: before.length - m[2].length - 1, query: m[2] };
   return undefined;
 }
+
+/** The most suggestions the completion list shows. */
+const SUGGESTION_LIMIT = 30;
 
 const MENTION_ICON: Record<string, string> = { file: 'file', folder: 'folder', editor: 'file-code', selection: 'selection', symbol: 'symbol-method' };
 
@@ -97,11 +101,9 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const suggestions: Suggestion[] = !trigger
     ? []
     : trigger.kind === 'command'
-      ? rankCandidates(
-          trigger.query,
-          commands.map((c) => ({ label: c.name, detail: c.description, c })),
-        ).map((x) => ({ kind: 'command' as const, command: x.c }))
-      : rankCandidates(trigger.query, mentionResults).map((c) => ({ kind: 'mention' as const, candidate: c }));
+      ? rankByFuzzy(trigger.query, commands, (c) => [c.name, c.description], { limit: SUGGESTION_LIMIT }).map((command) => ({ kind: 'command' as const, command }))
+      : // The host may still be answering an older query: rank its candidates for this one.
+        rankByFuzzy(trigger.query, mentionResults, labelThenDetail, { limit: SUGGESTION_LIMIT }).map((candidate) => ({ kind: 'mention' as const, candidate }));
   const open = suggestions.length > 0;
   const activeIndex = Math.min(active, Math.max(0, suggestions.length - 1));
 
@@ -143,10 +145,15 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     if (!text.trim() && !draft.images.length && !draft.mentions.length) return;
     // Only mentions still referenced in the text (or with no text at all) go out.
     const mentions = draft.mentions.filter((m) => text.includes(`@${m.label}`) || !text.trim());
+    // While a session the user asked for is starting, the message waits for it instead of going to the tab shown.
+    const starting = store.startingSession;
+    const target = starting ? undefined : session;
+    const agentId = starting ? starting.agentId : store.selectedAgentId();
     store.post({
       type: 'prompt',
-      ...(session ? { sessionId: session.view.sessionId } : {}),
-      ...(!session && store.selectedAgentId() ? { agentId: store.selectedAgentId() } : {}),
+      ...(target ? { sessionId: target.view.sessionId } : {}),
+      ...(!target && agentId ? { agentId } : {}),
+      ...(starting ? { newSessionRequestId: starting.requestId } : {}),
       prompt: { text, mentions, images: draft.images },
     });
     store.rememberSent(text);

@@ -5,11 +5,12 @@ import { Markdown } from './Markdown';
 const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|bmp)$/i;
 
 /** One content block (text as Markdown, images inline as data: only, resources as chips). */
-export function ContentBlock({ block, idBase }: { block: TranscriptContent; idBase: string }) {
+/** `stream`: the key under which the host's text appends to this block arrive (message text only). */
+export function ContentBlock({ block, idBase, stream }: { block: TranscriptContent; idBase: string; stream?: string }) {
   const store = useStore();
   switch (block.type) {
     case 'text':
-      return <Markdown text={block.text} block={block} />;
+      return <Markdown text={block.text} stream={stream} />;
     case 'image':
       if (block.data && IMAGE_MIME.test(block.mimeType) && /^[A-Za-z0-9+/=\s]*$/.test(block.data)) {
         return <img class="content-image" alt="Image from the agent" src={`data:${block.mimeType};base64,${block.data}`} />;
@@ -55,11 +56,11 @@ export function ContentBlock({ block, idBase }: { block: TranscriptContent; idBa
   }
 }
 
-export function ContentList({ content, idBase }: { content: TranscriptContent[]; idBase: string }) {
+export function ContentList({ content, idBase, streamOf }: { content: TranscriptContent[]; idBase: string; streamOf?: (contentIndex: number) => string }) {
   return (
     <>
       {content.map((c, i) => (
-        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} />
+        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} stream={streamOf?.(i)} />
       ))}
     </>
   );

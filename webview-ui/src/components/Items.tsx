@@ -3,6 +3,7 @@ import { Collapsible, formatTokens, Icon, memo } from './common';
 import { ContentList } from './Content';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCall';
+import { streamKey } from '../textStreams';
 
 const PLAN_STATUS: Record<string, { icon: string; label: string }> = {
   pending: { icon: 'circle-large-outline', label: 'Pending' },
@@ -82,20 +83,20 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
       return (
         <div class="message user" role="article" aria-label="You">
           <div class="message-author">You</div>
-          <ContentList content={item.content} idBase={item.id} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
         </div>
       );
     case 'agent_message':
       return (
         <div class="message agent" role="article" aria-label="Agent">
-          <ContentList content={item.content} idBase={item.id} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
         </div>
       );
     case 'thought':
       return (
         <div class="thought">
           <Collapsible id={item.id} label={<span>Thinking</span>} ariaLabel="Thinking" className="thought-toggle">
-            {() => <ContentList content={item.content} idBase={item.id} />}
+            {() => <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />}
           </Collapsible>
         </div>
       );

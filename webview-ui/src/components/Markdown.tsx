@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
-import type { TranscriptContent } from '../../../src/shared/transcript';
-import { appendsSince } from '../textAppends';
+import { textStreams } from '../textStreams';
 import { markdownDeadline } from '../renderBudget';
 import { memo } from './common';
 
@@ -62,14 +61,18 @@ function Block({ block }: { block: MarkdownBlock }) {
  * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers. When the
  * frame's render budget runs out, the rest is rendered on the next frames.
  */
-export function Markdown({ text, block }: { text: string; block?: TranscriptContent }) {
+export function Markdown({ text, stream }: { text: string; stream?: string }) {
   const inc = useRef<IncrementalMarkdown | null>(null);
-  const shown = useRef<TranscriptContent | undefined>(undefined);
+  const shown = useRef<{ epoch: number; length: number } | undefined>(undefined);
   if (!inc.current) inc.current = new IncrementalMarkdown();
   const [, setFrame] = useState(0);
-  // A streamed block: take only the chunks appended since the block last rendered (see textAppends.ts).
-  const chunks = block ? appendsSince(shown.current, block) : undefined;
-  shown.current = block;
+  // A streamed block: parse only the text the host's ops appended since the block last rendered. The
+  // length check catches any other change (an item replaced): then the whole text is read once.
+  const appended = stream ? textStreams.take(stream) : undefined;
+  const before = shown.current;
+  const chunks =
+    before !== undefined && before.epoch === textStreams.epoch && before.length + (appended?.length ?? 0) === text.length ? (appended?.chunks ?? []) : undefined;
+  shown.current = { epoch: textStreams.epoch, length: text.length };
   const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, markdownDeadline()) : inc.current.update(text, markdownDeadline());
   useEffect(() => {
     if (!pending) return;

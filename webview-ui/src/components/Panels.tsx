@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { fuzzyScore, type AgentView, type HistoryItem, type QueuedMessage } from '../../../src/shared/chatState';
+import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/chatState';
+import { rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { ConfigOption, Transcript } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
@@ -67,18 +68,33 @@ export function SessionTabs() {
   );
 }
 
+/** The Agent picker's last entry, which opens the ACP Registry list (no agent name can be this). */
+const ADD_AGENT = '\u0000add-agent';
+
+/** Only an image data: URI the host made from a checked icon; an <img> never runs an SVG's script anyway. */
+const agentIcon = (icon: string | undefined) => (icon && /^data:image\/(svg\+xml|png);base64,[A-Za-z0-9+/=]+$/.test(icon) ? icon : undefined);
+
 export function Toolbar() {
   const store = useStore();
   const agents = store.state.agents;
   const agentId = store.selectedAgentId();
+  const icon = agentIcon(agents.find((a) => a.id === agentId)?.icon);
   return (
     <div class="toolbar">
+      {icon && <img src={icon} alt="" width={16} height={16} />}
       <select
         aria-label="Agent"
         value={agentId ?? ''}
         onChange={(e) => {
+          const select = e.currentTarget as HTMLSelectElement;
+          if (select.value === ADD_AGENT) {
+            // Not an agent: open the registry list and keep showing the agent that was chosen.
+            select.value = agentId ?? '';
+            store.post({ type: 'addAgentFromRegistry' });
+            return;
+          }
           // Choosing another agent than the active session's starts a session with it.
-          store.pickAgent((e.currentTarget as HTMLSelectElement).value);
+          store.pickAgent(select.value);
         }}
       >
         {!agents.length && <option value="">No agents configured</option>}
@@ -87,8 +103,9 @@ export function Toolbar() {
             {a.name}
           </option>
         ))}
+        <option value={ADD_AGENT}>Add agent…</option>
       </select>
-      <button type="button" class="secondary-button" onClick={() => store.post(agentId ? { type: 'newSession', agentId } : { type: 'newSession' })}>
+      <button type="button" class="secondary-button" onClick={() => store.newSession(agentId)}>
         <Icon name="add" />
         New session
       </button>
@@ -263,7 +280,7 @@ export function AgentBanners({ agent }: { agent: AgentView | undefined }) {
         <div class="banner-actions">
           <button type="button" class="primary-button" onClick={() => store.post({ type: 'restartAgent', agentId: agent.id })}>
             <Icon name="debug-restart" />
-            Restart
+            {agent.remote ? 'Reconnect' : 'Restart'}
           </button>
           <button type="button" class="secondary-button" onClick={() => store.post({ type: 'showProtocolLog' })}>
             Show log
@@ -353,13 +370,7 @@ export function QueueList({ sessionId, queue }: { sessionId: string; queue: Queu
 
 /** Fuzzy search over title and agent; the best matches first, the original order otherwise. */
 export function filterHistory(items: readonly HistoryItem[], query: string): HistoryItem[] {
-  const q = query.trim();
-  if (!q) return [...items];
-  return items
-    .map((h) => ({ h, score: Math.max(fuzzyScore(q, h.title || h.sessionId), fuzzyScore(q, h.agentId)) }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .map((x) => x.h);
+  return rankByFuzzy(query, items, (h) => [h.title || h.sessionId, h.agentId], { laterFieldPenalty: 0 });
 }
 
 export function HistoryPanel() {

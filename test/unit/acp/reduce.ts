@@ -1,8 +1,7 @@
-// The pure form of the session reducer. Each call copies the items array (O(n)), so use
-// TranscriptState for long streams; both produce the same transcript.
-import type { StopReason, Transcript } from '../../shared/transcript';
-import type { SessionUpdate } from '../schema/sessionUpdate';
-import { TranscriptState } from './transcriptState';
+// The session reducer as a pure `(Transcript, update) => Transcript` function, for tests that compare
+// transcripts. Each call copies the items array (O(n)).
+import { TranscriptState, type SessionUpdate } from '../../../src/acp';
+import type { StopReason, Transcript } from '../../../src/shared/transcript';
 
 function copy(transcript: Transcript): Transcript {
   return { ...transcript, items: transcript.items.slice() };

@@ -1,0 +1,98 @@
+// What each message from the webview does: one handler per message type, over messages already checked
+// by the schema (src/shared/webviewMessageSchema.ts).
+import type { WebviewToHostMessage } from '../shared/messages';
+import type { ChatBackend } from './chatBackend';
+import type { HostUi } from './chatBackend';
+import type { PromptQueue } from './promptQueue';
+
+type MessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
+export type MessageHandlers = { [T in WebviewToHostMessage['type']]: (message: MessageOf<T>) => unknown };
+
+export interface MessageHandlerDeps {
+  backend: ChatBackend;
+  ui: HostUi;
+  queue: PromptQueue;
+  /** Is this session open (the backend reported it and did not close it)? */
+  isOpen(sessionId: string): boolean;
+  /** The webview is ready again, or asked for a snapshot after a drift. */
+  sendInit(): void;
+  toast(message: string): void;
+  reply(message: { type: 'mentionResults'; requestId: number; candidates: Awaited<ReturnType<HostUi['queryMentions']>> }): void;
+}
+
+/** New sessions the webview asked for, by its request id, so a prompt typed meanwhile waits for its session. */
+const MAX_PENDING_NEW = 20;
+
+export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
+  const { backend: b, ui, queue } = d;
+  const newSessions = new Map<string, Promise<string>>();
+  const startSession = (agentId: string | undefined, requestId: string | undefined, afterSignIn?: (sessionId: string) => void): Promise<string> => {
+    const opening = b.newSession(agentId, afterSignIn);
+    if (requestId !== undefined) {
+      newSessions.set(requestId, opening);
+      if (newSessions.size > MAX_PENDING_NEW) newSessions.delete(newSessions.keys().next().value as string);
+    }
+    return opening;
+  };
+  return {
+    ready: () => d.sendInit(),
+    resync: (m) => {
+      ui.log('warn', `chat: webview asked for a resync (${m.reason})`);
+      d.sendInit();
+    },
+    newSession: (m) => startSession(m.agentId, m.requestId),
+    selectSession: (m) => b.selectSession(m.sessionId),
+    closeSession: (m) => b.closeSession(m.sessionId),
+    prompt: async (m) => {
+      const prompt = m.prompt;
+      if (!prompt.text.trim() && !prompt.images.length && !prompt.mentions.length) return;
+      let sessionId = m.sessionId !== undefined && d.isOpen(m.sessionId) ? m.sessionId : undefined;
+      const opening = m.newSessionRequestId !== undefined ? newSessions.get(m.newSessionRequestId) : undefined;
+      // A session the user asked for is still starting: the message waits for it, it never goes elsewhere.
+      if (!sessionId && opening) sessionId = await opening.catch(() => undefined);
+      // When the agent needs sign-in first, the message is sent in the session opened after it.
+      sessionId ??= await startSession(m.agentId, undefined, (opened) => queue.submit(opened, prompt));
+      queue.submit(sessionId, prompt);
+    },
+    cancel: (m) => b.cancel(m.sessionId),
+    queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
+    queueRemove: (m) => queue.remove(m.sessionId, m.queueId),
+    queueSendNow: (m) => queue.sendNow(m.sessionId, m.queueId),
+    setMode: (m) => b.setMode(m.sessionId, m.modeId),
+    setModel: (m) => b.setModel(m.sessionId, m.modelId),
+    setConfigOption: (m) => b.setConfigOption(m.sessionId, m.configId, m.value),
+    permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
+    elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
+    dismissError: (m) => b.dismissError(m.sessionId),
+    restartAgent: (m) => b.restartAgent(m.agentId),
+    authenticate: (m) => b.authenticate(m.agentId, m.methodId),
+    refreshHistory: () => b.refreshHistory(),
+    openHistory: (m) => b.openHistory(m.historyId, m.mode),
+    deleteHistory: (m) => b.deleteHistory(m.historyId),
+    mentionQuery: async (m) => {
+      const candidates = await (b.queryMentions ? b.queryMentions(m.query, m.sessionId) : ui.queryMentions(m.query, m.sessionId));
+      d.reply({ type: 'mentionResults', requestId: m.requestId, candidates });
+    },
+    copyCode: async (m) => {
+      await ui.copy(m.code);
+      d.toast('Copied');
+    },
+    insertCode: (m) => ui.insertAtCursor(m.code),
+    openCode: (m) => ui.openInEditor(m.code, m.language),
+    openLink: (m) => ui.openLink(m.href),
+    openLocation: (m) => ui.openLocation(m.path, m.line),
+    openResource: (m) => ui.openResource(m.uri),
+    openDiff: (m) => b.openDiff(m.sessionId, m.toolCallId, m.path),
+    changedFileAction: (m) => {
+      if (!b.changedFileAction) throw new Error('changed files are not supported here');
+      return b.changedFileAction(m.sessionId, m.key, m.action);
+    },
+    changedFilesAll: (m) => {
+      if (!b.changedFilesAll) throw new Error('changed files are not supported here');
+      return b.changedFilesAll(m.sessionId, m.action);
+    },
+    showProtocolLog: () => ui.showProtocolLog(),
+    addAgentFromRegistry: () => ui.addAgentFromRegistry(),
+    log: (m) => ui.log(m.level, `webview: ${m.message}`),
+  };
+}

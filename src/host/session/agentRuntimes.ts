@@ -1,0 +1,107 @@
+// The running agents, one AgentRuntime per agent name, shared by that agent's sessions. Created on first
+// use, kept in step with the settings, reported to the status bar, stopped on dispose.
+import * as vscode from 'vscode';
+import type { ClientRequestHandlers, SessionNotification } from '../../acp';
+import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
+import type { AgentView } from '../../shared/chatState';
+import type { AgentSecrets } from '../auth/agentSecrets';
+import type { LogChannels } from '../log/logChannels';
+import type { ProtocolLog } from '../log/protocolLog';
+import { AgentRuntime } from './agentRuntime';
+import type { AgentState, AgentStatusBar } from './statusBar';
+
+export interface AgentRuntimesOptions {
+  logs: LogChannels;
+  protocolLog: ProtocolLog;
+  statusBar: AgentStatusBar;
+  secrets: AgentSecrets;
+  shellEnvironment: LoginShellEnvironmentCache;
+  clientVersion: string;
+  cwd(): string;
+  handlers(agentName: string): Partial<ClientRequestHandlers>;
+  onUpdate(agentName: string, notification: SessionNotification): void;
+  /** The agent's process ended without being asked to. */
+  onCrash(runtime: AgentRuntime): void;
+}
+
+/** The status bar's wording for each agent state. */
+const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
+  stopped: 'stopped',
+  starting: 'starting',
+  ready: 'ready',
+  crashed: 'crashed',
+  auth_required: 'auth',
+};
+
+export class AgentRuntimes implements vscode.Disposable {
+  private readonly runtimes = new Map<string, AgentRuntime>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** An agent's state changed (starting, ready, crashed, sign-in). */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly o: AgentRuntimesOptions) {
+    this.disposables.push(this.changeEmitter);
+  }
+
+  get(name: string): AgentRuntime | undefined {
+    return this.runtimes.get(name);
+  }
+
+  values(): IterableIterator<AgentRuntime> {
+    return this.runtimes.values();
+  }
+
+  /** The agent's runtime, created on first use; an existing one takes the definition's changes. */
+  for(definition: ResolvedAgentDefinition): AgentRuntime {
+    const existing = this.runtimes.get(definition.name);
+    if (existing) {
+      existing.updateDefinition(definition);
+      return existing;
+    }
+    const runtime = new AgentRuntime({
+      definition,
+      cwd: this.o.cwd(),
+      stderrLog: this.o.logs.agent(definition.name),
+      log: this.o.logs.main,
+      trace: this.o.protocolLog.hookFor(definition.name),
+      shellEnvironment: this.o.shellEnvironment,
+      getSecretEnv: () => this.o.secrets.environment(definition.name),
+      // A remote agent's `${secret}` header values: asked for once, kept in SecretStorage.
+      secrets: this.o.secrets,
+      handlers: this.o.handlers(definition.name),
+      clientVersion: this.o.clientVersion,
+      onConnection: (connection) => {
+        const sub = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
+        return { dispose: () => sub.dispose() };
+      },
+    });
+    this.disposables.push(
+      runtime,
+      runtime.onDidChange(() => {
+        this.changeEmitter.fire();
+        this.o.statusBar.show(runtime.name, STATUS_BAR_STATE[runtime.status]);
+      }),
+      runtime.onDidExit((e) => e.crashed && this.o.onCrash(runtime)),
+    );
+    this.runtimes.set(definition.name, runtime);
+    return runtime;
+  }
+
+  /** The settings changed: running agents take their new definitions (used on their next start). */
+  update(definitions: readonly ResolvedAgentDefinition[]): void {
+    for (const [name, runtime] of this.runtimes) {
+      const definition = definitions.find((a) => a.name === name);
+      if (definition) runtime.updateDefinition(definition);
+    }
+    this.changeEmitter.fire();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((r) => r.stop().catch(() => undefined)));
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

@@ -1,0 +1,23 @@
+// Registers the registry commands and the update check that runs once the window has started.
+import * as vscode from 'vscode';
+import { errorMessage } from '../../../acp';
+import type { RegistryUiDeps } from './installFlow';
+import { addAgentFromRegistry } from './registryPicker';
+import { UpdateNotifier } from './updateCheck';
+
+export function registerRegistryCommands(deps: RegistryUiDeps): vscode.Disposable[] {
+  const updates = new UpdateNotifier(deps);
+  const guarded = (run: () => Promise<void>) => async () => {
+    try {
+      await run();
+    } catch (error) {
+      deps.log.error(`registry: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`Switchboard: ${errorMessage(error)}`);
+    }
+  };
+  void updates.check().catch((error: unknown) => deps.log.warn(`registry: update check failed: ${errorMessage(error)}`));
+  return [
+    vscode.commands.registerCommand('switchboard.addAgentFromRegistry', guarded(() => addAgentFromRegistry(deps))),
+    vscode.commands.registerCommand('switchboard.checkAgentUpdates', guarded(() => updates.check(true))),
+  ];
+}

@@ -1,0 +1,318 @@
+// One chat session: its record, its transcript and its turn. The only writer of the transcript: every
+// change goes through the reducer and leaves as the ops it applied (onDidApplyOps), which the chat sends
+// to the webview as they are. `key` is stable for the tab's life; the agent session id may change when
+// the agent restarts and the session is loaded again (or replaced by a new one).
+import * as vscode from 'vscode';
+import {
+  AuthRequiredError,
+  TranscriptState,
+  errorMessage,
+  type AcpClientConnection,
+  type ContentBlock,
+  type InitializeResult,
+  type LoadSessionResult,
+  type SessionUpdate,
+} from '../../acp';
+import type { ResolvedAgentDefinition } from '../../agents';
+import type { SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
+import type { ComposerPrompt } from '../../shared/messages';
+import type { Transcript, TranscriptItem } from '../../shared/transcript';
+import type { TranscriptOp } from '../../shared/transcriptOps';
+import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import { buildPromptBlocks } from './promptBuilder';
+import type { TurnFiles, TurnRef } from './turnFiles';
+
+/** How long Stop waits for the agent's answer before ending the turn locally. */
+const CANCEL_GRACE_MS = 5000;
+
+/** What a session needs from the session layer around it. */
+export interface SessionHost {
+  readonly log: vscode.LogOutputChannel;
+  readonly turnFiles: TurnFiles;
+  /** The session's live connection; binds the session again (load, else new) when its agent process changed. */
+  connect(session: Session): Promise<AcpClientConnection>;
+  /** Runs a request of the agent; on -32000 the agent waits for sign-in and `retry` runs after it. */
+  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T>;
+  /** True when the session's agent process crashed (its banner says why). */
+  agentCrashed(agentId: string): boolean;
+  /** The agent did not confirm a cancellation: offer to restart it. */
+  offerRestart(agentId: string): void;
+  /** Answers the session's pending permission and elicitation requests with cancelled. */
+  cancelRequests(scopedId: string): void;
+  /** Kills the terminals the agent created for the session. */
+  disposeTerminals(scopedId: string): void;
+  /** The turn started or ended (status bar, context keys, history). */
+  turnChanged(session: Session): void;
+}
+
+type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
+
+export class Session implements vscode.Disposable {
+  acpSessionId: string;
+  turn: TurnState = 'idle';
+  /** Counts prompt turns; the diff review and write history key changes by it. */
+  turnNumber = 0;
+  error: SessionError | undefined;
+  loading = false;
+  /** The agent process this session lived in is gone: the next prompt binds it again. */
+  detached = false;
+  /** Updates arriving while this is set are a replay of what the transcript already shows. */
+  suppressReplay = false;
+  capabilities: SessionCapabilities = { image: false, audio: false, embeddedContext: false };
+  private readonly state: TranscriptState;
+  private abort: AbortController | undefined;
+  private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** The transcript changed: the ops the reducer applied, in order. */
+  readonly onDidApplyOps = this.opsEmitter.event;
+  /** Anything else the chat shows of the session changed (turn, error, capabilities...). */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly host: SessionHost,
+    readonly key: string,
+    readonly agentId: string,
+    acpSessionId: string,
+    readonly cwd: string,
+    readonly additionalDirectories: string[],
+    transcript?: Transcript,
+  ) {
+    this.acpSessionId = acpSessionId;
+    this.state = new TranscriptState(transcript ?? acpSessionId);
+  }
+
+  /**
+   * Agent session ids are unique only per agent; the bridges and brokers are shared by all agents, so
+   * they see this agent-qualified id instead.
+   */
+  get scopedId(): string {
+    return scopedSessionId(this.agentId, this.acpSessionId);
+  }
+
+  get transcript(): Transcript {
+    return this.state.transcript;
+  }
+
+  get turnId(): string {
+    return `${this.key}#${this.turnNumber}`;
+  }
+
+  get turnRef(): TurnRef {
+    return { scopedId: this.scopedId, turnId: this.turnId, folders: [this.cwd, ...this.additionalDirectories] };
+  }
+
+  get title(): string {
+    if (this.transcript.title) return this.transcript.title;
+    const firstUser = this.transcript.items.find((i) => i.kind === 'user_message');
+    const text = firstUser && firstUser.kind === 'user_message' ? firstUser.content.find((c) => c.type === 'text') : undefined;
+    const words = text && text.type === 'text' ? text.text.trim().replace(/\s+/g, ' ') : '';
+    return words ? (words.length > 60 ? `${words.slice(0, 57)}…` : words) : 'New session';
+  }
+
+  // ---- the transcript: every change goes through the reducer and out as ops
+
+  private emit(ops: TranscriptOp[]): void {
+    if (ops.length > 0) this.opsEmitter.fire(ops);
+  }
+
+  private changed(): void {
+    this.changeEmitter.fire();
+  }
+
+  /** A session/update from the agent. */
+  receive(update: SessionUpdate): void {
+    if (this.suppressReplay) return;
+    const ops = this.state.apply(update);
+    this.emit(ops);
+    const op = ops[0];
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
+    // Output chunks (_meta only) name no new file: no file reads per chunk.
+    if (update.locations || update.content || update.status) void this.host.turnFiles.noticeToolCall(this.turnRef, op.item);
+    if (update.locations?.length) this.host.turnFiles.follow(op.item);
+  }
+
+  recordError(message: string, detail?: string): void {
+    this.emit(this.state.recordError(message, detail));
+  }
+
+  /** A switchboard.autoApprove rule answered without a card: said where the tool call shows. */
+  noteAutoApproval(toolTitle: string | undefined, description: string): void {
+    const title = toolTitle ? `${toolTitle}: allowed without asking` : 'Allowed without asking';
+    this.emit(this.state.apply({ sessionUpdate: 'notice', severity: 'info', title, description }));
+  }
+
+  /** Modes, config options and models from session/new, load or resume. */
+  applySetup(setup: LoadSessionResult): void {
+    this.emit(this.state.applySessionSetup(setup));
+  }
+
+  /** The session now lives in this agent session of a (re)started agent process. */
+  bind(acpSessionId: string, agentInfo: InitializeResult | undefined): void {
+    this.acpSessionId = acpSessionId;
+    this.detached = false;
+    const caps = agentInfo?.agentCapabilities;
+    this.capabilities = {
+      image: Boolean(caps?.promptCapabilities.image),
+      audio: Boolean(caps?.promptCapabilities.audio),
+      embeddedContext: Boolean(caps?.promptCapabilities.embeddedContext),
+      loadSession: Boolean(caps?.loadSession),
+    };
+  }
+
+  // ---- the turn
+
+  /**
+   * One prompt turn, start to end. `shownAlready`: the prompt is in the transcript from a turn that
+   * stopped for sign-in; the retry after signing in sends it again without recording it twice.
+   */
+  async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean }): Promise<void> {
+    if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
+    this.error = undefined;
+    this.turn = 'running';
+    this.turnNumber++;
+    // Created before anything is awaited so Stop works from the first moment the turn shows as running.
+    const abort = (this.abort = new AbortController());
+    this.changed();
+    this.host.turnChanged(this);
+    let turn: TurnRef | undefined;
+    const firstItem = this.transcript.items.length;
+    try {
+      const connection = await this.host.connect(this);
+      turn = this.turnRef;
+      this.host.turnFiles.begin(turn);
+      const built = await buildPromptBlocks(prompt, this.capabilities);
+      if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
+      if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
+      if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
+      else await this.run(connection, built.blocks, prompt, abort.signal);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      if (turn) await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
+      this.turn = 'idle';
+      this.abort = undefined;
+      this.changed();
+      this.host.turnChanged(this);
+    }
+  }
+
+  private async run(connection: AcpClientConnection, blocks: ContentBlock[], prompt: ComposerPrompt, signal: AbortSignal): Promise<void> {
+    const result = await this.host.withAuth(
+      this.agentId,
+      () => connection.prompt(this.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
+      { run: () => this.prompt(prompt, { shownAlready: true }), sessionKey: this.key, what: 'sends your message again' },
+    );
+    this.emit(this.state.recordTurnEnd(result.stopReason, result.usage));
+    if (result.cancelledLocally) {
+      this.recordError(`${this.agentId} did not confirm the cancellation; the turn was ended here.`, 'If the agent keeps working, use Restart Agent.');
+      this.host.offerRestart(this.agentId);
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (error instanceof AuthRequiredError) {
+      this.error = { message: `${this.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
+      return;
+    }
+    const message = errorMessage(error);
+    this.host.log.error(`Turn failed in ${this.key}: ${message}`);
+    if (this.host.agentCrashed(this.agentId)) {
+      // The crash banner has the details; the session says why this message went nowhere.
+      this.error = { message: `Not sent: ${message}` };
+      return;
+    }
+    this.recordError(message);
+    this.error = { message };
+  }
+
+  private toolCallsFrom(firstItem: number): ToolCallItem[] {
+    return this.transcript.items.slice(firstItem).filter((i): i is ToolCallItem => i.kind === 'tool_call');
+  }
+
+  /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */
+  cancel(): void {
+    if (this.turn === 'idle') return;
+    this.turn = 'cancelling';
+    this.changed();
+    this.host.cancelRequests(this.scopedId);
+    this.abort?.abort();
+  }
+
+  /** The agent process is gone (crash or restart): the turn ends with what it said, the binding is forgotten. */
+  detach(crash?: { message: string; detail?: string }): void {
+    if (crash && this.turn !== 'idle') {
+      this.recordError(crash.message, crash.detail);
+      this.abort?.abort();
+    }
+    this.host.cancelRequests(this.scopedId);
+    this.host.disposeTerminals(this.scopedId);
+    this.detached = true;
+    this.changed();
+  }
+
+  dismissError(): void {
+    this.error = undefined;
+    this.changed();
+  }
+
+  setLoading(loading: boolean, error?: SessionError): void {
+    this.loading = loading;
+    if (error) this.error = error;
+    this.changed();
+  }
+
+  // ---- session settings
+
+  async setMode(modeId: string): Promise<void> {
+    const connection = await this.host.connect(this);
+    await connection.setMode(this.acpSessionId, modeId);
+    this.emit(this.state.setMode(modeId));
+  }
+
+  async setModel(modelId: string): Promise<void> {
+    const connection = await this.host.connect(this);
+    await connection.setModel(this.acpSessionId, modelId);
+    this.emit(this.state.setCurrentModel(modelId));
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    const connection = await this.host.connect(this);
+    this.emit(this.state.setConfigOptions(await connection.setConfigOption(this.acpSessionId, configId, value)));
+  }
+
+  /** Mode, model and config options from the agent's settings entry, applied after session/new. */
+  async applyDefaults(definition: ResolvedAgentDefinition, setup: LoadSessionResult): Promise<void> {
+    const tryIt = async (what: string, run: () => Promise<unknown>) => {
+      try {
+        await run();
+      } catch (error) {
+        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${errorMessage(error)}`;
+        this.host.log.warn(message);
+        this.recordError(message);
+      }
+    };
+    const { defaultMode, defaultModel } = definition;
+    if (defaultMode && setup.modes?.currentModeId !== defaultMode) await tryIt(`defaultMode "${defaultMode}"`, () => this.setMode(defaultMode));
+    if (defaultModel) {
+      const modelOption = this.transcript.configOptions.find((o) => o.category === 'model' && o.kind === 'select');
+      if (modelOption) {
+        if (modelOption.currentValue !== defaultModel) await tryIt(`defaultModel "${defaultModel}"`, () => this.setConfigOption(modelOption.id, defaultModel));
+      } else if (setup.models && setup.models.currentModelId !== defaultModel) {
+        await tryIt(`defaultModel "${defaultModel}"`, () => this.setModel(defaultModel));
+      }
+    }
+    for (const [id, value] of Object.entries(definition.defaultConfigOptions ?? {})) {
+      await tryIt(`config option "${id}"`, () => this.setConfigOption(id, value));
+    }
+  }
+
+  dispose(): void {
+    this.opsEmitter.dispose();
+    this.changeEmitter.dispose();
+  }
+}
+
+export function scopedSessionId(agentId: string, acpSessionId: string): string {
+  return JSON.stringify([agentId, acpSessionId]);
+}

@@ -1,0 +1,104 @@
+// The open sessions, by tab key and by agent-qualified session id, and the questions the editor bridges
+// ask about them (a session's folders, its turn, its agent, a tool call's kind).
+import type { Session } from './session';
+
+export class SessionRegistry {
+  private readonly byKey = new Map<string, Session>();
+  private readonly byScopedId = new Map<string, Session>();
+  activeKey: string | undefined;
+
+  get(key: string): Session | undefined {
+    return this.byKey.get(key);
+  }
+
+  require(key: string): Session {
+    const session = this.byKey.get(key);
+    if (!session) throw new Error('That session is closed.');
+    return session;
+  }
+
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  /** Is this the registered session of its key (not one closed since)? */
+  isOpen(session: Session): boolean {
+    return this.byKey.get(session.key) === session;
+  }
+
+  values(): Session[] {
+    return [...this.byKey.values()];
+  }
+
+  keys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
+  ofAgent(agentId: string): Session[] {
+    return this.values().filter((s) => s.agentId === agentId);
+  }
+
+  get active(): Session | undefined {
+    return this.activeKey ? this.byKey.get(this.activeKey) : undefined;
+  }
+
+  add(session: Session): void {
+    this.byKey.set(session.key, session);
+    this.byScopedId.set(session.scopedId, session);
+  }
+
+  remove(session: Session): void {
+    this.byKey.delete(session.key);
+    this.byScopedId.delete(session.scopedId);
+  }
+
+  /** Runs `change` (which may change the session's agent session id) and indexes the session again. */
+  reindex(session: Session, change: () => void): void {
+    this.byScopedId.delete(session.scopedId);
+    change();
+    if (this.byKey.has(session.key)) this.byScopedId.set(session.scopedId, session);
+  }
+
+  /** The session of an agent-qualified session id (what the bridges see). */
+  scoped(scopedId: string): Session | undefined {
+    return this.byScopedId.get(scopedId);
+  }
+
+  /** Maps for the history list: which entries are open. */
+  get indexes(): { keys: ReadonlyMap<string, Session>; scopedIds: ReadonlyMap<string, Session> } {
+    return { keys: this.byKey, scopedIds: this.byScopedId };
+  }
+
+  // ---- for the bridges, by agent-qualified session id
+
+  rootsOf(scopedId: string): { cwd: string; additionalDirectories: string[] } | undefined {
+    const s = this.byScopedId.get(scopedId);
+    return s ? { cwd: s.cwd, additionalDirectories: s.additionalDirectories } : undefined;
+  }
+
+  turnIdOf(scopedId: string): string {
+    return this.byScopedId.get(scopedId)?.turnId ?? 'default';
+  }
+
+  agentNameOf(scopedId: string): string | undefined {
+    return this.byScopedId.get(scopedId)?.agentId;
+  }
+
+  /** The chat tab of an agent session, to route a permission prompt to the right card. */
+  sessionKeyOf(scopedId: string): string | undefined {
+    return this.byScopedId.get(scopedId)?.key;
+  }
+
+  toolKindOf(scopedId: string, toolCallId: string): string | undefined {
+    const item = this.byScopedId.get(scopedId)?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
+  }
+
+  /** A turn's label in the Changed Files tree: the session's title and the turn's number. */
+  describeTurn(turn: { sessionId: string; turnId: string }): string | undefined {
+    const session = this.byScopedId.get(turn.sessionId);
+    const number = turn.turnId.slice(turn.turnId.lastIndexOf('#') + 1);
+    if (!session) return /^\d+$/.test(number) ? `Turn ${number}` : undefined;
+    return `${session.title} · turn ${number}`;
+  }
+}

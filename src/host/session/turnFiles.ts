@@ -1,0 +1,87 @@
+// Which files a turn changed, whoever wrote them. Writes through fs/write_text_file are recorded by the fs
+// bridge; agents that write files themselves (Claude, Codex, OpenCode) are caught by the folder watcher
+// and by the files their tool calls and permission requests name. Never a guess from timestamps: a file
+// the user saved just before the turn must not pass for new, or Undo would delete it.
+import * as vscode from 'vscode';
+import * as nodePath from 'node:path';
+import { errorMessage, toolCallFromRequest } from '../../acp';
+import type { TranscriptItem } from '../../shared/transcript';
+import type { DiffReview } from '../diff';
+import type { FsBridge } from '../fs/fsBridge';
+
+type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
+
+/** What a turn is, to the diff review: the agent-qualified session id and the turn's id. */
+export interface TurnRef {
+  readonly scopedId: string;
+  readonly turnId: string;
+  readonly folders: readonly string[];
+}
+
+/** How long the end of a turn waits for the agent's unanswered fs writes before listing changed files. */
+const WRITES_SETTLE_MS = 5000;
+
+/** The absolute paths a tool call names: its locations and the files of its diffs. */
+function filesNamedBy(call: ToolCallItem): string[] {
+  const paths = [...call.locations.map((l) => l.path), ...call.content.flatMap((c) => (c.type === 'diff' ? [c.path] : []))];
+  return [...new Set(paths)].filter((p) => nodePath.isAbsolute(p));
+}
+
+/** Resolves when `work` settles or after `ms`, whichever is first; never rejects. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.then(() => undefined, () => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
+export class TurnFiles {
+  constructor(
+    private readonly diffReview: DiffReview,
+    private readonly fs: FsBridge,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  begin(turn: TurnRef): void {
+    this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
+  }
+
+  /** The turn ended: waits for writes in flight, checks the files its tool calls named once more, lists them. */
+  async end(turn: TurnRef, toolCalls: readonly ToolCallItem[]): Promise<void> {
+    await settledWithin(this.fs.settled(turn.scopedId), WRITES_SETTLE_MS);
+    for (const call of toolCalls) await this.noticeToolCall(turn, call);
+    this.diffReview.endTurn(turn.scopedId);
+  }
+
+  /**
+   * The files a tool call names: one seen first is snapshotted (missing counts: it is then new when it
+   * appears), a later change is recorded against that snapshot.
+   */
+  async noticeToolCall(turn: TurnRef, call: ToolCallItem): Promise<void> {
+    for (const p of filesNamedBy(call)) {
+      await this.diffReview.tracker
+        .recordAgentTouchedFile({ sessionId: turn.scopedId, turnId: turn.turnId, uri: vscode.Uri.file(p).toString() })
+        .catch((e: unknown) => this.log.debug(`diff review: could not check ${p}: ${errorMessage(e)}`));
+    }
+  }
+
+  /**
+   * The files a permission request names, as they are before the answer: an agent waits for it before
+   * writing, so this is the baseline of a change it then makes itself (a new file included), whatever the
+   * timing of its tool-call updates.
+   */
+  async snapshotAsked(turn: TurnRef, toolCall: unknown): Promise<void> {
+    const call = toolCallFromRequest(toolCall);
+    if (!call) return;
+    for (const p of filesNamedBy(call)) {
+      await this.diffReview.tracker
+        .snapshot({ sessionId: turn.scopedId, turnId: turn.turnId, uri: vscode.Uri.file(p).toString() })
+        .catch((e: unknown) => this.log.debug(`diff review: could not snapshot ${p}: ${errorMessage(e)}`));
+    }
+  }
+
+  /** The first location of a tool call, for "follow the agent" in the editor. */
+  follow(call: ToolCallItem): void {
+    const first = call.locations[0];
+    if (first) void this.diffReview.follow.followLocation(first.path, first.line).catch(() => undefined);
+  }
+}

@@ -1,0 +1,100 @@
+// The one check of what the webview sends: a compromised webview is untrusted input, so every message is
+// parsed against this schema on arrival and the host sees only well-formed, bounded values. The message
+// types in ./messages are inferred from it. Only the host imports this file at runtime (the webview bundle
+// never loads zod).
+import { z } from 'zod';
+
+const id = z.string().min(1).max(1000);
+const text = z.string().max(1_000_000);
+
+const mention = z.object({
+  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol']),
+  uri: z.string().max(10_000),
+  label: z.string().max(1000),
+  range: z.object({ startLine: z.number().int(), endLine: z.number().int() }).optional(),
+});
+
+const image = z.object({
+  id: z.string().max(1000),
+  mimeType: z.string().regex(/^image\/[\w.+-]+$/),
+  data: z.string().max(50_000_000),
+  name: z.string().max(1000).optional(),
+});
+
+/** Keeps the well-formed items of a list and drops the rest, so one bad attachment never loses the message. */
+const wellFormed = <T extends z.ZodType>(item: T, max: number) =>
+  z
+    .array(z.unknown())
+    .max(max)
+    .transform((items) => items.flatMap((i) => { const r = item.safeParse(i); return r.success ? [r.data as z.output<T>] : []; }));
+
+export const composerPromptSchema = z.object({ text, mentions: wellFormed(mention, 500), images: wellFormed(image, 50) });
+
+const permissionAnswer = z.union([z.object({ optionId: id }), z.object({ cancelled: z.literal(true) })]);
+
+const elicitationValue = z.union([z.string().max(100_000), z.number(), z.boolean(), z.array(z.string().max(100_000)).max(1000)]);
+const elicitationAnswer = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('accept'), content: z.record(z.string(), elicitationValue).optional() }),
+  z.object({ action: z.literal('decline') }),
+  z.object({ action: z.literal('cancel') }),
+]);
+
+const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  message('ready', { protocolVersion: z.number() }),
+  /** The webview's copy drifted (an op did not apply, or a seq was missed): the host answers with a fresh `init`. */
+  message('resync', { reason: z.string().max(2000) }),
+  /** `requestId`: a prompt sent before the session opens names it to wait for that session. */
+  message('newSession', { agentId: id.optional(), requestId: id.optional() }),
+  message('selectSession', { sessionId: id }),
+  message('closeSession', { sessionId: id }),
+  /**
+   * With no `sessionId` the prompt goes to the session a `newSession` with `newSessionRequestId` opens, or
+   * the host first starts a session with `agentId` (or the default). Queued while a turn runs.
+   */
+  message('prompt', { sessionId: id.optional(), agentId: id.optional(), newSessionRequestId: id.optional(), prompt: composerPromptSchema }),
+  message('cancel', { sessionId: id }),
+  message('queueEdit', { sessionId: id, queueId: id, text }),
+  message('queueRemove', { sessionId: id, queueId: id }),
+  /** Cancel the running turn and send this queued message right after. */
+  message('queueSendNow', { sessionId: id, queueId: id }),
+  message('setMode', { sessionId: id, modeId: id }),
+  message('setModel', { sessionId: id, modelId: id }),
+  message('setConfigOption', { sessionId: id, configId: id, value: z.union([z.string().max(10_000), z.boolean()]) }),
+  message('permissionAnswer', { sessionId: id, requestId: id, answer: permissionAnswer }),
+  message('elicitationAnswer', { sessionId: id, requestId: id, answer: elicitationAnswer }),
+  message('dismissError', { sessionId: id }),
+  message('restartAgent', { agentId: id }),
+  message('authenticate', { agentId: id, methodId: id }),
+  message('refreshHistory', {}),
+  message('openHistory', { historyId: id, mode: z.enum(['load', 'resume']) }),
+  message('deleteHistory', { historyId: id }),
+  message('mentionQuery', { requestId: z.number().int(), sessionId: id.optional(), query: z.string().transform((q) => q.slice(0, 200)) }),
+  message('copyCode', { code: text }),
+  message('insertCode', { code: text }),
+  message('openCode', { code: text, language: z.string().max(100).optional() }),
+  /** A link in agent output. The host only opens http(s)/mailto (via openExternal, which confirms) or workspace files. */
+  message('openLink', { href: z.string().max(10_000) }),
+  message('openLocation', { path: z.string().max(10_000), line: z.number().int().optional() }),
+  message('openResource', { uri: z.string().max(10_000) }),
+  message('openDiff', { sessionId: id, toolCallId: id, path: z.string().max(10_000) }),
+  /** Per changed file: open its diff, keep the change, or undo it. */
+  message('changedFileAction', { sessionId: id, key: id, action: z.enum(['open', 'keep', 'undo']) }),
+  /** Keep All / Undo All of the session's pending changed files. */
+  message('changedFilesAll', { sessionId: id, action: z.enum(['keep', 'undo']) }),
+  message('showProtocolLog', {}),
+  /** The Agent picker's "Add agent…" entry: opens the ACP Registry list. */
+  message('addAgentFromRegistry', {}),
+  /** Webview-side errors, for the host's log. */
+  message('log', { level: z.enum(['info', 'warn', 'error']), message: z.string().transform((m) => m.slice(0, 2000)) }),
+]);
+
+/** Parses a message from the webview; the error says which message and field were wrong. */
+export function parseWebviewMessage(raw: unknown): { ok: true; message: z.output<typeof webviewToHostSchema> } | { ok: false; error: string } {
+  const parsed = webviewToHostSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const type = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : '(no type)';
+  const issue = parsed.error.issues[0];
+  return { ok: false, error: `${type}: ${issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'malformed'}` };
+}
