@@ -1,8 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { layerZones } from './eslint.layers.mjs';
+import { hostFolders, layersPlugin } from './eslint.layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/workspace/**'] },
@@ -19,14 +17,13 @@ export default tseslint.config(
     // The layer table (ARCHITECTURE.md): which folder may import which. Every import is resolved to a file
     // first, so barrels (`../../acp`) and `export … from` count the same as direct imports.
     files: ['src/**', 'webview-ui/src/**'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.json', 'webview-ui/tsconfig.json'], noWarnOnMultipleProjects: true })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+    plugins: { layers: layersPlugin },
+    rules: { 'layers/imports': 'error' },
   },
   {
     // Every host file sits in the folder of what it bridges.
     files: ['src/host/*.ts', 'src/host/*.tsx'],
-    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: `Put this file in one of src/host/{${['fs', 'terminal', 'permissions', 'auth', 'session', 'diff', 'log']}}.` }] },
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: `Put this file in one of src/host/{${hostFolders}}.` }] },
   },
   {
     // The protocol and process layers run in plain Node and are unit-tested there: no VS Code API.

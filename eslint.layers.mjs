@@ -1,38 +1,55 @@
-// The layer table: for each folder, the folders of ours it may NOT import. ARCHITECTURE.md draws the same
-// table; change both together.
-const all = ['src/acp', 'src/agents', 'src/shared', 'src/chat', 'src/host', 'src/extension.ts', 'webview-ui'];
+// The layer table: for each folder, the folders of ours it may import. ARCHITECTURE.md draws the same
+// table; change both together. `layersPlugin` resolves every relative import to a file before matching,
+// so a barrel (`../../acp`) counts as its folder and `export … from` lines are checked too.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
 const host = ['fs', 'terminal', 'permissions', 'auth', 'session', 'diff', 'log'];
 
-/** `target` may import only `allowed` (and itself). */
-function only(target, allowed) {
-  return {
-    target: `./${target}`,
-    from: all.filter((f) => !allowed.includes(f) && !target.startsWith(f) && !f.startsWith(target)).map((f) => `./${f}`),
-    message: `${target} may import only ${allowed.join(', ') || 'nothing of ours'} (see ARCHITECTURE.md).`,
-  };
+/** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
+const allowed = {
+  'src/shared': [],
+  'src/acp': ['src/shared'],
+  'src/agents': [],
+  'src/chat': ['src/shared', 'src/acp'],
+  'webview-ui': ['src/shared'],
+  'src/host/log': ['src/shared', 'src/acp', 'src/agents'],
+  'src/host/fs': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
+  'src/host/terminal': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
+  'src/host/permissions': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
+  'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
+  'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
+  'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.map((h) => `src/host/${h}`)],
+};
+const rooms = Object.keys(allowed).sort((a, b) => b.length - a.length);
+const roomOf = (file) => rooms.find((r) => file === r || file.startsWith(`${r}/`)) ?? (file.startsWith('src/') ? file : undefined);
+
+function resolve(fromFile, spec) {
+  const base = path.resolve(path.dirname(fromFile), spec);
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
+  }
+  return base;
 }
 
-/** Inside src/host: `sub` may import only these host folders. */
-function hostOnly(sub, allowed) {
-  return {
-    target: `./src/host/${sub}`,
-    from: host.filter((h) => h !== sub && !allowed.includes(h)).map((h) => `./src/host/${h}`),
-    message: `src/host/${sub} may import only ${allowed.map((a) => `host/${a}`).join(', ') || 'no other host folder'} (see ARCHITECTURE.md).`,
-  };
-}
+const importRule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = path.relative(root, context.filename).split(path.sep).join('/');
+    const from = roomOf(file);
+    if (!from || !allowed[from]) return {};
+    const check = (node) => {
+      const spec = node.source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path.relative(root, resolve(context.filename, spec)).split(path.sep).join('/');
+      const to = roomOf(target);
+      if (!to || to === from || allowed[from].includes(to)) return;
+      context.report({ node: node.source, message: `${from} may not import ${to} (${spec}); it may import ${allowed[from].join(', ') || 'nothing of ours'} (see ARCHITECTURE.md).` });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
 
-export const layerZones = [
-  only('src/shared', []),
-  only('src/acp', ['src/shared']),
-  only('src/agents', []),
-  only('src/chat', ['src/shared', 'src/acp']),
-  only('src/host', ['src/shared', 'src/acp', 'src/agents', 'src/chat']),
-  only('webview-ui', ['src/shared']),
-  hostOnly('log', []),
-  hostOnly('fs', ['log']),
-  hostOnly('terminal', ['fs', 'log']),
-  hostOnly('permissions', ['log']),
-  hostOnly('diff', ['fs', 'log']),
-  hostOnly('auth', ['log']),
-  hostOnly('session', ['fs', 'terminal', 'permissions', 'auth', 'diff', 'log']),
-].filter((zone) => zone.from.length > 0);
+export const layersPlugin = { rules: { imports: importRule } };
+export const hostFolders = host;
