@@ -84,7 +84,8 @@ describe('AcpMessageReader', () => {
     stream.write(lines.join('\n') + '\n');
     assert.equal(stream.isPaused(), true, 'held messages pause the stream');
     assert.deepEqual(got, ['r0'], 'nothing overtakes a message vscode-jsonrpc has not dispatched yet');
-    await new Promise((r) => setTimeout(r, 20));
+    // vscode-jsonrpc dispatches one message per macrotask: wait until all ten are through, not a fixed time.
+    for (let turns = 0; got.length < 10 && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
     assert.deepEqual(got, ['r0', 'u0', 'r1', 'u1', 'r2', 'u2', 'r3', 'u3', 'r4', 'u4']);
     assert.equal(stream.isPaused(), false);
   });
