@@ -1,6 +1,7 @@
 // Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { webviewAliases } from './webview-ui/bundle-aliases.mjs';
 
@@ -23,6 +24,23 @@ const common = {
   legalComments: 'none',
 };
 
+/**
+ * zod's `z.locales` namespace pulls every translation of its error messages into the bundle (about 300 KB of
+ * the 450 KB zod costs); Switchboard only reads its English messages, registered by zod itself.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 const extension = {
   ...common,
   entryPoints: ['src/extension.ts'],
@@ -31,6 +49,7 @@ const extension = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  plugins: [zodEnglishOnly],
   // jsonc-parser's `main` is a UMD build whose inner require('./impl/…') calls esbuild cannot follow
   // (the bundle would fail at activation); its ES module build bundles cleanly.
   alias: { 'jsonc-parser': fileURLToPath(new URL('./node_modules/jsonc-parser/lib/esm/main.js', import.meta.url)) },

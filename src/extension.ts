@@ -118,8 +118,15 @@ function build(context: vscode.ExtensionContext, logs: LogChannels): Switchboard
   late.backend = backend;
   const chat = (late.chat = ChatViewProvider.register(context, backend, { log }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
-  const startSession = async (agent: string) => void (await vscode.commands.executeCommand('switchboard.newSession', agent));
-  for (const d of registerRegistryCommands({ service: registry, log, startSession })) sub(d);
+  for (const d of registerRegistryCommands({
+    service: registry,
+    log,
+    startSession: async (agent) => void (await vscode.commands.executeCommand('switchboard.newSession', agent)),
+    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.getAgents().find((a) => a.id === agent)?.status ?? 'stopped'),
+    restartAgent: async (agent) => void (await vscode.commands.executeCommand('switchboard.restartAgent', agent)),
+  })) {
+    sub(d);
+  }
   void backend.restoreOpenTabs();
   log.info(`Switchboard ${String(context.extension.packageJSON.version)} activated in VS Code ${vscode.version}`);
   return { backend, configuration, chat, diffReview, permissions, registry };

@@ -79,6 +79,9 @@ export async function* bodyChunks(response: Response, what: string, signal?: Abo
   const body = response.body;
   if (!body) return;
   const reader = body.getReader();
+  // Aborting ends a read that waits on a stalled server (the fetch's own signal may not be this one).
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
       let step: Awaited<ReturnType<typeof reader.read>>;
@@ -88,10 +91,12 @@ export async function* bodyChunks(response: Response, what: string, signal?: Abo
         if (signal?.aborted) throw abortError();
         throw new InterruptedError(what, networkReason(error));
       }
+      if (signal?.aborted) throw abortError();
       if (step.done) return;
       yield Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength);
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }

@@ -48,7 +48,7 @@ export class RegistryClient {
     try {
       return await this.fetchFresh(url, signal);
     } catch (error) {
-      if (isAbortError(error)) throw error;
+      if (signal?.aborted) throw error;
       networkError = error instanceof Error ? error.message : String(error);
     }
     const cached = await this.readCache(url);
@@ -60,7 +60,14 @@ export class RegistryClient {
     const checked = resolveHttpUrl(url, undefined, 'The registry URL (switchboard.registry.url)');
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     const response = await httpGet(this.options.fetch, checked, 'the agent registry', signal, timeoutMs);
-    const body = await readCapped(response, this.options.maxBytes ?? 8 * 1024 * 1024, 'the agent registry', signal);
+    // A server that stalls midway must not leave the list loading forever.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const body = await readCapped(response, this.options.maxBytes ?? 8 * 1024 * 1024, 'the agent registry', signal ? AbortSignal.any([signal, deadline]) : deadline).catch(
+      (error: unknown) => {
+        if (isAbortError(error) && !signal?.aborted) throw new Error(`the agent registry at ${checked} stopped sending within ${Math.round(timeoutMs / 1000)} s`);
+        throw error;
+      },
+    );
     const text = body.toString('utf8');
     const parsed = parseRegistryText(text);
     if (!parsed.ok) throw new Error(`${checked} is not a valid agent registry: ${parsed.error}`);

@@ -10,6 +10,9 @@ export interface RegistryUiDeps {
   readonly log: vscode.LogOutputChannel;
   /** Opens the chat and starts a session with the agent (by its display name). */
   readonly startSession: (agentName: string) => Promise<void>;
+  /** Whether the agent's process runs now (an update then takes effect on restart). */
+  readonly isRunning: (agentName: string) => boolean;
+  readonly restartAgent: (agentName: string) => Promise<void>;
 }
 
 export async function installWithProgress(deps: RegistryUiDeps, agent: RegistryAgent, load: RegistryLoad): Promise<InstalledAgent | undefined> {
@@ -62,6 +65,16 @@ export async function installWithProgress(deps: RegistryUiDeps, agent: RegistryA
 async function announceInstalled(deps: RegistryUiDeps, record: InstalledAgent, previousVersion: string | undefined): Promise<void> {
   const start = 'Start Session';
   const makeDefault = 'Make Default';
+  const restart = 'Restart Agent';
+  if (previousVersion && deps.isRunning(record.name)) {
+    // The running process is the old version until it restarts (which interrupts a turn in progress).
+    const choice = await vscode.window.showInformationMessage(
+      `Switchboard: ${record.name} was updated to ${record.version} (from ${previousVersion}). Restart the agent to use it in the open sessions.`,
+      restart,
+    );
+    if (choice === restart) await deps.restartAgent(record.name);
+    return;
+  }
   const what = previousVersion ? `was updated to ${record.version} (from ${previousVersion})` : `${record.version} is installed`;
   const choice = await vscode.window.showInformationMessage(`Switchboard: ${record.name} ${what}. It is in the chat's Agent picker.`, start, makeDefault);
   if (choice === start) await deps.startSession(record.name);

@@ -47,7 +47,7 @@ export async function addAgentFromRegistry(deps: RegistryUiDeps): Promise<void> 
     pick.title = `Add Agent from Registry (offline: the list saved ${saved})`;
     pick.placeholder = `Offline, showing the list saved ${saved}. ${load.networkError ?? ''}`;
   } else {
-    pick.placeholder = `Search ${load.registry.agents.length} agents by name, description or author`;
+    pick.placeholder = `Search ${load.registry.agents.length} ${load.registry.agents.length === 1 ? 'agent' : 'agents'} by name, description or author`;
   }
   await closed;
   pick.dispose();

@@ -62,6 +62,25 @@ describe('registry client: fetch and offline cache', () => {
     await assert.rejects(client.load('not a url'), /is not a valid URL/);
   });
 
+  it('a list that stalls midway falls back to the cached copy', async () => {
+    server.setJson('/registry.json', { agents: [agentA] });
+    await client.load(server.registryUrl);
+    server.set('/registry.json', { kind: 'stall', body: Buffer.from(JSON.stringify({ agents: [agentA] })), sendBytes: 10 });
+    const quick = new RegistryClient({ fetch, cacheFile: path.join(dir, 'cache.json'), timeoutMs: 300 });
+    const load = await quick.load(server.registryUrl);
+    assert.strictEqual(load.source, 'cache');
+    assert.match(load.networkError ?? '', /stopped sending within 0 s/);
+  });
+
+  it('cancelling rejects instead of falling back', async () => {
+    server.set('/registry.json', { kind: 'stall', body: Buffer.from('{"agents": []}'), sendBytes: 5 });
+    const controller = new AbortController();
+    const loading = client.load(server.registryUrl, controller.signal);
+    await server.requested('/registry.json');
+    controller.abort();
+    await assert.rejects(loading, (e: Error) => e.name === 'AbortError');
+  });
+
   it('a cached copy of another registry URL is not used', async () => {
     server.setJson('/registry.json', { agents: [agentA] });
     await client.load(server.registryUrl);

@@ -1,0 +1,170 @@
+// The ACP Registry through the real workbench: "Add agent…" in the chat's Agent picker opens the registry
+// list (served by this test on 127.0.0.1), a click installs the fixture agent (a tar.gz built from the fake
+// agent), it joins the picker with its icon and runs a turn; the update notification and the list update it;
+// the list uninstalls it; an offline registry says so, and a bad checksum or an agent built for another
+// platform installs nothing and says why.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { agentTarGz, sha256 } from '../fixtures/registry/archives';
+import { registryAgent, SAFE_SVG, startRegistryServer, type RegistryServer } from '../fixtures/registry/registryServer';
+import { configureAgents, DEMO_AGENT, openChat, selectAgent, sendMessage, transcript, until } from './helpers/chat';
+import { closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, settingsText, type Workbench } from './helpers/workbench';
+
+const PLATFORM = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+const AGENT = 'Fixture Binary';
+/** The extension's global storage in code-server's user data. */
+const storage = () => path.join(e2eEnv().userDataDir, 'User', 'globalStorage', 'switchboard-dev.switchboard');
+
+describe('ACP Registry in the workbench', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let page: Page;
+  let chat: FrameLocator;
+  let server: RegistryServer;
+  const v1 = agentTarGz(process.execPath);
+  const v2 = agentTarGz(process.execPath, ['--minimal-caps']);
+  const entry = (version: string, body: Buffer) =>
+    registryAgent('fixture-binary', version, { binary: { [PLATFORM]: { archive: `/fixture-binary-${version}.tar.gz`, cmd: 'bin/agent', sha256: sha256(body) } } }, {
+      name: AGENT,
+      description: 'A scripted agent for the registry tests',
+      authors: ['Switchboard tests'],
+      license: 'MIT',
+      icon: '/fixture-binary.svg',
+    });
+  const publish = (...agents: Record<string, unknown>[]) => server.setJson('/registry.json', { version: '1.0.0', agents });
+
+  before(async () => {
+    server = await startRegistryServer();
+    server.set('/fixture-binary-1.0.0.tar.gz', { kind: 'body', body: v1 });
+    server.set('/fixture-binary-1.1.0.tar.gz', { kind: 'body', body: v2 });
+    server.set('/fixture-binary.svg', { kind: 'body', body: SAFE_SVG, contentType: 'image/svg+xml' });
+    publish(entry('1.0.0', v1));
+    configureAgents(DEMO_AGENT, { 'switchboard.registry.url': server.registryUrl });
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    page = wb.page;
+    chat = await openChat(page);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') {
+      await reportFailure(wb.page, `registry-${this.currentTest.title}`);
+      console.log(`settings after the failure: ${settingsText()}; registry requests: ${JSON.stringify([...server.hits])}`);
+    }
+    // Leave no quick pick or dialog open for the next test.
+    if (wb) await page.keyboard.press('Escape');
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'registry');
+    await closeWorkbench(wb);
+    await server.close();
+  });
+
+  const picker = () => chat.getByRole('combobox', { name: 'Agent', exact: true });
+  const pickerOptions = () => picker().locator('option').allTextContents();
+  const quickInput = () => page.locator('.quick-input-widget');
+  const row = (label: string): Locator =>
+    page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  const notification = (text: RegExp): Locator => page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+
+  /** Opens the registry list from the chat's Agent picker and waits for `label` in it. */
+  async function openListFromPicker(label: string): Promise<Locator> {
+    await picker().selectOption({ label: 'Add agent…' });
+    await quickInput().waitFor({ state: 'visible' });
+    const item = row(label);
+    await item.waitFor({ timeout: 60_000 });
+    return item;
+  }
+
+  async function openListFromCommand(label: string): Promise<Locator> {
+    await runCommand(page, 'Switchboard: Add Agent from Registry…');
+    const item = row(label);
+    await item.waitFor({ timeout: 60_000 });
+    return item;
+  }
+
+  it('"Add agent…" lists the registry; a click installs the agent, which joins the picker with its icon and runs a turn', async () => {
+    const item = await openListFromPicker(AGENT);
+    // The picker keeps showing the agent it showed: "Add agent…" is not an agent.
+    assert.strictEqual(await picker().evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), DEMO_AGENT);
+    const text = await item.innerText();
+    for (const part of ['v1.0.0', 'MIT', 'A scripted agent for the registry tests', 'by Switchboard tests', `download for ${PLATFORM}`]) assert.ok(text.includes(part), `"${part}" in ${JSON.stringify(text)}`);
+    await screenshot(page, 'registry-list');
+    // Searchable: typing filters the list.
+    await page.locator('.quick-input-widget input').fill('scripted');
+    await item.click();
+    await notification(/Fixture Binary 1\.0\.0 is installed/).waitFor({ timeout: 60_000 });
+    await until(async () => (await pickerOptions()).includes(AGENT), 'the agent in the Agent picker');
+    await selectAgent(chat, AGENT);
+    const icon = chat.locator('.toolbar img');
+    await icon.waitFor();
+    assert.match((await icon.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/);
+    await sendMessage(chat, 'hello registry', { waitForEnd: true });
+    await transcript(chat).getByText('echo: hello registry').first().waitFor();
+    await screenshot(page, 'registry-agent-in-picker');
+  });
+
+  it('a newer version shows as "update available" in the list, and the update notification updates it', async () => {
+    publish(entry('1.1.0', v2));
+    const item = await openListFromCommand(AGENT);
+    await until(async () => (await item.innerText()).includes('update available (installed 1.0.0)'), 'the "update available" mark');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'Switchboard: Check for Agent Updates');
+    const offer = notification(/Fixture Binary 1\.1\.0 is available in the agent registry \(you have 1\.0\.0\)/);
+    await offer.waitFor({ timeout: 60_000 });
+    await offer.getByRole('button', { name: 'Update' }).click();
+    // The agent runs (the session of the last test): the new version takes over when it restarts.
+    const updated = notification(/Fixture Binary was updated to 1\.1\.0 \(from 1\.0\.0\)\. Restart the agent to use it/);
+    await updated.waitFor({ timeout: 60_000 });
+    await updated.getByRole('button', { name: 'Restart Agent' }).click();
+    assert.deepStrictEqual(fs.readdirSync(path.join(storage(), 'agents', 'fixture-binary')), ['1.1.0'], 'the old version\'s files are gone');
+    const again = await openListFromCommand(AGENT);
+    await until(async () => /v1\.1\.0.*installed/.test(await again.innerText()), 'the list to show 1.1.0 installed');
+    await page.keyboard.press('Escape');
+    await selectAgent(chat, AGENT);
+    await sendMessage(chat, 'after the update', { waitForEnd: true });
+    await transcript(chat).getByText('echo: after the update').first().waitFor();
+  });
+
+  it('offline, the list is the saved copy and says so', async () => {
+    server.set('/registry.json', { kind: 'status', status: 503 });
+    await runCommand(page, 'Switchboard: Add Agent from Registry…');
+    await row(AGENT).waitFor({ timeout: 60_000 });
+    await until(async () => /offline: the list saved/.test(await quickInput().innerText()), 'the offline notice in the list');
+    await page.keyboard.press('Escape');
+    publish(entry('1.1.0', v2));
+  });
+
+  it('the list uninstalls it: its files go and it leaves the picker', async () => {
+    await (await openListFromCommand(AGENT)).click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Uninstall' }).first().click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible' });
+    assert.match(await dialog.innerText(), /Uninstall Fixture Binary 1\.1\.0\?/);
+    await dialog.getByRole('button', { name: 'Uninstall' }).click();
+    await notification(/Fixture Binary was uninstalled/).waitFor({ timeout: 30_000 });
+    await until(async () => !(await pickerOptions()).includes(AGENT), 'the agent to leave the picker');
+    assert.ok(!fs.existsSync(path.join(storage(), 'agents', 'fixture-binary')), 'its files are removed');
+  });
+
+  it('a checksum mismatch or an agent built only for another platform installs nothing and says why', async () => {
+    const other = PLATFORM === 'darwin-aarch64' ? 'linux-x86_64' : 'darwin-aarch64';
+    publish(
+      registryAgent('bad-sum', '1.0.0', { binary: { [PLATFORM]: { archive: '/fixture-binary-1.0.0.tar.gz', cmd: 'bin/agent', sha256: '0'.repeat(64) } } }, { name: 'Bad Checksum' }),
+      registryAgent('elsewhere', '1.0.0', { binary: { [other]: { archive: '/x.zip', cmd: 'x' } } }, { name: 'Elsewhere Only' }),
+    );
+    // The workbench shows only the newest few toasts: earlier tests' notifications must not hide these.
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await (await openListFromCommand('Bad Checksum')).click();
+    await notification(/Could not install Bad Checksum 1\.0\.0: the checksum of the archive .* does not match the registry/).waitFor({ timeout: 60_000 });
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    const elsewhere = await openListFromCommand('Elsewhere Only');
+    assert.match(await elsewhere.innerText(), /not available on this machine/);
+    await elsewhere.click();
+    await notification(new RegExp(`Elsewhere Only has no build for this machine \\(${PLATFORM}\\); it supports ${other}`)).waitFor({ timeout: 30_000 });
+    const options = await pickerOptions();
+    assert.ok(!options.includes('Bad Checksum') && !options.includes('Elsewhere Only'), JSON.stringify(options));
+  });
+});
