@@ -33,6 +33,7 @@ export type { KnownSessionUpdate, SessionNotification, SessionUpdate, Unsupporte
 export type {
   AgentCapabilities,
   AuthMethod,
+  ForkSessionResult,
   InitializeResult,
   ListSessionsResult,
   LoadSessionResult,
@@ -42,6 +43,7 @@ export type {
   SetConfigOptionResult,
 } from './schema/agentResponses';
 export type * from './schema/agentRequests';
+export type { AgentAuthStatus } from './schema/authStatus';
 export { TranscriptState } from './session/transcriptState';
 export { toolCallFromRequest } from './session/toolCalls';
 export type * from './protocolTypes';

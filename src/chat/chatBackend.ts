@@ -31,6 +31,8 @@ export interface TerminalOutputEvent {
   /** Raw output (may contain ANSI sequences; the chat strips them). */
   data: string;
   exitStatus?: { exitCode: number | null; signal?: string | null };
+  /** Its VS Code terminal opened (true) or closed (false); absent: unchanged. */
+  open?: boolean;
 }
 
 /** A session as the backend reports it. The message queue is owned by the chat itself. */
@@ -94,13 +96,24 @@ export interface ChatBackend {
   answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void;
   answerElicitation(sessionId: string, requestId: string, answer: ElicitationAnswer): void;
   dismissError(sessionId: string): void;
+  /**
+   * Unstable session/fork, opened as a new active tab (resolves with its id). `fromItemId`: a user message;
+   * the tab shows the transcript up to its turn. A failure is shown in the original session's banner.
+   */
+  forkSession?(sessionId: string, fromItemId?: string): Promise<string | undefined>;
+  /** session/set_title where the agent supports it, else a local title; kept across reloads. */
+  renameSession?(sessionId: string, title: string): Promise<void>;
   restartAgent(agentId: string): Promise<void>;
   authenticate(agentId: string, methodId: string): Promise<void>;
+  /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
+  logout(agentId: string): Promise<void>;
   refreshHistory(): Promise<void>;
   openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
   deleteHistory(historyId: string): Promise<void>;
   /** Opens the diff editor for a tool call's diff. */
   openDiff(sessionId: string, toolCallId: string, path: string): Promise<void>;
+  /** Shows the VS Code terminal of a terminal card; one already closed is reported closed (`open: false`). */
+  openTerminal(sessionId: string, terminalId: string): Promise<void>;
   /**
    * Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one.
    * Optional so that backends without diff review still satisfy the interface.

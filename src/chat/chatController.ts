@@ -38,7 +38,7 @@ export class ChatController implements Disposable {
   private agentsDirty = false;
   private activeDirty = false;
   private historyDirty: { loading?: boolean } | undefined;
-  private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus'] }>();
+  private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus']; open?: boolean }>();
   private readonly terminalCarry = new Map<string, string>();
 
   constructor(
@@ -147,6 +147,7 @@ export class ChatController implements Disposable {
     cur.data += text;
     if (cur.data.length > this.maxTerminalChunk) cur.data = cur.data.slice(-this.maxTerminalChunk);
     if (e.exitStatus) cur.exitStatus = e.exitStatus;
+    if (e.open !== undefined) cur.open = e.open;
     this.terminalOut.set(e.terminalId, cur);
     this.channel.schedule();
   }
@@ -193,7 +194,7 @@ export class ChatController implements Disposable {
     }
     this.transcripts.collect(out, (id) => this.backend.getSessions().find((s) => s.view.sessionId === id)?.transcript);
     for (const [terminalId, t] of this.terminalOut) {
-      out.push(t.exitStatus ? { type: 'terminalOutput', terminalId, data: t.data, exitStatus: t.exitStatus } : { type: 'terminalOutput', terminalId, data: t.data });
+      out.push({ type: 'terminalOutput', terminalId, data: t.data, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}), ...(t.open !== undefined ? { open: t.open } : {}) });
     }
     if (this.activeDirty) out.push({ type: 'activeSession', sessionId: this.backend.getActiveSessionId() });
     const h = this.historyDirty;

@@ -64,8 +64,17 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
     elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
     dismissError: (m) => b.dismissError(m.sessionId),
+    forkSession: (m) => {
+      if (!b.forkSession) throw new Error('forking sessions is not supported here');
+      return b.forkSession(m.sessionId, m.fromItemId);
+    },
+    renameSession: (m) => {
+      if (!b.renameSession) throw new Error('renaming sessions is not supported here');
+      return b.renameSession(m.sessionId, m.title);
+    },
     restartAgent: (m) => b.restartAgent(m.agentId),
     authenticate: (m) => b.authenticate(m.agentId, m.methodId),
+    logout: (m) => b.logout(m.agentId),
     refreshHistory: () => b.refreshHistory(),
     openHistory: (m) => b.openHistory(m.historyId, m.mode),
     deleteHistory: (m) => b.deleteHistory(m.historyId),
@@ -83,6 +92,7 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     openLocation: (m) => ui.openLocation(m.path, m.line),
     openResource: (m) => ui.openResource(m.uri),
     openDiff: (m) => b.openDiff(m.sessionId, m.toolCallId, m.path),
+    openTerminal: (m) => b.openTerminal(m.sessionId, m.terminalId),
     changedFileAction: (m) => {
       if (!b.changedFileAction) throw new Error('changed files are not supported here');
       return b.changedFileAction(m.sessionId, m.key, m.action);

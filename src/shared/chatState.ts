@@ -41,6 +41,8 @@ export interface AgentView {
   afterSignIn?: string;
   /** Short message shown next to the status (e.g. "starting npx…"). */
   detail?: string;
+  /** Who the agent says it is signed in as (auth/status_update, Claude's _auth/status_update). */
+  account?: { signedIn?: boolean; label: string; detail?: string };
   /** The agent's icon as an inert data: URI (agents installed from the ACP Registry). */
   icon?: string;
   /** A remote agent (connected to by URL): its crash banner offers Reconnect instead of Restart. */
@@ -54,6 +56,10 @@ export interface SessionCapabilities {
   embeddedContext: boolean;
   /** The agent can load past sessions (session/load) or list them. */
   loadSession?: boolean;
+  /** The agent can fork the session (unstable session/fork). */
+  fork?: boolean;
+  /** The agent stores session titles (unstable session/set_title); otherwise a rename is kept locally. */
+  title?: boolean;
 }
 
 export type TurnState = 'idle' | 'running' | 'cancelling';
@@ -226,6 +232,8 @@ export interface TerminalSnapshot {
   output: string;
   truncated?: boolean;
   exitStatus?: { exitCode: number | null; signal?: string | null };
+  /** Its VS Code terminal is still open (the card offers "Open terminal"); false once closed or forgotten. */
+  open?: boolean;
 }
 
 /** Full state sent on every ready handshake (first load, reload, re-shown view). */

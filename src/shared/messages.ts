@@ -48,6 +48,8 @@ export type HostToWebviewMessage =
       data: string;
       reset?: boolean;
       exitStatus?: { exitCode: number | null; signal?: string | null };
+      /** Its VS Code terminal opened (true) or closed (false); absent: unchanged. */
+      open?: boolean;
     }
   | { type: 'history'; items: HistoryItem[]; loading?: boolean }
   | { type: 'mentionResults'; requestId: number; candidates: MentionCandidate[] }

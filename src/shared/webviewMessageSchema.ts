@@ -65,8 +65,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('permissionAnswer', { sessionId: id, requestId: id, answer: permissionAnswer }),
   message('elicitationAnswer', { sessionId: id, requestId: id, answer: elicitationAnswer }),
   message('dismissError', { sessionId: id }),
+  /** `fromItemId`: "Fork from here" on a user message. */
+  message('forkSession', { sessionId: id, fromItemId: id.optional() }),
+  /** The host trims, checks and caps the title (a bad one is said in the session's banner). */
+  message('renameSession', { sessionId: id, title: z.string().max(100_000) }),
   message('restartAgent', { agentId: id }),
   message('authenticate', { agentId: id, methodId: id }),
+  /** Sign out of the agent where it supports it, and forget the secrets Switchboard kept for it. */
+  message('logout', { agentId: id }),
   message('refreshHistory', {}),
   message('openHistory', { historyId: id, mode: z.enum(['load', 'resume']) }),
   message('deleteHistory', { historyId: id }),
@@ -79,6 +85,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('openLocation', { path: z.string().max(10_000), line: z.number().int().optional() }),
   message('openResource', { uri: z.string().max(10_000) }),
   message('openDiff', { sessionId: id, toolCallId: id, path: z.string().max(10_000) }),
+  /** A terminal card's "Open terminal": reveal its VS Code terminal. */
+  message('openTerminal', { sessionId: id, terminalId: id }),
   /** Per changed file: open its diff, keep the change, or undo it. */
   message('changedFileAction', { sessionId: id, key: id, action: z.enum(['open', 'keep', 'undo']) }),
   /** Keep All / Undo All of the session's pending changed files. */

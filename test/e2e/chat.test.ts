@@ -38,6 +38,7 @@ import {
   e2eEnv,
   openWorkbench,
   reportFailure,
+  runCommand,
   saveConsole,
   screenshot,
   THEMES,
@@ -136,21 +137,24 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await toolStatus(read)) === 'Completed', '"Read greet.js" to complete', 30_000);
     await read.getByRole('button', { name: /^Open .*greet\.js at line 1$/ }).waitFor();
 
-    // The permission card: one button per option, named by the option's name.
-    const card = log.getByRole('region', { name: 'Permission: Edit greet.js' });
-    await card.waitFor({ timeout: 60_000 });
-    for (const name of ['Allow', 'Always Allow', 'Reject']) await button(card, name).waitFor();
-    assert.deepStrictEqual((await card.locator('.permission-options button').allInnerTexts()).map((t) => t.trim()), ['Allow', 'Always Allow', 'Reject']);
-    // The edit waits for the answer: the card's diff preview shows the line to be added; the file is untouched.
-    assert.match(await card.locator('.diff-lines').innerText(), /Edited by the Switchboard demo agent/);
+    // The permission request shows in its tool call's group: one button per option, named by the option's name.
     const edit = toolCall(log, 'Edit greet.js').first();
+    const card = edit.getByRole('region', { name: 'Permission: Edit greet.js' });
+    await card.waitFor({ timeout: 60_000 });
+    for (const name of ['Allow', 'Always Allow', 'Reject']) await button(edit, name).waitFor();
+    assert.deepStrictEqual((await card.locator('.permission-options button').allInnerTexts()).map((t) => t.trim()), ['Allow', 'Always Allow', 'Reject']);
+    // Not a second card repeating the diff: the tool call's own preview is the only one.
+    assert.strictEqual(await log.getByRole('region', { name: /^Permission:/ }).count(), 1);
+    assert.strictEqual(await edit.locator('.diff-preview').count(), 1);
+    // The edit waits for the answer: the tool call's diff preview shows the line to be added; the file is untouched.
+    assert.match(await edit.locator('.diff-lines').innerText(), /Edited by the Switchboard demo agent/);
     assert.strictEqual(await toolStatus(edit), 'Awaiting permission');
     assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), original);
     // Readable while it waits (the theme tests below audit the finished turn in every theme).
     const audit = await (await chatFrameHandle(wb!.page)).evaluate(auditContrast);
     assert.deepStrictEqual(audit.failing, [], 'texts under the WCAG AA contrast while the permission card shows');
 
-    await button(card, 'Allow').click();
+    await button(edit, 'Allow').click();
     await card.waitFor({ state: 'detached', timeout: 30_000 });
     const greet = workspaceFile('src/greet.js');
     const written = await until(() => {
@@ -177,6 +181,13 @@ describe('Chat panel with the demo agent', function () {
     await chat.getByRole('meter', { name: 'Context usage' }).waitFor({ timeout: 10_000 });
     assert.match((await tabs(chat).last().innerText()).trim(), /Demo: hello from the e2e test/);
     await screenshot(wb!.page, 'chat-full-turn');
+
+    // "Open terminal" on the terminal card shows the command's VS Code terminal (named after the tool call).
+    await button(run, 'Open terminal').click();
+    const terminalTab = wb!.page.locator('.part.panel').locator('.single-terminal-tab, .terminal-tabs-entry').filter({ hasText: 'Run node --version' });
+    await terminalTab.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(wb!.page, 'chat-open-terminal');
+    await runCommand(wb!.page, 'View: Hide Panel');
   });
 
   for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {

@@ -1,5 +1,5 @@
 // Diff review in the real workbench with the demo agent's `edit` turn (a permission request carrying a diff
-// of src/greet.js): the diff opens from the permission card's "Open diff" in VS Code's native diff editor,
+// of src/greet.js): the diff opens from the awaiting tool call's "Open diff" in VS Code's native diff editor,
 // and the editor title's Accept / Reject actions answer the permission request — Accept lets the agent
 // write the file, Reject leaves it untouched and the tool call fails. Then Undo All (Changed Files view)
 // restores the file byte for byte, including the user's unsaved edits made before the agent wrote.
@@ -45,28 +45,32 @@ async function topmost(locator: Locator): Promise<Locator> {
   return locator.nth(tops.indexOf(Math.min(...tops)));
 }
 
-/** Starts the demo `edit` turn and waits for its permission card. */
-async function startEditTurn(chat: FrameLocator): Promise<{ card: Locator; before: number }> {
+/**
+ * Starts the demo `edit` turn and waits for its permission request, which shows inside the tool call's
+ * group (`edit`, with the diff and "Open diff"); `card` is the request's region there (the options).
+ */
+async function startEditTurn(chat: FrameLocator): Promise<{ edit: Locator; card: Locator; before: number }> {
   const before = await turnsEnded(chat);
-  const cards = transcript(chat).getByRole('region', { name: 'Permission: Edit greet.js' });
+  const edit = toolCall(transcript(chat), 'Edit greet.js').last();
+  const card = edit.getByRole('region', { name: 'Permission: Edit greet.js' });
   await sendMessage(chat, 'edit');
-  await cards.first().waitFor({ timeout: 60_000 });
-  return { card: cards.first(), before };
+  await card.waitFor({ timeout: 60_000 });
+  return { edit, card, before };
 }
 
 /**
- * Opens the pending diff from the permission card's "Open diff"; waits for the native diff editor. The
+ * Opens the pending diff from the awaiting tool call's "Open diff"; waits for the native diff editor. The
  * pending review's diff editor is titled "greet.js (Proposed by Agent)" (src/host/diff/diffOpener.ts
  * proposalTitle); only that one carries Accept/Reject in its title (context key switchboard.diffPending).
  */
-async function openPendingDiff(page: Page, card: Locator): Promise<void> {
-  await button(card, 'Open diff').click();
+async function openPendingDiff(page: Page, edit: Locator): Promise<void> {
+  await button(edit, 'Open diff').click();
   await until(async () => (await editorTabs(page)).some((t) => /greet\.js/.test(t)), 'a diff editor for greet.js', 30_000);
   await page.locator('.part.editor .editor-group-container.active .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
   const tabs = await editorTabs(page);
   assert.ok(
     tabs.includes('greet.js (Proposed by Agent)'),
-    `"Open diff" on the permission card should open the pending change for review (tab "greet.js (Proposed by Agent)" with Accept/Reject in the editor title); the editor tabs are ${JSON.stringify(tabs)}`,
+    `"Open diff" on the awaiting tool call should open the pending change for review (tab "greet.js (Proposed by Agent)" with Accept/Reject in the editor title); the editor tabs are ${JSON.stringify(tabs)}`,
   );
 }
 
@@ -106,9 +110,9 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   it('Accept in the diff editor title answers the permission: the edit is written', async () => {
     const page = wb!.page;
     await freshStart(page, chat);
-    const { card, before } = await startEditTurn(chat);
+    const { edit, before } = await startEditTurn(chat);
     assert.strictEqual(fs.readFileSync(greet(), 'utf8'), original, 'nothing is written before the answer');
-    await openPendingDiff(page, card);
+    await openPendingDiff(page, edit);
     const accept = editorTitleAction(page, 'Accept Change');
     await accept.waitFor({ state: 'visible', timeout: 20_000 });
     await editorTitleAction(page, 'Reject Change').waitFor({ state: 'visible' });
@@ -132,14 +136,13 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     const page = wb!.page;
     await freshStart(page, chat);
     const onDisk = fs.readFileSync(greet());
-    const { card, before } = await startEditTurn(chat);
-    await openPendingDiff(page, card);
+    const { edit, before } = await startEditTurn(chat);
+    await openPendingDiff(page, edit);
     const reject = editorTitleAction(page, 'Reject Change');
     await reject.waitFor({ state: 'visible', timeout: 20_000 });
     await reject.click();
     await waitForTurnEnd(chat, before, 60_000);
     await openSwitchboardView(page);
-    const edit = toolCall(transcript(chat), 'Edit greet.js').last();
     await until(async () => (await toolStatus(edit)) === 'Failed', 'the rejected tool call to show Failed', 30_000);
     await edit.getByText('The edit was not allowed.').waitFor();
     assert.ok(fs.readFileSync(greet()).equals(onDisk), 'src/greet.js is byte for byte what it was');
@@ -152,8 +155,8 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     // top of it. (Restoring it on disk here would race VS Code's reload of its model, and the product then
     // rightly refuses to overwrite what it takes for the user's change.)
     const base = fs.readFileSync(greet(), 'utf8');
-    const { card, before } = await startEditTurn(chat);
-    await openPendingDiff(page, card);
+    const { edit, before } = await startEditTurn(chat);
+    await openPendingDiff(page, edit);
     // The palette lists the command only once the pending-diff context key is set (the title actions show it).
     await editorTitleAction(page, 'Accept Change').waitFor({ state: 'visible', timeout: 20_000 });
     await runCommand(page, 'Switchboard: Accept Change');
@@ -191,8 +194,8 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
 
     // The agent edits the live buffer (it reads the unsaved text) and the user allows it in the chat.
     await openSwitchboardView(page);
-    const { card, before } = await startEditTurn(chat);
-    assert.match(await card.innerText(), /Edited by the Switchboard demo agent/);
+    const { edit, card, before } = await startEditTurn(chat);
+    assert.match(await edit.innerText(), /Edited by the Switchboard demo agent/);
     await button(card, 'Allow').click();
     await waitForTurnEnd(chat, before, 60_000);
     await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(userText), 'the agent\'s edit (on top of the user\'s) on disk', 60_000);
@@ -224,10 +227,10 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     const firstLine = base.split('\n')[0];
     // The demo agent's `edit2` changes two places: a comment on line 1, a line appended at the end.
     const before = await turnsEnded(chat);
-    const cards = transcript(chat).getByRole('region', { name: 'Permission: Edit greet.js' });
+    const card = toolCall(transcript(chat), 'Edit greet.js').last().getByRole('region', { name: 'Permission: Edit greet.js' });
     await sendMessage(chat, 'edit2');
-    await cards.first().waitFor({ timeout: 60_000 });
-    await button(cards.first(), 'Allow').click();
+    await card.waitFor({ timeout: 60_000 });
+    await button(card, 'Allow').click();
     await waitForTurnEnd(chat, before, 60_000);
     await until(() => fs.readFileSync(greet(), 'utf8').includes('// Checked by the demo agent.'), 'the two-hunk edit on disk', 60_000);
 

@@ -202,7 +202,7 @@ export class ChatStore {
           truncated = true;
         }
         s.terminals = new Map(s.terminals);
-        s.terminals.set(m.terminalId, { terminalId: m.terminalId, output, truncated, exitStatus: m.exitStatus ?? prev?.exitStatus });
+        s.terminals.set(m.terminalId, { terminalId: m.terminalId, output, truncated, exitStatus: m.exitStatus ?? prev?.exitStatus, open: m.open ?? prev?.open });
         return;
       }
       case 'history':

@@ -22,6 +22,7 @@ import { CompleteElicitationParamsSchema, type CompleteElicitationParams } from 
 import { parseSessionNotification, type SessionNotification } from '../schema/sessionUpdate';
 import { summarizeIssues } from '../schema/sessionUpdate';
 import { isRecord } from '../schema/lenient';
+import { AuthStatusUpdateSchema, ClaudeAuthStatusSchema, type AgentAuthStatus } from '../schema/authStatus';
 import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
 import { clientCapabilitiesFor } from './clientCapabilities';
@@ -80,6 +81,7 @@ export class AcpClientConnection {
   private readonly updateListeners = new Set<SessionUpdateListener>();
   private readonly registered = new Set<ClientRequestMethod>();
   private readonly elicitationListeners = new Set<(p: CompleteElicitationParams) => void>();
+  private readonly authStatusListeners = new Set<(s: AgentAuthStatus) => void>();
   /** Pending permission requests per session, answered `cancelled` on session/cancel. */
   private readonly pendingPermissions = new Map<string, Set<() => void>>();
   private agentInfo: R.InitializeResult | undefined;
@@ -95,6 +97,8 @@ export class AcpClientConnection {
     this.channel.setErrorMapper((method, error) => this.mapError(method, error));
     this.channel.onFastNotification('session/update', (params) => this.deliverUpdate(params));
     this.channel.onNotification('elicitation/complete', (params) => this.completeElicitation(params));
+    this.channel.onNotification('auth/status_update', (params) => this.authStatusUpdate('auth/status_update', AuthStatusUpdateSchema, params));
+    this.channel.onNotification('_auth/status_update', (params) => this.authStatusUpdate('_auth/status_update', ClaudeAuthStatusSchema, params));
   }
 
   /** Over a spawned agent: its stdout is our input, its stdin our output. */
@@ -176,6 +180,12 @@ export class AcpClientConnection {
     return { dispose: () => this.elicitationListeners.delete(listener) };
   }
 
+  /** Who the agent says it is signed in as (`auth/status_update`, or Claude's `_auth/status_update`). */
+  onAuthStatus(listener: (status: AgentAuthStatus) => void): Disposable {
+    this.authStatusListeners.add(listener);
+    return { dispose: () => this.authStatusListeners.delete(listener) };
+  }
+
   // ---- client -> agent --------------------------------------------------------------
 
   async initialize(options: InitializeOptions, request?: RequestOptions): Promise<R.InitializeResult> {
@@ -199,6 +209,24 @@ export class AcpClientConnection {
   async logout(request?: RequestOptions): Promise<void> {
     this.require(this.capabilities().auth.logout, 'auth.logout', 'logout');
     await this.call('logout', {}, R.EmptyResultSchema, request);
+  }
+
+  /** Unstable `auth/status`: asks who the agent is signed in as. */
+  async authStatus(request?: RequestOptions): Promise<AgentAuthStatus> {
+    this.require(this.capabilities().auth.status, 'auth.status', 'auth/status');
+    return this.call('auth/status', {}, AuthStatusUpdateSchema, request);
+  }
+
+  /** Unstable `session/fork`: a new session with the whole context of `sessionId` (the protocol has no fork point). */
+  async forkSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.ForkSessionResult> {
+    this.require(this.capabilities().sessionCapabilities.fork, 'sessionCapabilities.fork', 'session/fork');
+    return this.call('session/fork', { sessionId, ...this.sessionSetup(params, 'session/fork') }, R.ForkSessionResultSchema, request);
+  }
+
+  /** Unstable `session/set_title`; resolves with the title the agent stored. */
+  async setSessionTitle(sessionId: string, title: string, request?: RequestOptions): Promise<string> {
+    this.require(this.capabilities().sessionCapabilities.title, 'sessionCapabilities.title', 'session/set_title');
+    return (await this.call('session/set_title', { sessionId, title }, R.SetSessionTitleResultSchema, request)).title;
   }
 
   async newSession(params: SessionParams, request?: RequestOptions): Promise<R.NewSessionResult> {
@@ -344,6 +372,15 @@ export class AcpClientConnection {
       return;
     }
     for (const listener of this.elicitationListeners) listener(parsed.data);
+  }
+
+  private authStatusUpdate(method: string, schema: z.ZodType<AgentAuthStatus>, raw: unknown): void {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      this.logger.warn(`Ignored an invalid ${method}: ${summarizeIssues(parsed.error.issues)}`);
+      return;
+    }
+    for (const listener of this.authStatusListeners) listener(parsed.data);
   }
 
   /** The host's handler races a local `cancelled` answer triggered by cancel(sessionId). */

@@ -31,9 +31,9 @@ const AgentCapabilitiesSchema = z
     promptCapabilities: optional(z.object({ image: flag, audio: flag, embeddedContext: flag })),
     mcpCapabilities: optional(z.object({ http: flag, sse: flag })),
     sessionCapabilities: optional(
-      z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present }),
+      z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present, fork: present, title: present }),
     ),
-    auth: optional(z.object({ logout: present })),
+    auth: optional(z.object({ logout: present, status: present })),
   })
   .optional()
   .catch(undefined);
@@ -50,16 +50,16 @@ export interface AgentCapabilities {
   loadSession: boolean;
   promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean };
   mcpCapabilities: { http: boolean; sse: boolean };
-  sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean };
-  auth: { logout: boolean };
+  sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean; fork: boolean; title: boolean };
+  auth: { logout: boolean; status: boolean };
 }
 
 const NoCapabilities: AgentCapabilities = {
   loadSession: false,
   promptCapabilities: { image: false, audio: false, embeddedContext: false },
   mcpCapabilities: { http: false, sse: false },
-  sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false },
-  auth: { logout: false },
+  sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false, fork: false, title: false },
+  auth: { logout: false, status: false },
 };
 
 function normaliseCapabilities(parsed: Partial<AgentCapabilities> = {}): AgentCapabilities {
@@ -76,6 +76,13 @@ export type InitializeResult = z.output<typeof InitializeResultSchema>;
 
 export const NewSessionResultSchema = z.object({ sessionId: z.string(), ...SessionSetupFields });
 export type NewSessionResult = z.output<typeof NewSessionResultSchema>;
+
+/** Unstable `session/fork`: the new session, set up like session/new. */
+export const ForkSessionResultSchema = NewSessionResultSchema;
+export type ForkSessionResult = NewSessionResult;
+
+/** Unstable `session/set_title`: the title as the agent stored it (it may trim or truncate). */
+export const SetSessionTitleResultSchema = z.object({ title: z.string() });
 
 export const LoadSessionResultSchema = z.object({ ...SessionSetupFields }).nullable().transform((r) => r ?? {});
 export type LoadSessionResult = z.output<typeof LoadSessionResultSchema>;

@@ -173,6 +173,11 @@ export class TranscriptState {
   }
 
   /** The current mode (after session/set_mode succeeded, or the agent's current_mode_update). */
+  /** A title the user chose (a rename). */
+  setTitle(title: string): TranscriptOp[] {
+    return this.setMeta({ title });
+  }
+
   setMode(modeId: string): TranscriptOp[] {
     return this.setMeta({ modes: { currentModeId: modeId, availableModes: this.transcript.modes?.availableModes ?? [] } });
   }

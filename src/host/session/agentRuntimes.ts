@@ -1,7 +1,7 @@
 // The running agents, one AgentRuntime per agent name, shared by that agent's sessions. Created on first
 // use, kept in step with the settings, reported to the status bar, stopped on dispose.
 import * as vscode from 'vscode';
-import type { ClientRequestHandlers, SessionNotification } from '../../acp';
+import type { AgentAuthStatus, ClientRequestHandlers, SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -20,6 +20,8 @@ export interface AgentRuntimesOptions {
   cwd(): string;
   handlers(agentName: string): Partial<ClientRequestHandlers>;
   onUpdate(agentName: string, notification: SessionNotification): void;
+  /** The agent said who it is signed in as. */
+  onAuthStatus(agentName: string, status: AgentAuthStatus): void;
   /** The agent's process ended without being asked to. */
   onCrash(runtime: AgentRuntime): void;
 }
@@ -72,8 +74,9 @@ export class AgentRuntimes implements vscode.Disposable {
       handlers: this.o.handlers(definition.name),
       clientVersion: this.o.clientVersion,
       onConnection: (connection) => {
-        const sub = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
-        return { dispose: () => sub.dispose() };
+        const updates = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
+        const auth = connection.onAuthStatus((s) => this.o.onAuthStatus(definition.name, s));
+        return { dispose: () => (updates.dispose(), auth.dispose()) };
       },
     });
     this.disposables.push(

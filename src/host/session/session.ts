@@ -142,6 +142,25 @@ export class Session implements vscode.Disposable {
     this.emit(this.state.apply({ sessionUpdate: 'notice', severity: 'info', title, description }));
   }
 
+  /** Said in the transcript where the user is looking (a fork's origin). */
+  note(title: string, description?: string): void {
+    this.emit(this.state.apply({ sessionUpdate: 'notice', severity: 'info', title, ...(description ? { description } : {}) }));
+  }
+
+  /**
+   * Rename: stored by the agent when it supports session/set_title (it may trim or shorten it), otherwise
+   * kept in the local transcript. Either way the transcript's title changes, so it is saved with it.
+   */
+  async rename(title: string): Promise<void> {
+    let stored = title;
+    if (this.capabilities.title && !this.detached) {
+      const connection = await this.host.connect(this);
+      stored = await connection.setSessionTitle(this.acpSessionId, title);
+    }
+    this.emit(this.state.setTitle(stored));
+    this.changed();
+  }
+
   /** Modes, config options and models from session/new, load or resume. */
   applySetup(setup: LoadSessionResult): void {
     this.emit(this.state.applySessionSetup(setup));
@@ -157,6 +176,8 @@ export class Session implements vscode.Disposable {
       audio: Boolean(caps?.promptCapabilities.audio),
       embeddedContext: Boolean(caps?.promptCapabilities.embeddedContext),
       loadSession: Boolean(caps?.loadSession),
+      fork: Boolean(caps?.sessionCapabilities.fork),
+      title: Boolean(caps?.sessionCapabilities.title),
     };
   }
 

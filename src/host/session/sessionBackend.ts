@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
-import { errorMessage, type AcpClientConnection, type McpServer, type SessionNotification } from '../../acp';
+import { NotFoundError, errorMessage, type AcpClientConnection, type AgentAuthStatus, type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
@@ -26,12 +26,16 @@ import { AgentRuntimes } from './agentRuntimes';
 import { SessionHistory } from './sessionHistory';
 import { Session, scopedSessionId, type SessionHost } from './session';
 import { SessionDiffs } from './sessionDiffs';
+import { forkedTranscript } from './forkTranscript';
 import { SessionRegistry } from './sessionRegistry';
 import { SessionTabs } from './sessionTabs';
 import type { AgentStatusBar } from './statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import { TurnFiles } from './turnFiles';
 import { agentView, sessionView } from './views';
+
+/** The longest session title a rename accepts. */
+const MAX_TITLE = 200;
 
 export interface SessionBackendOptions {
   logs: LogChannels;
@@ -53,6 +57,8 @@ export interface SessionBackendOptions {
 
 export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposable {
   private readonly terminalIds = new Set<string>();
+  /** Who each agent last said it is signed in as. */
+  private readonly accounts = new Map<string, AgentAuthStatus>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly sessionEmitter = new vscode.EventEmitter<BackendSessionView>();
   private readonly closeEmitter = new vscode.EventEmitter<string>();
@@ -85,6 +91,10 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
       cwd: () => this.workspaceCwd(),
       handlers: (name) => agentRequestHandlers(name, { ...o, log: o.logs.main, turnFiles: this.turnFiles, sessionOf: (id) => this.sessions.scoped(id) }),
       onUpdate: (name, n) => this.onUpdate(name, n),
+      onAuthStatus: (name, status) => {
+        this.accounts.set(name, status);
+        agentsChanged.fire();
+      },
       onCrash: (runtime) => this.onAgentCrash(runtime),
     });
     const agentsChanged = new vscode.EventEmitter<void>();
@@ -120,6 +130,7 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
       o.diffReview.onDidChangeChangedFiles(() => this.sessions.values().forEach((s) => this.fireSession(s))),
       o.terminals.onDidOutput((e) => this.terminalOutput({ terminalId: e.terminalId, data: e.text })),
       o.terminals.onDidExit((e) => this.terminalOutput({ terminalId: e.terminalId, data: '', exitStatus: e.exitStatus })),
+      o.terminals.onDidChangeOpen((e) => this.terminalOutput({ terminalId: e.terminalId, data: '', open: e.open })),
     );
   }
 
@@ -127,7 +138,13 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
 
   getAgents(): AgentView[] {
     return this.o.configuration.snapshot.agents.map((a) =>
-      agentView(a.name, this.runtimes.get(a.name), { flows: this.signIn.flowsOf(a.name), error: this.signIn.failureOf(a.name), retry: this.signIn.retryOf(a.name) }, a.icon),
+      agentView(
+        a.name,
+        this.runtimes.get(a.name),
+        { flows: this.signIn.flowsOf(a.name), error: this.signIn.failureOf(a.name), retry: this.signIn.retryOf(a.name) },
+        a.icon,
+        this.accounts.get(a.name),
+      ),
     );
   }
 
@@ -153,7 +170,7 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
   getTerminals(): TerminalSnapshot[] {
     return [...this.terminalIds].flatMap((terminalId) => {
       const t = this.o.terminals.getOutput(terminalId);
-      return t ? [{ terminalId, output: t.output, truncated: t.truncated, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}) }] : [];
+      return t ? [{ terminalId, output: t.output, truncated: t.truncated, open: t.open, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}) }] : [];
     });
   }
 
@@ -272,6 +289,50 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
     this.sessions.get(sessionId)?.dismissError();
   }
 
+  /**
+   * session/fork, opened as a new tab. `fromItemId` (a user message): the tab shows the transcript up to
+   * that message's turn; the agent's fork has the whole session (the protocol has no fork point). A failure
+   * (e.g. -32002, the agent no longer has the session) keeps the original tab and says why in its banner.
+   */
+  async forkSession(sessionId: string, fromItemId?: string): Promise<string | undefined> {
+    const source = this.sessions.require(sessionId);
+    try {
+      const runtime = this.runtimes.for(this.definitionOf(source.agentId));
+      const connection = await this.connect(source);
+      const params = { cwd: source.cwd, additionalDirectories: source.additionalDirectories, mcpServers: this.o.mcpServers() };
+      const result = await this.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, params));
+      const { transcript, notice } = forkedTranscript(source.transcript, source.title, result.sessionId, fromItemId);
+      const fork = this.add(new Session(this, randomUUID(), source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
+      fork.applySetup(result);
+      fork.note(notice.title, notice.description);
+      await this.tabs.save(fork);
+      this.tabs.persist(this.sessions.values(), this.sessions.activeKey);
+      return fork.key;
+    } catch (error) {
+      const gone = error instanceof NotFoundError ? ` ${source.agentId} no longer has this session.` : '';
+      this.log.warn(`session/fork of ${source.acpSessionId} failed: ${errorMessage(error)}`);
+      source.setLoading(false, { message: `Could not fork the session.${gone}`, detail: errorMessage(error) });
+      return undefined;
+    }
+  }
+
+  /** Rename: trimmed, at most MAX_TITLE characters; a bad title is said in the session's banner. */
+  async renameSession(sessionId: string, title: string): Promise<void> {
+    const session = this.sessions.require(sessionId);
+    const trimmed = title.trim().replace(/\s+/g, ' ');
+    if (!trimmed) return session.setLoading(false, { message: 'A session title cannot be empty.' });
+    if (trimmed.length > MAX_TITLE) return session.setLoading(false, { message: `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.` });
+    try {
+      await session.rename(trimmed);
+    } catch (error) {
+      session.setLoading(false, { message: `Could not rename the session: ${errorMessage(error)}` });
+      return;
+    }
+    await this.tabs.save(session);
+    this.tabs.persist(this.sessions.values(), this.sessions.activeKey);
+    this.historyEmitter.fire({});
+  }
+
   answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void {
     // A card dismissed without choosing: the request stays answerable from the notification or diff editor.
     if ('cancelled' in answer) this.log.info(`Permission card ${requestId} dismissed`);
@@ -284,6 +345,14 @@ export class SessionBackend implements ChatBackend, SessionHost, vscode.Disposab
 
   openDiff(sessionId: string, toolCallId: string, path: string): Promise<void> {
     return this.diffs.open(this.sessions.get(sessionId), toolCallId, path);
+  }
+
+  async openTerminal(sessionId: string, terminalId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (session && this.o.terminals.reveal(session.scopedId, terminalId)) return;
+    // Closed by the user, trimmed or forgotten: the card stops offering it and says so.
+    this.log.info(`Terminal ${terminalId} is closed; it cannot be shown`);
+    this.terminalOutput({ terminalId, data: '', open: false });
   }
 
   changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void> {

@@ -61,6 +61,7 @@ export function agentView(
   signIn: { flows?: AuthFlow[]; error?: string; retry?: string } = {},
   /** An inert data: URI (registry agents). */
   icon?: string,
+  account?: AgentView['account'],
 ): AgentView {
   const authFlows = signIn.flows;
   const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
@@ -68,6 +69,7 @@ export function agentView(
   if (runtime?.crash && runtime.status === 'crashed') view.crash = runtime.crash;
   if (runtime?.detail) view.detail = runtime.detail;
   if (runtime?.isRemote) view.remote = true;
+  if (account) view.account = { ...account };
   if (authFlows && runtime?.status === 'auth_required') {
     view.authMethods = authFlows.map(authMethodView);
     if (signIn.error) view.authError = signIn.error;

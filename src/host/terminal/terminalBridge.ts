@@ -67,6 +67,14 @@ export interface TerminalSnapshot {
   truncated: boolean;
   exitStatus?: ExitStatus;
   released: boolean;
+  /** Its VS Code terminal is still open (reveal() can show it). */
+  open: boolean;
+}
+
+export interface TerminalOpenEvent {
+  sessionId: string;
+  terminalId: string;
+  open: boolean;
 }
 
 interface Entry {
@@ -90,11 +98,14 @@ export class TerminalBridge implements vscode.Disposable {
   private readonly outputEmitter = new vscode.EventEmitter<TerminalOutputEvent>();
   private readonly exitEmitter = new vscode.EventEmitter<TerminalExitEvent>();
   private readonly releaseEmitter = new vscode.EventEmitter<TerminalSnapshot>();
+  private readonly openEmitter = new vscode.EventEmitter<TerminalOpenEvent>();
   /** Live output chunks for the chat's terminal cards. */
   readonly onDidOutput = this.outputEmitter.event;
   readonly onDidExit = this.exitEmitter.event;
   /** Fired at release with the output so far; later output (a dying process) still comes via onDidOutput. */
   readonly onDidRelease = this.releaseEmitter.event;
+  /** Its VS Code terminal was created (open) or closed, by the user, a trim or the session's end. */
+  readonly onDidChangeOpen = this.openEmitter.event;
 
   // VS Code calls the pty's close() only for a terminal whose pty it opened; a terminal closed before
   // that (or in a workbench that skips it) is still caught here, so its process never outlives it.
@@ -130,6 +141,7 @@ export class TerminalBridge implements vscode.Disposable {
       throw e;
     }
     if (options.show) entry.terminal.show(true);
+    this.openEmitter.fire({ sessionId: req.sessionId, terminalId, open: true });
     entry.proc.start();
     return { terminalId };
   }
@@ -167,11 +179,11 @@ export class TerminalBridge implements vscode.Disposable {
     return e && this.snapshot(e);
   }
 
-  /** Shows the VS Code terminal of a live or recently released terminal. */
-  reveal(terminalId: string): boolean {
+  /** Shows (and focuses) the VS Code terminal of a session's terminal; false when it is closed or unknown. */
+  reveal(sessionId: string, terminalId: string): boolean {
     const e = this.live.get(terminalId) ?? this.released.get(terminalId);
-    if (!e?.terminalOpen) return false;
-    e.terminal.show(true);
+    if (!e?.terminalOpen || e.sessionId !== sessionId) return false;
+    e.terminal.show(false);
     return true;
   }
 
@@ -194,10 +206,11 @@ export class TerminalBridge implements vscode.Disposable {
     this.outputEmitter.dispose();
     this.exitEmitter.dispose();
     this.releaseEmitter.dispose();
+    this.openEmitter.dispose();
   }
 
   private terminalClosed(terminal: vscode.Terminal): void {
-    for (const e of this.live.values()) {
+    for (const e of [...this.live.values(), ...this.released.values()]) {
       if (e.terminal === terminal && e.terminalOpen) e.pty.close();
     }
   }
@@ -228,6 +241,7 @@ export class TerminalBridge implements vscode.Disposable {
       closedByUser: () => {
         // Closing the terminal ends its process; the id stays valid for the agent to read the result.
         entry.terminalOpen = false;
+        this.openEmitter.fire({ sessionId, terminalId, open: false });
         entry.proc.kill();
       },
     });
@@ -259,6 +273,7 @@ export class TerminalBridge implements vscode.Disposable {
       truncated: e.buffer.truncated,
       ...(status ? { exitStatus: { ...status } } : {}),
       released: e.released,
+      open: e.terminalOpen,
     };
   }
 
@@ -282,5 +297,6 @@ export class TerminalBridge implements vscode.Disposable {
     e.terminalOpen = false;
     e.pty.dispose();
     e.terminal.dispose();
+    this.openEmitter.fire({ sessionId: e.sessionId, terminalId: e.terminalId, open: false });
   }
 }

@@ -40,12 +40,14 @@ interface AgentCase {
   readonly askMode?: string;
   /** The agent names the session (session_info_update) from the model's answer to its title request. */
   readonly titles?: boolean;
+  /** The agent says who it is signed in as (Claude's `_auth/status_update`). */
+  readonly reportsAccount?: boolean;
   /** The agent's own bug: it cannot create a file through fs/* with any client (Gemini CLI 0.61). */
   readonly cannotCreateFiles?: string;
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, failsOn: 529, acceptEditsMode: 'acceptEdits', askMode: 'default' },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, reportsAccount: true, failsOn: 529, acceptEditsMode: 'acceptEdits', askMode: 'default' },
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
   { recipe: codex, handlers: [openaiResponses], failsOn: 500 },
@@ -120,6 +122,11 @@ for (const c of CASES) {
       assert.deepStrictEqual(end.kind === 'turn_end' && [end.stopReason, end.empty], ['end_turn', false]);
       if (c.titles) await waitFor(() => view(sb, sessionId)?.title === SIDE_TITLE, `the title the agent sent (${view(sb, sessionId)?.title})`);
       if (c.turnUsage) assert.ok(end.kind === 'turn_end' && (end.usage?.totalTokens ?? 0) > 0, `the turn's usage is kept: ${JSON.stringify(end)}`);
+      if (c.reportsAccount) {
+        const accountOf = () => sb.backend.getAgents().find((a) => a.id === agent.name)?.account;
+        await waitFor(() => accountOf() !== undefined, 'the account the agent reports');
+        console.log(`${agent.name} reports its sign-in as ${JSON.stringify(accountOf())}`);
+      }
 
       assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL.replace("'hello'", "'hello, world'"), 'the edit is on disk');
       if (!c.noShellOutput) {

@@ -9,10 +9,11 @@ import type { TraceEvent } from '../../../src/acp';
 type Json = Record<string, unknown>;
 
 const ROOT = path.resolve(__dirname, '../../../..');
-const schemaPath = path.join(ROOT, 'node_modules/@agentclientprotocol/sdk/schema/v1/schema.json');
+const schemaPath = (file: string) => path.join(ROOT, 'node_modules/@agentclientprotocol/sdk/schema/v1', file);
 
-function load() {
-  const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8')) as { $defs: Record<string, Json> };
+/** `schema.unstable.json` for the unstable methods (session/fork, session/set_title, auth/status). */
+function load(file = 'schema.json') {
+  const schema = JSON.parse(fs.readFileSync(schemaPath(file), 'utf8')) as { $defs: Record<string, Json> };
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema(schema, 'acp');
   const def = (name: string) => {
@@ -32,11 +33,12 @@ function load() {
   return { def, clientSends, clientAnswers, root: ajv.compile({ $ref: 'acp#' }) };
 }
 
-let cached: ReturnType<typeof load> | undefined;
+const cached = new Map<string, ReturnType<typeof load>>();
 
 /** Returns a list of problems (empty when every message is valid). */
-export function validateSent(events: TraceEvent[]): string[] {
-  const v = (cached ??= load());
+export function validateSent(events: TraceEvent[], file: 'schema.json' | 'schema.unstable.json' = 'schema.json'): string[] {
+  let v = cached.get(file);
+  if (!v) cached.set(file, (v = load(file)));
   const problems: string[] = [];
   for (const e of events) {
     if (e.direction !== 'send') continue;

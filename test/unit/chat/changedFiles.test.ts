@@ -41,10 +41,12 @@ class Backend implements ChatBackend {
   dismissError() {}
   async restartAgent() {}
   async authenticate() {}
+  async logout() {}
   async refreshHistory() {}
   async openHistory() {}
   async deleteHistory() {}
   async openDiff() {}
+  async openTerminal() {}
   async changedFileAction(s: string, k: string, a: 'open' | 'keep' | 'undo') { this.calls.push(['changedFileAction', s, k, a]); }
   async changedFilesAll(s: string, a: 'keep' | 'undo') { this.calls.push(['changedFilesAll', s, a]); }
   onDidChangeAgents = event<void>(this.em, 'agents');

@@ -52,10 +52,12 @@ class FakeBackend implements ChatBackend {
   dismissError(s: string) { this.calls.push(['dismissError', s]); }
   async restartAgent(a: string) { this.calls.push(['restartAgent', a]); }
   async authenticate(a: string, m: string) { this.calls.push(['authenticate', a, m]); }
+  async logout(a: string) { this.calls.push(['logout', a]); }
   async refreshHistory() { this.calls.push(['refreshHistory']); }
   async openHistory(id: string, mode: 'load' | 'resume') { this.calls.push(['openHistory', id, mode]); }
   async deleteHistory(id: string) { this.calls.push(['deleteHistory', id]); }
   async openDiff(s: string, t: string, p: string) { this.calls.push(['openDiff', s, t, p]); }
+  async openTerminal(s: string, t: string) { this.calls.push(['openTerminal', s, t]); }
   onDidChangeAgents = event<void>(this.em, 'agents');
   onDidChangeSession = event<BackendSessionView>(this.em, 'session');
   onDidCloseSession = event<string>(this.em, 'close');
@@ -232,6 +234,20 @@ describe("ChatController: transcripts as snapshots and the reducer's ops", () =>
     assert.equal(stripAnsi('\u001b]0;title\u0007x\u001b[2Ky'), 'xy');
     assert.deepEqual(stripAnsiStreaming('', 'a\u001b[3'), { text: 'a', carry: '\u001b[3' });
   });
+
+  it('passes on whether a terminal is still open (the card\'s "Open terminal")', async () => {
+    const { backend, ctl, posted } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    backend.em.emit('terminal', { terminalId: 't', data: '', open: true });
+    backend.em.emit('terminal', { terminalId: 't', data: 'out' });
+    await tick();
+    backend.em.emit('terminal', { terminalId: 't', data: '', open: false });
+    await tick();
+    assert.deepEqual(flatten(posted.slice(1)), [
+      { type: 'terminalOutput', terminalId: 't', data: 'out', open: true },
+      { type: 'terminalOutput', terminalId: 't', data: '', open: false },
+    ]);
+  });
 });
 
 describe('ChatController: prompts and the message queue', () => {
@@ -319,6 +335,7 @@ describe('ChatController: routing webview actions', () => {
     ctl.handleMessage({ type: 'authenticate', agentId: 'A', methodId: 'login' });
     ctl.handleMessage({ type: 'openHistory', historyId: 'h', mode: 'resume' });
     ctl.handleMessage({ type: 'openDiff', sessionId: 's1', toolCallId: 'tc', path: '/a' });
+    ctl.handleMessage({ type: 'openTerminal', sessionId: 's1', terminalId: 'term_1' });
     ctl.handleMessage({ type: 'copyCode', code: 'x' });
     ctl.handleMessage({ type: 'openLink', href: 'https://example.com' });
     ctl.handleMessage({ type: 'mentionQuery', requestId: 7, query: 'ap' });
@@ -334,6 +351,7 @@ describe('ChatController: routing webview actions', () => {
       ['authenticate', 'A', 'login'],
       ['openHistory', 'h', 'resume'],
       ['openDiff', 's1', 'tc', '/a'],
+      ['openTerminal', 's1', 'term_1'],
     ]);
     assert.ok(uiLog.includes('copy:x'));
     assert.ok(uiLog.includes('link:https://example.com'));

@@ -154,14 +154,22 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
     client = await TurnClient.start({ recipe: codex, handlers: [openaiResponses], permissions: 'auto' });
     const c = client;
     const wire = tapWire(c);
-    // The second line comes later, so it streams after the tool call started (Codex drops the first chunk).
-    const command = 'echo first; sleep 1; echo second';
+    // The second line waits until the client has seen the tool call start (Codex drops output printed before
+    // it): the test creates `go` then, so the order holds however slow the machine is.
+    const command = 'echo first; while [ ! -e go ]; do sleep 0.05; done; echo second';
+    const started = setInterval(() => {
+      const seen = wire.some((m) => m.method === 'session/update' && ((m.params as { update: Json }).update._meta as { terminal_info?: unknown } | undefined)?.terminal_info);
+      if (seen) {
+        clearInterval(started);
+        fs.writeFileSync(path.join(c.cwd, 'go'), '');
+      }
+    }, 20);
     c.endpoint.script([
       { tools: [{ write: { path: 'new.txt', content: 'fresh\n' } }, { shell: { command } }] },
       { text: 'Both done.' },
     ]);
     const { session } = await c.openSession({ clientMeta: { terminal_output: true } });
-    const result = await c.prompt(session.sessionId, 'Write new.txt and run the command');
+    const result = await c.prompt(session.sessionId, 'Write new.txt and run the command').finally(() => clearInterval(started));
     assert.strictEqual(result.stopReason, 'end_turn', c.diagnostics());
     assert.deepStrictEqual(c.permissionRequests, [], "approval_policy 'never' asks for nothing");
     assert.strictEqual(fs.readFileSync(path.join(c.cwd, 'new.txt'), 'utf8'), 'fresh\n');

@@ -406,17 +406,89 @@ describe('webview: permissions, elicitation, banners, tabs, history', () => {
         ],
       }] },
     ));
-    const card = getByRole(h.root, 'region', 'Permission: Write config.json');
-    assert.match(card.textContent!, /config\.json/);
-    assert.match(getByRole(h.root, 'group', 'Write config.json').textContent!, /Awaiting permission/);
+    // The request shows inside its tool call's group (an announced region there), not as a second card.
+    const group = getByRole(h.root, 'group', 'Write config.json');
+    assert.ok(group.classList.contains('awaiting'));
+    assert.match(group.textContent!, /Awaiting permission/);
+    const card = getByRole(group, 'region', 'Permission: Write config.json');
+    assert.equal(queryAllByRole(h.root, 'region').filter((r) => accessibleName(r).startsWith('Permission:')).length, 1);
+    assert.equal(h.root.querySelectorAll('.permission-card').length, 0, 'no standalone card');
+    // The tool call shows no diff yet: the request's preview is shown, once.
+    assert.equal(card.querySelectorAll('.diff-preview').length, 1);
+    assert.equal(h.root.querySelectorAll('.diff-preview').length, 1);
     for (const name of ['Allow once', 'Always allow edits', 'Reject']) {
-      const b = getByRole(h.root, 'button', name);
+      const b = getByRole(group, 'button', name);
       assert.equal(b.tagName, 'BUTTON');
       assert.notEqual(b.tabIndex, -1);
     }
-    assert.ok(getByRole(h.root, 'button', 'Always allow edits').classList.contains('kind-allow_always'));
-    click(getByRole(h.root, 'button', 'Always allow edits'));
+    assert.ok(getByRole(group, 'button', 'Always allow edits').classList.contains('kind-allow_always'));
+    click(getByRole(group, 'button', 'Always allow edits'));
     assert.deepEqual(h.last('permissionAnswer'), { type: 'permissionAnswer', sessionId: 's1', requestId: '0', answer: { optionId: 'always' } });
+    h.unmount();
+  });
+
+  it('a permission request never repeats the diff its tool call already shows', () => {
+    const diff = { type: 'diff' as const, path: '/ws/a.ts', oldText: 'a', newText: 'b' };
+    const h = mount(snapshot(
+      [{ kind: 'tool_call', id: 't1', toolCallId: 'tc1', title: 'Edit a.ts', toolKind: 'edit', status: 'pending', content: [diff], locations: [] }],
+      { turn: 'running', permissions: [{
+        requestId: '3', toolCallId: 'tc1', title: 'Edit a.ts', toolKind: 'edit', content: [diff],
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+      }] },
+    ));
+    const group = getByRole(h.root, 'group', 'Edit a.ts');
+    assert.equal(h.root.querySelectorAll('.diff-preview').length, 1, 'the diff shows once, in the tool call');
+    assert.equal(getByRole(group, 'region', 'Permission: Edit a.ts').querySelectorAll('.diff-preview').length, 0);
+    click(getByRole(group, 'button', 'Reject'));
+    assert.deepEqual(h.last('permissionAnswer'), { type: 'permissionAnswer', sessionId: 's1', requestId: '3', answer: { optionId: 'no' } });
+    // Answered: the request goes, the card is a plain tool call again.
+    h.send({ type: 'session', session: { ...h.store.state.sessions.get('s1')!.view, permissions: [] } });
+    const after = getByRole(h.root, 'group', 'Edit a.ts');
+    assert.ok(!after.classList.contains('awaiting'));
+    assert.equal(queryAllByRole(after, 'button').filter((b) => accessibleName(b) === 'Reject').length, 0);
+    h.unmount();
+  });
+
+  it('a permission request for a tool call the transcript lacks gets a card of its own, with its preview', () => {
+    const h = mount(snapshot(
+      [{ kind: 'tool_call', id: 't1', toolCallId: 'tc1', title: 'Read a.ts', toolKind: 'read', status: 'completed', content: [], locations: [] }],
+      { turn: 'running', permissions: [{
+        requestId: '5', toolCallId: 'unknown', title: 'Run rm -rf build', toolKind: 'execute', command: 'rm -rf build',
+        content: [{ type: 'diff', path: '/ws/b.ts', oldText: null, newText: 'x' }],
+        options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }],
+      }] },
+    ));
+    const card = getByRole(h.root, 'region', 'Permission: Run rm -rf build');
+    assert.ok(card.classList.contains('permission-card'));
+    assert.equal(card.closest('[role="group"]'), null, 'not inside an unrelated tool call');
+    assert.match(card.textContent!, /\$ rm -rf build/);
+    assert.equal(card.querySelectorAll('.diff-preview').length, 1);
+    assert.ok(!getByRole(h.root, 'group', 'Read a.ts').classList.contains('awaiting'));
+    click(getByRole(card, 'button', 'Allow'));
+    assert.deepEqual(h.last('permissionAnswer'), { type: 'permissionAnswer', sessionId: 's1', requestId: '5', answer: { optionId: 'ok' } });
+    h.unmount();
+  });
+
+  it('a terminal card offers "Open terminal" while its VS Code terminal is open', () => {
+    const snap = snapshot([
+      { kind: 'tool_call', id: 't2', toolCallId: 'tc2', title: 'Run npm test', toolKind: 'execute', status: 'in_progress', locations: [], content: [{ type: 'terminal', terminalId: 'term1' }] },
+      { kind: 'tool_call', id: 't3', toolCallId: 'tc3', title: 'Run ls', toolKind: 'execute', status: 'completed', locations: [], content: [{ type: 'terminal', terminalId: 'gone' }] },
+    ]);
+    snap.terminals = [{ terminalId: 'term1', output: 'running\n', open: true }];
+    const h = mount(snap);
+    const run = getByRole(h.root, 'group', 'Run npm test');
+    click(getByRole(run, 'button', 'Open terminal'));
+    assert.deepEqual(h.last('openTerminal'), { type: 'openTerminal', sessionId: 's1', terminalId: 'term1' });
+    // A terminal the host no longer knows offers nothing.
+    assert.equal(queryAllByRole(getByRole(h.root, 'group', 'Run ls'), 'button').filter((b) => accessibleName(b) === 'Open terminal').length, 0);
+    // Output without `open` keeps what the card knew; the host reporting it closed removes the button.
+    h.send({ type: 'terminalOutput', terminalId: 'term1', data: 'more\n' });
+    getByRole(getByRole(h.root, 'group', 'Run npm test'), 'button', 'Open terminal');
+    h.send({ type: 'terminalOutput', terminalId: 'term1', data: '', open: false });
+    const closed = getByRole(h.root, 'group', 'Run npm test');
+    assert.equal(queryAllByRole(closed, 'button').filter((b) => accessibleName(b) === 'Open terminal').length, 0);
+    assert.match(closed.textContent!, /Terminal closed/);
+    assert.match(closed.querySelector('.terminal-output')!.textContent!, /running\nmore/);
     h.unmount();
   });
 

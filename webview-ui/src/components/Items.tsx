@@ -1,5 +1,6 @@
+import type { PendingPermission } from '../../../src/shared/chatState';
 import type { PlanEntry, StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
-import { Collapsible, formatTokens, Icon, memo } from './common';
+import { Collapsible, formatTokens, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentList } from './Content';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCall';
@@ -70,19 +71,40 @@ function PlanView({ entries, markdown }: { entries: PlanEntry[]; markdown?: stri
   );
 }
 
+/** Offered where the agent can fork: the new tab shows the transcript up to this message's turn. */
+function ForkFromHere({ sessionId, itemId }: { sessionId: string; itemId: string }) {
+  const store = useStore();
+  useStoreVersion();
+  if (!store.state.sessions.get(sessionId)?.view.capabilities.fork) return null;
+  return (
+    <button
+      type="button"
+      class="icon-button fork-from-here"
+      aria-label="Fork from here"
+      title="Fork from here: a new tab with the conversation up to this message's answer"
+      onClick={() => store.post({ type: 'forkSession', sessionId, fromItemId: itemId })}
+    >
+      <Icon name="repo-forked" />
+    </button>
+  );
+}
+
 export interface ItemProps {
   item: TranscriptItem;
   sessionId: string;
-  /** A permission request is pending for this tool call. */
-  awaiting: boolean;
+  /** The permission request pending for this tool call: its card shows the options. */
+  permission?: PendingPermission;
 }
 
-export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, awaiting }: ItemProps) {
+export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, permission }: ItemProps) {
   switch (item.kind) {
     case 'user_message':
       return (
         <div class="message user" role="article" aria-label="You">
-          <div class="message-author">You</div>
+          <div class="message-author">
+            You
+            <ForkFromHere sessionId={sessionId} itemId={item.id} />
+          </div>
           <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
         </div>
       );
@@ -101,7 +123,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
         </div>
       );
     case 'tool_call':
-      return <ToolCallCard item={item} sessionId={sessionId} awaiting={awaiting} />;
+      return <ToolCallCard item={item} sessionId={sessionId} permission={permission} />;
     case 'plan':
       return <PlanView entries={item.entries} markdown={item.markdown} />;
     case 'notice':

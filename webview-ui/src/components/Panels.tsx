@@ -13,8 +13,47 @@ const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
   auth_required: { icon: 'lock' },
 };
 
+/** Longest title a rename accepts (the host checks it again). */
+const MAX_TITLE = 200;
+
+/** An inline title editor: Enter renames, Escape or leaving it cancels. */
+function TitleEditor({ sessionId, title, done }: { sessionId: string; title: string; done: () => void }) {
+  const store = useStore();
+  const [value, setValue] = useState(title);
+  const trimmed = value.trim();
+  const problem = !trimmed ? 'A session title cannot be empty.' : undefined;
+  const submit = () => {
+    if (problem) return;
+    if (trimmed !== title) store.post({ type: 'renameSession', sessionId, title: trimmed });
+    done();
+  };
+  return (
+    <form
+      class="title-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <input
+        type="text"
+        aria-label="Session title"
+        maxLength={MAX_TITLE}
+        value={value}
+        ref={(el) => el?.focus()}
+        aria-invalid={problem ? true : undefined}
+        onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)}
+        onKeyDown={(e) => e.key === 'Escape' && done()}
+        onBlur={done}
+      />
+      {problem && <span class="error-text" role="alert">{problem}</span>}
+    </form>
+  );
+}
+
 export function SessionTabs() {
   const store = useStore();
+  const [renaming, setRenaming] = useState<string | undefined>(undefined);
   const { order, sessions, activeSessionId } = store.state;
   if (!order.length) return null;
   const select = (id: string) => store.selectSession(id);
@@ -36,6 +75,11 @@ export function SessionTabs() {
         if (!s) return null;
         const title = s.view.title || s.transcript.title || s.view.agentId;
         const selected = id === activeSessionId;
+        if (renaming === id) return (
+          <div key={id} class={`tab${selected ? ' selected' : ''}`}>
+            <TitleEditor sessionId={id} title={title} done={() => setRenaming(undefined)} />
+          </div>
+        );
         return (
           <div key={id} class={`tab${selected ? ' selected' : ''}`}>
             <button
@@ -46,6 +90,7 @@ export function SessionTabs() {
               aria-controls="session-panel"
               tabIndex={selected ? 0 : -1}
               onClick={() => select(id)}
+              onDblClick={() => setRenaming(id)}
               onKeyDown={(e) => onKeyDown(e, i)}
               title={title}
             >
@@ -221,6 +266,9 @@ export function SessionPickers({ session }: { session: SessionState }) {
 }
 
 export function SessionHeader({ session, agent }: { session: SessionState; agent: AgentView | undefined }) {
+  const store = useStore();
+  const [renaming, setRenaming] = useState(false);
+  const sessionId = session.view.sessionId;
   const t = session.transcript;
   const title = session.view.title || t.title;
   const usage = t.usage;
@@ -229,11 +277,34 @@ export function SessionHeader({ session, agent }: { session: SessionState; agent
   const cost = usage?.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : '';
   return (
     <div class="session-header">
-      <h2 class="session-title">{title || 'New session'}</h2>
+      {renaming ? (
+        <TitleEditor sessionId={sessionId} title={title || ''} done={() => setRenaming(false)} />
+      ) : (
+        <h2 class="session-title">{title || 'New session'}</h2>
+      )}
+      <button type="button" class="icon-button" aria-label="Rename session" title="Rename session" onClick={() => setRenaming(true)}>
+        <Icon name="edit" />
+      </button>
+      {session.view.capabilities.fork && (
+        <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" onClick={() => store.post({ type: 'forkSession', sessionId })}>
+          <Icon name="repo-forked" />
+        </button>
+      )}
       <span class={`agent-status status-${agent?.status ?? 'stopped'}`} title={agent?.detail}>
         <Icon name={st.icon} spin={st.spin} />
         {agent?.name ?? session.view.agentId} · {(agent?.status ?? 'stopped').replace('_', ' ')}
       </span>
+      {agent?.account && (
+        <span class="agent-account" title={agent.account.detail}>
+          <Icon name="account" />
+          {agent.account.label}
+          {agent.account.signedIn !== false && (
+            <button type="button" class="link-button" onClick={() => store.post({ type: 'logout', agentId: agent.id })}>
+              Sign out
+            </button>
+          )}
+        </span>
+      )}
       {usage && (
         <span
           class="usage"

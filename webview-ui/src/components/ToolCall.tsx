@@ -1,8 +1,10 @@
+import type { PendingPermission } from '../../../src/shared/chatState';
 import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, ToolOutput, TranscriptItem } from '../../../src/shared/transcript';
 import { stripAnsi } from '../../../src/shared/ansi';
 import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentBlock } from './Content';
 import { previewDiff } from '../../../src/shared/lineDiff';
+import { PermissionRequest } from './Permission';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -100,13 +102,22 @@ export function DiffPreview({ item, sessionId, toolCallId }: { item: Extract<Too
   );
 }
 
-export function TerminalOutput({ terminalId }: { terminalId: string }) {
+export function TerminalOutput({ terminalId, sessionId }: { terminalId: string; sessionId: string }) {
   const store = useStore();
   useStoreVersion();
   const t = store.state.terminals.get(terminalId);
   const exit = t?.exitStatus;
   return (
     <div class="terminal">
+      {t?.open === true && (
+        <div class="terminal-actions">
+          <button type="button" class="secondary-button" onClick={() => store.post({ type: 'openTerminal', sessionId, terminalId })}>
+            <Icon name="terminal" />
+            Open terminal
+          </button>
+        </div>
+      )}
+      {t?.open === false && <div class="terminal-actions muted">Terminal closed</div>}
       <pre class="terminal-output" tabIndex={0} aria-label="Terminal output">
         {t?.truncated ? '…\n' : ''}
         {t?.output ?? ''}
@@ -144,7 +155,7 @@ export function ToolContent({
           case 'diff':
             return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
           case 'terminal':
-            return ownOutput && !store.state.terminals.has(c.terminalId) ? null : <TerminalOutput key={i} terminalId={c.terminalId} />;
+            return ownOutput && !store.state.terminals.has(c.terminalId) ? null : <TerminalOutput key={i} terminalId={c.terminalId} sessionId={sessionId} />;
           default:
             return (
               <Collapsible key={i} id={`${idBase}-${i}`} label="Unsupported tool content">
@@ -186,7 +197,8 @@ function CommandOutput({ output, title }: { output: ToolOutput; title: string })
   );
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiting }: { item: ToolCallItem; sessionId: string; awaiting: boolean }) {
+export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
+  const awaiting = permission !== undefined;
   const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : statusOf(item.status);
   const icon = KIND_ICON[item.toolKind] ?? 'tools';
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
@@ -216,6 +228,7 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, awaiti
           )}
         </Collapsible>
       )}
+      {permission && <PermissionRequest request={permission} sessionId={sessionId} shown={item.content} shownCommand={command} />}
     </div>
   );
 });

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
 import { useStore } from './common';
@@ -30,6 +31,25 @@ export function itemsToMount(window: readonly TranscriptItem[], mounted: Readonl
 }
 
 /**
+ * Where each pending permission request shows: in the card of its tool call (the first request per tool
+ * call), or, when that tool call is not rendered (unknown to the transcript, or above the window), in a
+ * card of its own after the items, so its buttons are always on screen.
+ */
+function placePermissions(
+  permissions: readonly PendingPermission[],
+  rendered: readonly TranscriptItem[],
+): { inCard: Map<string, PendingPermission>; standalone: PendingPermission[] } {
+  const toolCalls = new Set(rendered.flatMap((i) => (i.kind === 'tool_call' ? [i.toolCallId] : [])));
+  const inCard = new Map<string, PendingPermission>();
+  const standalone: PendingPermission[] = [];
+  for (const p of permissions) {
+    if (p.toolCallId && toolCalls.has(p.toolCallId) && !inCard.has(p.toolCallId)) inCard.set(p.toolCallId, p);
+    else standalone.push(p);
+  }
+  return { inCard, standalone };
+}
+
+/**
  * The transcript: `role="log"` + `aria-live="polite"`. Windowed: only the last N items are rendered
  * ("Show earlier messages" adds more), each with `content-visibility: auto`. Keyed by item id and
  * memoised, so a streamed chunk re-renders one item.
@@ -42,10 +62,10 @@ export function Transcript({ session }: { session: SessionState }) {
   const items = transcript.items;
   const shown = store.shownCount(view.sessionId);
   const start = Math.max(0, items.length - shown);
-  const awaiting = new Set(view.permissions.map((p) => p.toolCallId).filter((x): x is string => !!x));
   const mounted = useRef<Set<string>>(new Set());
   const { items: rendered, deferred } = itemsToMount(items.slice(start), mounted.current, MOUNTS_PER_FRAME);
   mounted.current = new Set(rendered.map((i) => i.id));
+  const { inCard, standalone } = placePermissions(view.permissions, rendered);
 
   // More items wait: render again on the next frame (through the store, so tests drive frames).
   useEffect(() => {
@@ -107,7 +127,7 @@ export function Transcript({ session }: { session: SessionState }) {
       {view.loading && <div class="muted">Loading session…</div>}
       {rendered.map((item) => (
         <div class="item" key={item.id} data-kind={item.kind}>
-          <TranscriptItemView item={item} sessionId={view.sessionId} awaiting={item.kind === 'tool_call' && awaiting.has(item.toolCallId)} />
+          <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
         </div>
       ))}
       {view.turn !== 'idle' && (
@@ -115,7 +135,7 @@ export function Transcript({ session }: { session: SessionState }) {
           <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
         </div>
       )}
-      {view.permissions.map((p) => (
+      {standalone.map((p) => (
         <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
       ))}
       {view.elicitations.map((el) => (
