@@ -77,6 +77,16 @@ export class ElicitationBroker implements vscode.Disposable {
     return true;
   }
 
+  /**
+   * elicitation/complete: the agent says the URL flow of `elicitationId` finished elsewhere, so a card still
+   * waiting for the user is answered `accept` and goes away. False when no such elicitation is pending.
+   */
+  complete(elicitationId: string): boolean {
+    const p = [...this.pendingById.values()].find((x) => x.prompt.mode === 'url' && x.prompt.elicitationId === elicitationId);
+    p?.settle({ action: 'accept' });
+    return p !== undefined;
+  }
+
   pending(sessionId?: string): ElicitationPrompt[] {
     return [...this.pendingById.values()].map((p) => p.prompt).filter((p) => sessionId === undefined || p.sessionId === sessionId);
   }

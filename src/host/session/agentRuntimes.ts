@@ -20,6 +20,8 @@ export interface AgentRuntimesOptions {
   cwd(): string;
   handlers(agentName: string): Partial<ClientRequestHandlers>;
   onUpdate(agentName: string, notification: SessionNotification): void;
+  /** The agent says a URL elicitation finished (elicitation/complete). */
+  onElicitationComplete(agentName: string, elicitationId: string): void;
   /** The agent said who it is signed in as. */
   onAuthStatus(agentName: string, status: AgentAuthStatus): void;
   /** The agent's process ended without being asked to. */
@@ -76,7 +78,8 @@ export class AgentRuntimes implements vscode.Disposable {
       onConnection: (connection) => {
         const updates = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
         const auth = connection.onAuthStatus((s) => this.o.onAuthStatus(definition.name, s));
-        return { dispose: () => (updates.dispose(), auth.dispose()) };
+        const elicitations = connection.onElicitationComplete((p) => this.o.onElicitationComplete(definition.name, p.elicitationId));
+        return { dispose: () => (updates.dispose(), auth.dispose(), elicitations.dispose()) };
       },
     });
     this.disposables.push(

@@ -277,9 +277,16 @@ export class Session implements vscode.Disposable {
     this.changed();
   }
 
-  setLoading(loading: boolean, error?: SessionError): void {
-    this.loading = loading;
+  /** A session/load or resume finished (with the error it failed with). */
+  loaded(error?: SessionError): void {
+    this.loading = false;
     if (error) this.error = error;
+    this.changed();
+  }
+
+  /** Something the user asked of this session failed: said in its banner. */
+  showError(error: SessionError): void {
+    this.error = error;
     this.changed();
   }
 

@@ -40,10 +40,12 @@ export class SessionHistory {
         canResume: false,
         canDelete: true,
       }));
-    const localIds = new Set(local.map((l) => l.sessionId));
-    const fromAgents = [...this.fromAgents.values()].filter(
-      (h) => !localIds.has(h.sessionId) && !open.scopedIds.has(scopedSessionId(h.agentId, h.sessionId)),
-    );
+    // Session ids are unique only per agent: another agent's session with the same id is another session.
+    const localIds = new Set(local.map((l) => scopedSessionId(l.agentId, l.sessionId)));
+    const fromAgents = [...this.fromAgents.values()].filter((h) => {
+      const scoped = scopedSessionId(h.agentId, h.sessionId);
+      return !localIds.has(scoped) && !open.scopedIds.has(scoped);
+    });
     return [...local, ...fromAgents];
   }
 
@@ -52,34 +54,34 @@ export class SessionHistory {
     return this.fromAgents.get(historyId);
   }
 
-  /** Asks every running agent that can list sessions for its sessions in `cwd`. */
+  /** Asks every running agent that can list sessions for its sessions in `cwd`; one failing agent hides no other's. */
   async refresh(runtimes: Iterable<AgentRuntime>, cwd: string): Promise<void> {
     this.o.changed({ loading: true });
     try {
-      for (const runtime of runtimes) {
-        const connection = runtime.connection;
-        if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) continue;
-        const actions = listedSessionActions(connection.agent.agentCapabilities);
-        let count = 0;
-        for await (const info of connection.listAllSessions({ cwd })) {
-          const id = `agent:${runtime.name}:${info.sessionId}`;
-          this.fromAgents.set(id, {
-            id,
-            sessionId: info.sessionId,
-            agentId: runtime.name,
-            title: info.title ?? info.sessionId,
-            updatedAt: info.updatedAt ?? undefined,
-            source: 'agent',
-            cwd: info.cwd,
-            ...actions,
-          });
-          if (++count >= MAX_LISTED_PER_AGENT) break;
-        }
-      }
-    } catch (error) {
-      this.o.warn(`session/list failed: ${errorMessage(error)}`);
+      for (const runtime of runtimes) await this.listFrom(runtime, cwd).catch((error: unknown) => this.o.warn(`session/list of ${runtime.name} failed: ${errorMessage(error)}`));
     } finally {
       this.o.changed({ loading: false });
+    }
+  }
+
+  private async listFrom(runtime: AgentRuntime, cwd: string): Promise<void> {
+    const connection = runtime.connection;
+    if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) return;
+    const actions = listedSessionActions(connection.agent.agentCapabilities);
+    let count = 0;
+    for await (const info of connection.listAllSessions({ cwd })) {
+      const id = `agent:${runtime.name}:${info.sessionId}`;
+      this.fromAgents.set(id, {
+        id,
+        sessionId: info.sessionId,
+        agentId: runtime.name,
+        title: info.title ?? info.sessionId,
+        updatedAt: info.updatedAt ?? undefined,
+        source: 'agent',
+        cwd: info.cwd,
+        ...actions,
+      });
+      if (++count >= MAX_LISTED_PER_AGENT) break;
     }
   }
 

@@ -146,6 +146,19 @@ describe('webview: rendering every transcript item', () => {
     assert.match(h.root.textContent!, /Cancelled\./);
   });
 
+  it('shows who the agent is signed in as, with Sign out (gone once it says it is signed out)', () => {
+    const snap = snapshot([]);
+    snap.agents[0] = { ...snap.agents[0], account: { signedIn: true, label: 'Fake API key', detail: 'env' } };
+    const m = mount(snap);
+    assert.match(m.root.querySelector('.agent-account')!.textContent!, /Fake API key/);
+    click(getByRole(m.root, 'button', 'Sign out'));
+    assert.deepEqual(m.last('logout'), { type: 'logout', agentId: 'Fake Agent' });
+    m.send({ type: 'agents', agents: [{ ...snap.agents[0], account: { signedIn: false, label: 'Not signed in' } }, snap.agents[1]], defaultAgentId: 'Fake Agent' });
+    assert.match(m.root.querySelector('.agent-account')!.textContent!, /Not signed in/);
+    assert.equal(m.root.querySelector('.agent-account button'), null);
+    m.unmount();
+  });
+
   it('shows session title, usage meter and pickers named Agent, Mode, Model', () => {
     assert.match(h.root.querySelector('.session-title')!.textContent!, /Fixing the bug/);
     const meter = getByRole(h.root, 'meter', 'Context usage');

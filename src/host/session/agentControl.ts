@@ -1,0 +1,153 @@
+// The agents as the chat sees them: their runtimes, sign-in, who they are signed in as, restart and crash
+// handling. Sessions are told (detach) when their agent's process goes away.
+import * as vscode from 'vscode';
+import { errorMessage, type AcpClientConnection, type AgentAuthStatus } from '../../acp';
+import type { ResolvedAgentDefinition } from '../../agents';
+import type { AgentView } from '../../shared/chatState';
+import { AgentSignIn, type RetryAfterSignIn } from '../auth/agentSignIn';
+import type { AuthUi } from '../auth/authFlow';
+import type { AgentConfiguration } from './agentConfiguration';
+import type { AgentRuntime } from './agentRuntime';
+import { AgentRuntimes, type AgentRuntimesOptions } from './agentRuntimes';
+import { agentView } from './views';
+
+export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus'> {
+  configuration: AgentConfiguration;
+  /** The agent's process is gone: its sessions end their turns (with `crash`, when it crashed) and forget it. */
+  detachSessions(agentId: string, crash?: { message: string; detail?: string }): void;
+}
+
+export class AgentControl implements vscode.Disposable {
+  private readonly runtimes: AgentRuntimes;
+  private readonly signIn: AgentSignIn;
+  /** Who each agent last said it is signed in as. */
+  private readonly accounts = new Map<string, AgentAuthStatus>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** An agent's state, sign-in or account changed. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly o: AgentControlOptions) {
+    this.runtimes = new AgentRuntimes({
+      ...o,
+      onCrash: (runtime) => this.onCrash(runtime),
+      onAuthStatus: (name, status) => {
+        this.accounts.set(name, status);
+        this.changeEmitter.fire();
+      },
+    });
+    this.signIn = new AgentSignIn({ secrets: o.secrets, info: (m) => o.logs.main.info(m), agentsChanged: () => this.changeEmitter.fire() });
+    this.disposables.push(
+      this.runtimes,
+      this.changeEmitter,
+      this.runtimes.onDidChange(() => this.changeEmitter.fire()),
+      o.configuration.onDidChange(() => this.runtimes.update(o.configuration.snapshot.agents)),
+    );
+  }
+
+  views(): AgentView[] {
+    return this.o.configuration.snapshot.agents.map((a) =>
+      agentView(
+        a.name,
+        this.runtimes.get(a.name),
+        { flows: this.signIn.flowsOf(a.name), error: this.signIn.failureOf(a.name), retry: this.signIn.retryOf(a.name) },
+        a.icon,
+        this.accounts.get(a.name),
+      ),
+    );
+  }
+
+  defaultAgentId(): string | undefined {
+    const snapshot = this.o.configuration.snapshot;
+    if (snapshot.defaultAgent && snapshot.agents.some((a) => a.name === snapshot.defaultAgent)) return snapshot.defaultAgent;
+    // Prefer an agent the user configured over the built-in presets.
+    return snapshot.agents.find((a) => a.source === 'settings')?.name ?? snapshot.agents[0]?.name;
+  }
+
+  definitionOf(name: string): ResolvedAgentDefinition {
+    const definition = this.o.configuration.find(name);
+    if (!definition) throw new Error(`There is no agent named "${name}" in switchboard.agents or the built-in presets.`);
+    return definition;
+  }
+
+  /** The agent's runtime, created on first use. */
+  runtime(name: string): AgentRuntime {
+    return this.runtimes.for(this.definitionOf(name));
+  }
+
+  running(name: string): AgentRuntime | undefined {
+    return this.runtimes.get(name);
+  }
+
+  all(): IterableIterator<AgentRuntime> {
+    return this.runtimes.values();
+  }
+
+  crashed(agentId: string): boolean {
+    return this.runtimes.get(agentId)?.status === 'crashed';
+  }
+
+  /** Runs an agent request; on -32000 the agent waits for sign-in, then `retry` runs (see AgentSignIn). */
+  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
+    return this.signIn.run(this.runtimes.get(agentId), agentId, request, retry);
+  }
+
+  /** A new message replaces one of this session that waited for sign-in. */
+  dropRetry(agentId: string, sessionKey: string): void {
+    this.signIn.dropRetry(agentId, sessionKey);
+  }
+
+  async restart(agentId: string): Promise<AcpClientConnection> {
+    const runtime = this.runtime(agentId);
+    this.o.detachSessions(agentId);
+    return runtime.restart();
+  }
+
+  async authenticate(agentId: string, methodId: string, cwd: string): Promise<void> {
+    const runtime = this.runtimes.get(agentId);
+    if (!runtime) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
+    await this.signIn.authenticate(runtime, methodId, {
+      cwd,
+      restart: async () => {
+        this.o.detachSessions(agentId);
+        await runtime.restart();
+      },
+    });
+  }
+
+  /** Sign-in prompts (replaceable in tests). */
+  get authUi(): AuthUi {
+    return this.signIn.ui;
+  }
+
+  set authUi(ui: AuthUi) {
+    this.signIn.ui = ui;
+  }
+
+  /** Logs out where the agent supports it, and forgets the secrets Switchboard kept for it. */
+  async logout(agentId: string): Promise<void> {
+    const connection = this.runtimes.get(agentId)?.connection;
+    if (connection?.agent?.agentCapabilities.auth.logout) await connection.logout();
+    await this.o.secrets.clear(agentId);
+  }
+
+  /** Transcripts stay; the turns end; pending requests are answered cancelled; terminals die with the agent. */
+  private onCrash(runtime: AgentRuntime): void {
+    const crash = { message: runtime.crash?.message ?? `${runtime.name} stopped unexpectedly.`, detail: runtime.crash?.stderrTail.slice(-10).join('\n') };
+    this.o.detachSessions(runtime.name, crash);
+    const tail = runtime.crash?.stderrTail.slice(-3).join('\n');
+    const restart = runtime.isRemote ? 'Reconnect' : 'Restart Agent';
+    void vscode.window.showErrorMessage(`${crash.message}${tail ? `\n${tail}` : ''}`, restart, 'Show Log').then((choice) => {
+      if (choice === restart) void this.restart(runtime.name).catch((e: unknown) => void vscode.window.showErrorMessage(errorMessage(e)));
+      if (choice === 'Show Log') this.o.logs.agent(runtime.name).show(true);
+    });
+  }
+
+  stopAll(): Promise<void> {
+    return this.runtimes.stopAll();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

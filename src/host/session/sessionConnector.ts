@@ -1,0 +1,103 @@
+// What a Session needs from the layer around it (SessionHost): its agent's live connection (binding the
+// session again after the agent restarted), sign-in, the bridges' pending requests and terminals, and
+// what the end of a turn updates (status bar, saved transcript).
+import * as vscode from 'vscode';
+import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
+import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { ElicitationBroker } from '../permissions/elicitationBroker';
+import type { PermissionBroker } from '../permissions/permissionBroker';
+import type { TerminalBridge } from '../terminal/terminalBridge';
+import type { AgentControl } from './agentControl';
+import type { AgentRuntime } from './agentRuntime';
+import type { Session, SessionHost } from './session';
+import type { SessionRegistry } from './sessionRegistry';
+import type { SessionTabs } from './sessionTabs';
+import type { AgentStatusBar } from './statusBar';
+import type { TurnFiles } from './turnFiles';
+
+export interface SessionConnectorOptions {
+  log: vscode.LogOutputChannel;
+  turnFiles: TurnFiles;
+  agents: AgentControl;
+  sessions: SessionRegistry;
+  tabs: SessionTabs;
+  statusBar: AgentStatusBar;
+  permissions: PermissionBroker;
+  elicitations: ElicitationBroker;
+  terminals: TerminalBridge;
+  mcpServers(): McpServer[];
+}
+
+export class SessionConnector implements SessionHost {
+  readonly log: vscode.LogOutputChannel;
+  readonly turnFiles: TurnFiles;
+
+  constructor(private readonly o: SessionConnectorOptions) {
+    this.log = o.log;
+    this.turnFiles = o.turnFiles;
+  }
+
+  /** The folders and MCP servers a session/new, load, resume or fork of this session passes. */
+  paramsOf(session: { cwd: string; additionalDirectories: string[] }) {
+    return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: this.o.mcpServers() };
+  }
+
+  /** Binds a detached session again: session/load when the agent can (the replay is skipped), else a new session. */
+  async connect(session: Session): Promise<AcpClientConnection> {
+    const runtime = this.o.agents.runtime(session.agentId);
+    const connection = await runtime.start();
+    if (!session.detached) return connection;
+    const params = this.paramsOf(session);
+    if (connection.agent?.agentCapabilities.loadSession) {
+      session.suppressReplay = true;
+      try {
+        session.applySetup(await this.withAuth(session.agentId, () => connection.loadSession(session.acpSessionId, params)));
+        this.bind(session, session.acpSessionId, runtime);
+        return connection;
+      } catch (error) {
+        this.log.warn(`Could not load session ${session.acpSessionId} again: ${errorMessage(error)}; starting a new one`);
+      } finally {
+        session.suppressReplay = false;
+      }
+    }
+    const result = await this.withAuth(session.agentId, () => connection.newSession(params));
+    session.applySetup(result);
+    session.recordError(`${session.agentId} started a new session: it does not remember the messages above.`);
+    this.bind(session, result.sessionId, runtime);
+    return connection;
+  }
+
+  /** The session now lives in `acpSessionId` of this runtime's process; the registry indexes it again. */
+  bind(session: Session, acpSessionId: string, runtime: AgentRuntime): void {
+    this.o.sessions.reindex(session, () => session.bind(acpSessionId, runtime.agentInfo));
+  }
+
+  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
+    return this.o.agents.withAuth(agentId, request, retry);
+  }
+
+  agentCrashed(agentId: string): boolean {
+    return this.o.agents.crashed(agentId);
+  }
+
+  offerRestart(agentId: string): void {
+    void vscode.window
+      .showWarningMessage(`${agentId} did not stop when asked. Restart it?`, 'Restart Agent')
+      .then((choice) => choice && this.o.agents.restart(agentId));
+  }
+
+  cancelRequests(scopedId: string): void {
+    this.o.permissions.cancelAll(scopedId);
+    this.o.elicitations.cancelAll(scopedId);
+  }
+
+  disposeTerminals(scopedId: string): void {
+    this.o.terminals.disposeSession(scopedId);
+  }
+
+  turnChanged(session: Session): void {
+    const running = session.turn !== 'idle';
+    this.o.statusBar.show(session.agentId, running ? 'working' : this.agentCrashed(session.agentId) ? 'crashed' : 'ready');
+    if (!running) void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
+  }
+}
