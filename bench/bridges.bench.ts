@@ -17,6 +17,7 @@ import { AnsiStripper } from '../src/shared/ansi';
 import { TerminalOutputBuffer } from '../src/host/terminal/terminalOutputBuffer';
 import { TerminalProcess } from '../src/host/terminal/terminalProcess';
 import { decodeText, readLineWindow, sliceLines } from '../src/host/fs/textFileWindow';
+import { writeResultsSection } from './lib/results';
 
 const MB = 1024 * 1024;
 const fmt = (n: number, d = 1): string => n.toFixed(d);
@@ -205,18 +206,6 @@ function hostBench(dir: string): string[] {
   return rows;
 }
 
-function writeSection(markdown: string): void {
-  const file = path.join(REPO, 'bench', 'RESULTS.md');
-  const start = '<!-- bridges:start -->';
-  const end = '<!-- bridges:end -->';
-  const block = `${start}\n${markdown.trim()}\n${end}`;
-  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const i = old.indexOf(start);
-  const j = old.indexOf(end);
-  const next = i >= 0 && j > i ? old.slice(0, i) + block + old.slice(j + end.length) : `${old.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, next);
-}
-
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bench-bridges-'));
   try {
@@ -250,7 +239,7 @@ async function main(): Promise<void> {
       'Before the terminal view was rate-limited (commit history), the same host run took 41.8 s and grew the extension host by 126 MB RSS / 151 MB ArrayBuffers: a pseudoterminal gets no acknowledgement, so unthrottled writes pile up as IPC buffers.',
     ].join('\n');
     console.log(md);
-    writeSection(md);
+    writeResultsSection('bridges', md);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

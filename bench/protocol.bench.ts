@@ -9,12 +9,11 @@
 // bench/RESULTS.md between the "protocol" markers.
 // Run: npm run bench -- protocol   (or: node --expose-gc out/bench/protocol.bench.js)
 // ACP_BENCH_PIPELINES=floor,ours runs only those (a quick check; RESULTS.md is then left alone).
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { AcpClientConnection, TranscriptState } from '../src/acp';
 import { generateUpdateStream } from './protocol.stream';
+import { writeResultsSection } from './lib/results';
 
 const LINES = Number(process.env.ACP_BENCH_LINES ?? 200_000);
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 3);
@@ -178,20 +177,9 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   console.log(`\n${section}`);
-  writeSection(section);
+  writeResultsSection('protocol', section);
 }
 
-function writeSection(section: string): void {
-  const file = path.resolve(__dirname, '../../bench/RESULTS.md');
-  const start = '<!-- protocol:start -->';
-  const end = '<!-- protocol:end -->';
-  const block = `${start}\n${section}${end}`;
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const a = text.indexOf(start);
-  const b = text.indexOf(end);
-  text = a !== -1 && b !== -1 ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, text);
-}
 
 main().catch((error: unknown) => {
   console.error(error);

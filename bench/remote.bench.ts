@@ -10,11 +10,11 @@
 // between the "remote" markers.
 // Run: npm run bench -- remote   (or: node --expose-gc out/bench/remote.bench.js)
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpClientConnection, connectRemoteTransport, silentLogger } from '../src/acp';
 import { startAcpServer, type AcpTestServer } from '../test/unit/acp/remote/acpServer';
+import { writeResultsSection } from './lib/results';
 
 const UPDATES = Number(process.env.ACP_BENCH_REMOTE_UPDATES ?? 20_000);
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 3);
@@ -128,20 +128,9 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   console.log(`\n${section}`);
-  writeSection(section);
+  writeResultsSection('remote', section);
 }
 
-function writeSection(section: string): void {
-  const file = path.resolve(__dirname, '../../bench/RESULTS.md');
-  const start = '<!-- remote:start -->';
-  const end = '<!-- remote:end -->';
-  const block = `${start}\n${section}${end}`;
-  let text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Benchmark results\n';
-  const a = text.indexOf(start);
-  const b = text.indexOf(end);
-  text = a !== -1 && b !== -1 ? text.slice(0, a) + block + text.slice(b + end.length) : `${text.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, text);
-}
 
 main().catch((error: unknown) => {
   console.error(error);

@@ -2,39 +2,26 @@
 // `_auth/status_update` (after initialize; a payload of an unknown shape before it is ignored) and the
 // standard `auth/status_update` (after logout) reach the agent's view, which the session header shows.
 import * as assert from 'assert';
-import type { SwitchboardApi } from '../../../src/extension';
 import { waitFor } from '../index';
-import { api, useFakeAgents } from './helpers';
+import { withFakeAgents } from './helpers';
 
 describe('agent sign-in status', function () {
   this.timeout(60_000);
-  let sb: SwitchboardApi;
-  let restore: () => Promise<void>;
+  const context = withFakeAgents({ Accounted: [], Silent: ['--minimal-caps'] });
 
-  before(async () => {
-    sb = await api();
-    restore = await useFakeAgents({ Accounted: [], Silent: ['--minimal-caps'] });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Accounted'), 'the agent');
-  });
-
-  after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-    await restore();
-  });
-
-  const account = (id: string) => sb.backend.getAgents().find((a) => a.id === id)?.account;
+  const account = (id: string) => context.sb.backend.getAgents().find((a) => a.id === id)?.account;
 
   it("shows the account the agent reports (Claude's _auth/status_update), and Not signed in after Sign out", async () => {
-    await sb.backend.newSession('Accounted');
+    await context.sb.backend.newSession('Accounted');
     await waitFor(() => account('Accounted')?.label === 'Fake API key', 'the account from _auth/status_update');
     assert.deepStrictEqual({ ...account('Accounted') }, { signedIn: true, label: 'Fake API key', detail: 'env' });
-    await sb.backend.logout('Accounted');
+    await context.sb.backend.logout('Accounted');
     await waitFor(() => account('Accounted')?.signedIn === false, 'the status after logout');
     assert.strictEqual(account('Accounted')?.label, 'Not signed in');
   });
 
   it('an agent that says nothing shows no account', async () => {
-    await sb.backend.newSession('Silent');
+    await context.sb.backend.newSession('Silent');
     assert.strictEqual(account('Silent'), undefined);
   });
 });

@@ -17,6 +17,25 @@ export function useFakeAgents(agents: Record<string, string[]>): Promise<() => P
   return setSettings({ 'switchboard.agents': value });
 }
 
+/**
+ * For a describe block: before its tests the fake agents are defined (and listed), after them every open
+ * session is closed and the settings are restored. `sb` is set once `before` has run.
+ */
+export function withFakeAgents(agents: Record<string, string[]>): { sb: SwitchboardApi } {
+  const context = {} as { sb: SwitchboardApi };
+  let restore: (() => Promise<void>) | undefined;
+  before(async () => {
+    context.sb = await api();
+    restore = await useFakeAgents(agents);
+    await waitFor(() => Object.keys(agents).every((name) => context.sb.backend.getAgents().some((a) => a.id === name)), 'the fake agents');
+  });
+  after(async () => {
+    for (const s of context.sb.backend.getSessions()) await context.sb.backend.closeSession(s.view.sessionId);
+    await restore?.();
+  });
+  return context;
+}
+
 export function transcriptOf(sb: SwitchboardApi, sessionId: string): Transcript {
   const snapshot = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId);
   if (!snapshot) throw new Error(`no session ${sessionId}`);

@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import type { SwitchboardApi } from '../../../src/extension';
 import { waitFor } from '../index';
-import { api, prompt, textOf, transcriptOf, useFakeAgents } from './helpers';
+import { api, prompt, textOf, transcriptOf, useFakeAgents, withFakeAgents } from './helpers';
 
 describe('history', function () {
   this.timeout(90_000);
@@ -79,29 +79,17 @@ describe('history', function () {
 
 describe('history across agents', function () {
   this.timeout(60_000);
-  let sb: SwitchboardApi;
-  let restore: () => Promise<void>;
-
-  before(async () => {
-    sb = await api();
-    restore = await useFakeAgents({ Broken: ['--list-fails'], Lister: [] });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Lister'), 'the agents');
-  });
-
-  after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-    await restore();
-  });
+  const context = withFakeAgents({ Broken: ['--list-fails'], Lister: [] });
 
   it("an agent whose session/list fails, or another agent's session with the same id, hides no agent's sessions", async () => {
     // Both fake agents number their sessions sess-1, sess-2…: Broken's sess-1 is kept locally (it has a message).
-    const broken = await sb.backend.newSession('Broken');
-    await sb.backend.sendPrompt(broken, prompt('kept by Switchboard'));
-    await sb.backend.closeSession(broken);
+    const broken = await context.sb.backend.newSession('Broken');
+    await context.sb.backend.sendPrompt(broken, prompt('kept by Switchboard'));
+    await context.sb.backend.closeSession(broken);
     // No message: nothing is saved locally, so Lister's own list is what shows its sess-1.
-    await sb.backend.closeSession(await sb.backend.newSession('Lister'));
-    await sb.backend.refreshHistory();
-    const seen = sb.backend.getHistory().map((h) => [h.source, h.agentId, h.sessionId]);
+    await context.sb.backend.closeSession(await context.sb.backend.newSession('Lister'));
+    await context.sb.backend.refreshHistory();
+    const seen = context.sb.backend.getHistory().map((h) => [h.source, h.agentId, h.sessionId]);
     assert.ok(seen.some(([source, agent, id]) => source === 'local' && agent === 'Broken' && id === 'sess-1'), JSON.stringify(seen));
     assert.ok(seen.some(([source, agent, id]) => source === 'agent' && agent === 'Lister' && id === 'sess-1'), JSON.stringify(seen));
   });
