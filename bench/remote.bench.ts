@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AcpClientConnection, connectRemoteTransport, silentLogger } from '../src/acp';
-import { startAcpServer, type AcpTestServer } from '../test/unit/acp/remote/acpServer';
+import { startAcpServer, type AcpTestServer } from '../test/fixtures/remote/acpServer';
 import { writeResultsSection } from './lib/results';
 
 const UPDATES = Number(process.env.ACP_BENCH_REMOTE_UPDATES ?? 20_000);

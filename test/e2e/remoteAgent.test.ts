@@ -1,41 +1,21 @@
 // A remote agent through the real workbench: a `switchboard.agents` entry with `url` reaches the demo agent
 // hosted by the SDK's experimental server on 127.0.0.1 (test/fixtures/remote/acp-server.mjs); a turn streams
 // into the chat; when the server dies the banner offers "Reconnect", and once it is back the next message works.
-import { spawn, type ChildProcess } from 'child_process';
-import * as path from 'path';
-import * as readline from 'readline';
 import type { FrameLocator } from 'playwright-core';
-import { button, configureAgents, openChat, REPO, selectAgent, sendMessage, transcript, until } from './helpers/chat';
+import { startAcpServer, type AcpTestServer } from '../fixtures/remote/acpServer';
+import { button, configureAgents, openChat, selectAgent, sendMessage, transcript, until } from './helpers/chat';
 import { closeWorkbench, openWorkbench, reportFailure, saveConsole, type Workbench } from './helpers/workbench';
 
 const AGENT = 'Remote Demo';
-const SERVER = path.join(REPO, 'test', 'fixtures', 'remote', 'acp-server.mjs');
-
-/** Starts the server (on `port`, or any free one) and resolves with its port once it listens. */
-async function startServer(port = 0): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [SERVER, '--agent=demo', `--port=${port}`], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const listening = await new Promise<number>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve((JSON.parse(line) as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`the ACP test server exited with ${code}`)));
-  });
-  return { port: listening, child };
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGKILL');
-  await gone;
-}
 
 describe('A remote agent in the workbench', function () {
   this.timeout(180_000);
   let wb: Workbench | undefined;
   let chat: FrameLocator;
-  let server: { port: number; child: ChildProcess };
+  let server: AcpTestServer;
 
   before(async () => {
-    server = await startServer();
+    server = await startAcpServer(['--agent=demo']);
     configureAgents(AGENT, { 'switchboard.agents': { [AGENT]: { url: `http://127.0.0.1:${server.port}/acp` } } });
     wb = await openWorkbench({ width: 1400, height: 1000 });
     chat = await openChat(wb.page);
@@ -48,7 +28,7 @@ describe('A remote agent in the workbench', function () {
   after(async () => {
     if (wb) saveConsole(wb, 'remote');
     await closeWorkbench(wb);
-    await kill(server.child);
+    await server.kill();
   });
 
   it('streams a turn from the remote agent; after the server dies, Reconnect brings it back for the next message', async () => {
@@ -56,10 +36,10 @@ describe('A remote agent in the workbench', function () {
     await sendMessage(chat, 'stream 40', { waitForEnd: true });
     await until(async () => (await transcript(chat).innerText()).includes('chunk 39'), 'the streamed answer from the remote agent');
 
-    await kill(server.child);
+    await server.kill();
     const reconnect = button(chat, 'Reconnect');
     await reconnect.waitFor({ timeout: 60_000 });
-    server = await startServer(server.port);
+    server = await startAcpServer(['--agent=demo', `--port=${server.port}`]);
     await reconnect.click();
     await until(async () => !(await reconnect.isVisible()), 'the banner gone once reconnected', 60_000);
     await sendMessage(chat, 'stream 30', { waitForEnd: true });

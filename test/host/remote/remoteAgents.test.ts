@@ -10,7 +10,7 @@ import * as path from 'path';
 import type { SwitchboardApi } from '../../../src/extension';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { api, prompt, textOf, transcriptOf, waitForAgentStatus } from '../integration/helpers';
-import { startServer, type RemoteServer } from './acpServer';
+import { startAcpServer as startServer, type AcpTestServer as RemoteServer } from '../../fixtures/remote/acpServer';
 
 describe('remote agents (Streamable HTTP and WebSocket)', function () {
   this.timeout(120_000);

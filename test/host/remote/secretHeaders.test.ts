@@ -6,7 +6,7 @@ import { LoginShellEnvironmentCache, type ResolvedAgentDefinition } from '../../
 import { AgentSecrets } from '../../../src/host/auth/agentSecrets';
 import type { AuthUi } from '../../../src/host/auth/authFlow';
 import { AgentRuntime } from '../../../src/host/session/agentRuntime';
-import { startServer, type RemoteServer } from './acpServer';
+import { startAcpServer as startServer, type AcpTestServer as RemoteServer } from '../../fixtures/remote/acpServer';
 
 class MemorySecretStorage implements vscode.SecretStorage {
   readonly values = new Map<string, string>();

@@ -13,7 +13,7 @@ import {
 } from '../../../../src/acp';
 import { capturingLogger, CLIENT_INFO, text, type CapturingLogger } from '../helpers';
 import { validateSent } from '../schemaValidator';
-import { startAcpServer, type AcpTestServer } from './acpServer';
+import { startAcpServer, type AcpTestServer } from '../../../fixtures/remote/acpServer';
 
 interface Client {
   transport: RemoteTransport;
