@@ -29,7 +29,7 @@ describe('sign-in flows', function () {
   });
 
   after(async () => {
-    sb.backend.authUi = { showInputBox: async () => undefined };
+    sb.backend.agents.authUi = { showInputBox: async () => undefined };
     for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
     await sb.backend.logout('Auth Env').catch(() => undefined);
     await restore();
@@ -64,7 +64,7 @@ describe('sign-in flows', function () {
     await assert.rejects(sb.backend.newSession('Auth Env'), /auth/i);
     await waitForAgentStatus(sb, 'Auth Env', 'auth_required');
     const asked: string[] = [];
-    sb.backend.authUi = {
+    sb.backend.agents.authUi = {
       showInputBox: async (options) => {
         asked.push(`${options.prompt} password=${String(options.password)}`);
         return 'fake-key-123';
@@ -76,7 +76,7 @@ describe('sign-in flows', function () {
     assert.match(asked[0], /FAKE_API_KEY.*password=true/);
     await waitFor(() => sb.backend.getSessions().length === before + 1, 'the retried session/new');
     // A later start of the agent gets the key again from secret storage (no prompt).
-    sb.backend.authUi = { showInputBox: async () => assert.fail('must not ask again') };
+    sb.backend.agents.authUi = { showInputBox: async () => assert.fail('must not ask again') };
     await sb.backend.restartAgent('Auth Env');
     const id = await sb.backend.newSession('Auth Env');
     assert.ok(id);

@@ -25,5 +25,5 @@ export async function processesRunning(needles: readonly string[]): Promise<numb
  */
 export async function stopAgent(sb: SwitchboardApi, agentId: string): Promise<void> {
   for (const s of sb.backend.getSessions()) if (s.view.agentId === agentId) await sb.backend.closeSession(s.view.sessionId);
-  await sb.backend['agents'].running(agentId)?.stop();
+  await sb.backend.agents.running(agentId)?.stop();
 }

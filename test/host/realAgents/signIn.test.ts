@@ -33,7 +33,7 @@ describe('real agents from npm: sign-in through the extension, another session o
   });
 
   after(async () => {
-    sb.backend.authUi = { showInputBox: async () => undefined };
+    sb.backend.agents.authUi = { showInputBox: async () => undefined };
     for (const a of agents.reverse()) await a.dispose();
   });
 
@@ -48,7 +48,7 @@ describe('real agents from npm: sign-in through the extension, another session o
     assert.strictEqual(sb.backend.getActiveSessionId(), active, 'no other session was opened instead');
 
     const asked: string[] = [];
-    sb.backend.authUi = {
+    sb.backend.agents.authUi = {
       showInputBox: async (options) => {
         asked.push(String(options.title));
         return 'AIzaSy-entered-in-the-input-box';

@@ -1,0 +1,175 @@
+// How sessions join and leave the registry: a new session, one opened from history or from a local
+// transcript, the tabs restored after a reload, a fork; and how a tab is renamed and closed.
+import type * as vscode from 'vscode';
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, errorMessage } from '../../acp';
+import type { AgentControl } from './agentControl';
+import type { AgentRuntime } from './agentRuntime';
+import { forkedTranscript } from './forkTranscript';
+import { Session } from './session';
+import type { SessionConnector } from './sessionConnector';
+import type { SessionHistory } from './sessionHistory';
+import type { SessionRegistry } from './sessionRegistry';
+import type { SessionTabs } from './sessionTabs';
+import type { AgentStatusBar } from './statusBar';
+import { additionalDirectories, workspaceCwd } from './workspaceFolders';
+
+/** The longest session title a rename accepts. */
+const MAX_TITLE = 200;
+
+export interface SessionLifecycleOptions {
+  log: vscode.LogOutputChannel;
+  agents: AgentControl;
+  host: SessionConnector;
+  sessions: SessionRegistry;
+  tabs: SessionTabs;
+  history: SessionHistory;
+  statusBar: AgentStatusBar;
+  /** A session joined the registry: the router wires its events and makes it the active tab. */
+  added(session: Session): void;
+  /** An open tab asked to open again: shown instead. */
+  select(key: string): void;
+  /** A tab closed. */
+  closed(key: string): void;
+  /** The history list may have changed (a tab opened, renamed or closed). */
+  historyChanged(): void;
+}
+
+export class SessionLifecycle {
+  constructor(private readonly o: SessionLifecycleOptions) {}
+
+  /** `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
+  async create(agentId: string, afterSignIn?: (sessionId: string) => void): Promise<string> {
+    const runtime = this.o.agents.runtime(agentId);
+    const connection = await runtime.start();
+    const cwd = workspaceCwd();
+    const params = this.o.host.paramsOf({ cwd, additionalDirectories: additionalDirectories(cwd) });
+    const result = await this.o.agents.withAuth(agentId, () => connection.newSession(params), {
+      run: async () => {
+        // Not `afterSignIn?.(await …)`: an optional call skips evaluating its argument.
+        const opened = await this.create(agentId);
+        afterSignIn?.(opened);
+      },
+      what: afterSignIn ? 'starts a session and sends your message' : 'starts the session',
+    });
+    const session = this.add(new Session(this.o.host, randomUUID(), agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
+    session.applySetup(result);
+    await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
+    this.o.statusBar.show(agentId, 'ready');
+    return session.key;
+  }
+
+  async openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void> {
+    if (historyId.startsWith('local:')) return this.openLocal(historyId.slice('local:'.length));
+    const item = this.o.history.agentEntry(historyId);
+    if (!item) throw new Error('That history entry is gone.');
+    const runtime = this.o.agents.runtime(item.agentId);
+    const connection = await runtime.start();
+    const cwd = item.cwd ?? workspaceCwd();
+    const session = new Session(this.o.host, randomUUID(), item.agentId, item.sessionId, cwd, additionalDirectories(cwd));
+    session.loading = true;
+    this.add(session, runtime);
+    try {
+      const params = this.o.host.paramsOf(session);
+      const open = () => (mode === 'resume' ? connection.resumeSession(item.sessionId, params) : connection.loadSession(item.sessionId, params));
+      session.applySetup(await this.o.agents.withAuth(item.agentId, open));
+      session.loaded();
+    } catch (error) {
+      session.loaded({ message: `Could not ${mode} the session: ${errorMessage(error)}` });
+    }
+  }
+
+  /** Reopens the tabs that were open before a window reload, from the local transcript store. */
+  async restoreOpenTabs(): Promise<string | undefined> {
+    const { keys, active } = this.o.tabs.toRestore();
+    for (const key of keys) {
+      if (!this.o.sessions.has(key)) await this.openLocal(key).catch((e: unknown) => this.o.log.warn(`Could not reopen session ${key}: ${errorMessage(e)}`));
+    }
+    return active && this.o.sessions.has(active) ? active : undefined;
+  }
+
+  /**
+   * session/fork, opened as a new tab. `fromItemId` (a user message): the tab shows the transcript up to
+   * that message's turn; the agent's fork has the whole session (the protocol has no fork point). A failure
+   * (e.g. -32002, the agent no longer has the session) keeps the original tab and says why in its banner.
+   */
+  async fork(source: Session, fromItemId?: string): Promise<string | undefined> {
+    try {
+      const runtime = this.o.agents.runtime(source.agentId);
+      const connection = await this.o.host.connect(source);
+      const result = await this.o.agents.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, this.o.host.paramsOf(source)));
+      const { transcript, notice } = forkedTranscript(source.transcript, source.title, result.sessionId, fromItemId);
+      const fork = this.add(new Session(this.o.host, randomUUID(), source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
+      fork.applySetup(result);
+      fork.note(notice.title, notice.description);
+      await this.saveTabs(fork);
+      return fork.key;
+    } catch (error) {
+      const gone = error instanceof NotFoundError ? ` ${source.agentId} no longer has this session.` : '';
+      this.o.log.warn(`session/fork of ${source.acpSessionId} failed: ${errorMessage(error)}`);
+      source.showError({ message: `Could not fork the session.${gone}`, detail: errorMessage(error) });
+      return undefined;
+    }
+  }
+
+  /** Rename: trimmed, at most MAX_TITLE characters; a bad title is said in the session's banner. */
+  async rename(session: Session, title: string): Promise<void> {
+    const trimmed = title.trim().replace(/\s+/g, ' ');
+    if (!trimmed) return session.showError({ message: 'A session title cannot be empty.' });
+    if (trimmed.length > MAX_TITLE) return session.showError({ message: `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.` });
+    try {
+      await session.rename(trimmed);
+    } catch (error) {
+      return session.showError({ message: `Could not rename the session: ${errorMessage(error)}` });
+    }
+    await this.saveTabs(session);
+    this.o.historyChanged();
+  }
+
+  /** Ends the session's turn, saves its transcript, closes it at the agent (session/close) and drops the tab. */
+  async close(session: Session): Promise<void> {
+    session.cancel();
+    session.detach();
+    await this.o.tabs.save(session);
+    const connection = this.o.agents.running(session.agentId)?.connection;
+    if (connection && session.acpSessionId && connection.agent?.agentCapabilities.sessionCapabilities.close) {
+      await connection.closeSession(session.acpSessionId).catch((e: unknown) => this.o.log.warn(`session/close failed: ${errorMessage(e)}`));
+    }
+    // Closed while session/close was in flight (a second close): already gone.
+    if (!this.o.sessions.isOpen(session)) return;
+    this.o.sessions.remove(session);
+    session.dispose();
+    this.o.closed(session.key);
+    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey);
+    this.o.historyChanged();
+  }
+
+  /** Saves every open transcript (window closing). */
+  async saveAll(): Promise<void> {
+    await Promise.all(this.o.sessions.values().map((s) => this.o.tabs.save(s)));
+  }
+
+  /** A transcript saved by Switchboard, not bound to a live agent session yet: the first prompt loads it. */
+  private async openLocal(key: string): Promise<void> {
+    if (this.o.sessions.has(key)) return this.o.select(key);
+    const { meta, transcript } = await this.o.tabs.load(key);
+    // A second open of the same tab while the store was read: the first one won.
+    if (this.o.sessions.has(key)) return;
+    const session = new Session(this.o.host, key, meta.agentId, meta.acpSessionId, meta.cwd, additionalDirectories(meta.cwd), transcript);
+    session.detached = true;
+    this.add(session);
+    this.o.historyChanged();
+  }
+
+  private add(session: Session, runtime?: AgentRuntime): Session {
+    if (runtime) this.o.host.bind(session, session.acpSessionId, runtime);
+    this.o.sessions.add(session);
+    this.o.added(session);
+    return session;
+  }
+
+  private async saveTabs(session: Session): Promise<void> {
+    await this.o.tabs.save(session);
+    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey);
+  }
+}
