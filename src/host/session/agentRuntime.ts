@@ -6,7 +6,7 @@
 // also retried with backoff (ReconnectBackoff) until it is back, the user reconnects, or it gives up.
 import * as vscode from 'vscode';
 import {
-  AcpClientConnection,
+  type AcpClientConnection,
   assertCredentialsAllowed,
   connectRemoteTransport,
   errorMessage,
@@ -52,6 +52,8 @@ export interface AgentRuntimeOptions {
   clientVersion: string;
   /** Optional hook to register more handlers (extension methods) on each new connection. */
   onConnection?(connection: AcpClientConnection): vscode.Disposable | undefined;
+  /** Runs after initialize, before the agent counts as started (re-applies the user's Model provider choice). */
+  afterInitialize?(connection: AcpClientConnection): Promise<void>;
   /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
   secrets?: AgentSecrets;
   /** Asks for those values (replaceable in tests). */
@@ -59,6 +61,9 @@ export interface AgentRuntimeOptions {
   /** Reconnect delays after a dropped remote connection (tests shorten them). */
   reconnect?: ConstructorParameters<typeof ReconnectBackoff>[0];
 }
+
+/** The ACP connection (vscode-jsonrpc, the message schemas) loads when the first agent starts, not at activation. */
+const loadConnection = () => import('../../acp/connection/clientConnection');
 
 /** How long a remote agent may take to answer initialize (a local one gets longer: it may be installing). */
 const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
@@ -89,6 +94,10 @@ export class AgentRuntime implements vscode.Disposable {
   private disposed = false;
   private connectionValue: AcpClientConnection | undefined;
   private starting: Promise<AcpClientConnection> | undefined;
+  /** Bumped by every stop and restart: a start begun before it gives up instead of finishing (see superseded). */
+  private generation = 0;
+  /** Counts stop() calls: a caller whose start was overtaken by one is told so rather than started again. */
+  private stops = 0;
   private connectionDisposables: vscode.Disposable[] = [];
   /** Set when the restart cap was hit: automatic restarts stop until the user asks. */
   private restartRefused: string | undefined;
@@ -123,34 +132,76 @@ export class AgentRuntime implements vscode.Disposable {
     this.options = { ...this.options, definition };
   }
 
-  /** Starts the agent once; concurrent callers share the start. */
-  start(): Promise<AcpClientConnection> {
-    if (this.connectionValue && !this.connectionValue.isClosed) return Promise.resolve(this.connectionValue);
-    if (this.restartRefused) return Promise.reject(new Error(this.restartRefused));
-    this.starting ??= this.launch().finally(() => (this.starting = undefined));
-    return this.starting;
+  /**
+   * Starts the agent once; concurrent callers share the start. A caller whose start was overtaken by a
+   * restart gets the restarted agent; one overtaken by a stop gets AgentStoppedError.
+   */
+  async start(): Promise<AcpClientConnection> {
+    for (;;) {
+      if (this.connectionValue && !this.connectionValue.isClosed) return this.connectionValue;
+      if (this.restartRefused) throw new Error(this.restartRefused);
+      const attempt = this.starting ?? this.track(this.launch(this.generation));
+      const stops = this.stops;
+      try {
+        return await attempt;
+      } catch (error) {
+        // Overtaken by a restart (not a stop): wait for, or share, the start that replaced it.
+        if (!(error instanceof AgentStoppedError) || this.stops !== stops) throw error;
+      }
+    }
   }
 
-  /** The user asked (Restart button / command): a fresh restart budget. */
-  async restart(): Promise<AcpClientConnection> {
+  /** The user asked (Restart button / command): a fresh restart budget. Twice at once: one restart. */
+  restart(): Promise<AcpClientConnection> {
     this.restartRefused = undefined;
     this.restartPolicy.reset();
     this.backoff.reset();
     this.reconnecting = false;
-    await this.stop();
+    // Registered before stopping, so callers waiting for the start this overtakes wait for this one.
+    this.track(this.halt().then((generation) => this.launch(generation)));
     return this.start();
   }
 
+  /** Stops the agent; a start in progress gives up (its callers get AgentStoppedError). */
   async stop(): Promise<void> {
+    this.stops++;
+    this.starting = undefined;
+    await this.halt();
+  }
+
+  private track(attempt: Promise<AcpClientConnection>): Promise<AcpClientConnection> {
+    this.starting = attempt;
+    const clear = () => {
+      if (this.starting === attempt) this.starting = undefined;
+    };
+    attempt.then(clear, clear);
+    return attempt;
+  }
+
+  /** Throws AgentStoppedError when a stop came after the start that captured `generation`. */
+  private superseded(generation: number): void {
+    if (generation !== this.generation) throw new AgentStoppedError(this.name);
+  }
+
+  /** Stops what runs and makes any start in progress give up; returns the new generation. */
+  private async halt(): Promise<number> {
+    const generation = ++this.generation;
+    await this.shutdown();
+    // A start begun while this one waited for the process to end owns the status now.
+    if (generation === this.generation && this.status !== 'crashed') this.setStatus('stopped');
+    return generation;
+  }
+
+  /** Ends the process or remote connection. Forgotten first, so a start begun meanwhile keeps its own. */
+  private async shutdown(): Promise<void> {
     this.cancelReconnect();
     const proc = this.process;
     const transport = this.transport;
     this.teardownConnection();
     this.transport = undefined;
+    this.process = undefined;
     if (proc) await proc.stop();
     if (transport) await transport.close();
-    this.process = undefined;
-    if (this.status !== 'crashed') this.setStatus('stopped');
   }
 
   setAuthRequired(): void {
@@ -161,14 +212,18 @@ export class AgentRuntime implements vscode.Disposable {
     if (this.connectionValue && !this.connectionValue.isClosed) this.setStatus('ready');
   }
 
-  private launch(): Promise<AcpClientConnection> {
+  /** `generation`: the one this start belongs to; a stop or restart since makes it give up. */
+  private async launch(generation: number): Promise<AcpClientConnection> {
+    this.superseded(generation);
     this.cancelReconnect();
     const remote = this.options.definition.remote;
-    return remote ? this.launchRemote(remote) : this.launchProcess();
+    return remote ? this.launchRemote(remote, generation) : this.launchProcess(generation);
   }
 
-  private async launchProcess(): Promise<AcpClientConnection> {
+  private async launchProcess(generation: number): Promise<AcpClientConnection> {
     const { definition, cwd } = this.options;
+    const { AcpClientConnection } = await loadConnection();
+    this.superseded(generation);
     this.crash = undefined;
     this.setStatus('starting', `starting ${definition.command}…`);
     let proc: AgentProcess;
@@ -187,8 +242,13 @@ export class AgentRuntime implements vscode.Disposable {
         },
       });
     } catch (error) {
+      this.superseded(generation);
       this.failStart(error);
       throw error;
+    }
+    if (generation !== this.generation) {
+      await proc.stop();
+      this.superseded(generation);
     }
     this.process = proc;
     this.options.log.info(`Started ${definition.name}: ${proc.commandLine} (pid ${proc.pid})`);
@@ -198,13 +258,15 @@ export class AgentRuntime implements vscode.Disposable {
     try {
       await this.initialize(connection, { terminalAuth: true, timeoutMs: LOCAL_INITIALIZE_TIMEOUT_MS });
     } catch (error) {
+      this.superseded(generation);
       // The process may still run (e.g. it answered another protocol version): stop it.
       const tail = proc.stderrTail();
-      await this.stop();
+      await this.shutdown();
       this.crash = { message: `${definition.name} could not be initialised: ${errorMessage(error)}`, stderrTail: tail };
       this.setStatus('crashed');
       throw error;
     }
+    this.superseded(generation);
     this.setStatus('ready');
     return connection;
   }
@@ -214,8 +276,10 @@ export class AgentRuntime implements vscode.Disposable {
    * the secret headers, connect, initialize. Its `fs/*` and `terminal/*` requests run here, through
    * the same handlers and confinement as a local agent's.
    */
-  private async launchRemote(remote: RemoteAgentEndpoint): Promise<AcpClientConnection> {
+  private async launchRemote(remote: RemoteAgentEndpoint, generation: number): Promise<AcpClientConnection> {
     const { definition } = this.options;
+    const { AcpClientConnection } = await loadConnection();
+    this.superseded(generation);
     this.crash = undefined;
     let transport: RemoteTransport;
     try {
@@ -232,9 +296,14 @@ export class AgentRuntime implements vscode.Disposable {
         onDrop: (error) => this.onDrop(current, error),
       }));
     } catch (error) {
+      this.superseded(generation);
       await this.forgetRefusedSecrets(error, remote);
       this.failStart(error);
       throw error;
+    }
+    if (generation !== this.generation) {
+      await transport.close();
+      this.superseded(generation);
     }
     this.transport = transport;
     this.options.log.info(`Connecting to ${definition.name} at ${describeUrl(remote.url)}`);
@@ -243,6 +312,7 @@ export class AgentRuntime implements vscode.Disposable {
       // The agent's login command cannot run here: it lives on the server.
       await this.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
     } catch (error) {
+      this.superseded(generation);
       // When the transport failed (a 401, a network error) it says why better than the request does.
       const failure = await settledNow(transport.closed);
       this.transport = undefined;
@@ -253,6 +323,7 @@ export class AgentRuntime implements vscode.Disposable {
       this.failStart(reason);
       throw reason;
     }
+    this.superseded(generation);
     this.backoff.reset();
     this.reconnecting = false;
     this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
@@ -323,6 +394,7 @@ export class AgentRuntime implements vscode.Disposable {
       { clientInfo: { name: 'switchboard', title: 'Switchboard for VS Code', version: this.options.clientVersion }, terminalAuth: o.terminalAuth },
       { timeoutMs: o.timeoutMs },
     );
+    await this.options.afterInitialize?.(connection);
   }
 
   private logger(): Logger {
@@ -396,6 +468,14 @@ export class AgentRuntime implements vscode.Disposable {
     void this.stop();
     this.changeEmitter.dispose();
     this.exitEmitter.dispose();
+  }
+}
+
+/** The agent was stopped (or restarted) while this start was in progress. */
+export class AgentStoppedError extends Error {
+  constructor(name: string) {
+    super(`${name} was stopped while it was starting.`);
+    this.name = 'AgentStoppedError';
   }
 }
 

@@ -1,0 +1,96 @@
+// Start, stop, restart and cancel called twice or in any order leave the agent either running (one
+// process, answering) or stopped (no process), never half-started; the last call decides which. A start
+// overtaken by a restart gets the restarted agent; one overtaken by a stop says it was stopped.
+import * as assert from 'assert';
+import { execFileSync } from 'node:child_process';
+import type { AgentRuntime } from '../../../src/host/session/agentRuntime';
+import { waitFor } from '../index';
+import { prompt, withFakeAgents } from './helpers';
+
+type Op = 'start' | 'stop' | 'restart';
+const OPS: Op[] = ['start', 'stop', 'restart'];
+const MARKER = '--race-marker=switchboard-agent-races';
+
+/** Every sequence of two and of three operations. */
+function sequences(): Op[][] {
+  const pairs = OPS.flatMap((a) => OPS.map((b) => [a, b]));
+  return [...pairs, ...pairs.flatMap((p) => OPS.map((c) => [...p, c]))];
+}
+
+/** The fake agent processes of this test still alive (node processes with the marker). */
+function liveAgents(): number[] {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
+  return lines.filter((l) => l.includes(MARKER) && /^\s*\d+\s+\S*node\s/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+}
+
+describe('agent lifecycle: start, stop, restart and cancel in any order', function () {
+  this.timeout(240_000);
+  // A slow start widens the window in which the calls overlap.
+  const ctx = withFakeAgents({ Racy: ['--slow-start=150', MARKER] });
+  let runtime: AgentRuntime;
+
+  before(() => {
+    runtime = ctx.sb.backend.agents.runtime('Racy');
+  });
+
+  after(async () => {
+    await runtime.stop();
+  });
+
+  async function settle(ops: Op[]): Promise<void> {
+    const calls = ops.map((op) => runtime[op]() as Promise<unknown>);
+    const results = await Promise.allSettled(calls);
+    const lastStop = ops.lastIndexOf('stop');
+    results.forEach((r, i) => {
+      const label = `${ops.join(' + ')}: ${ops[i]} #${i}`;
+      if (r.status === 'fulfilled') return;
+      // Only a start that a later stop overtook may fail, and it says so.
+      assert.ok(i < lastStop, `${label} failed: ${String(r.reason)}`);
+      assert.match(String(r.reason), /stopped while it was starting/, label);
+    });
+    const running = ops[ops.length - 1] !== 'stop';
+    await waitFor(() => liveAgents().length === (running ? 1 : 0), `${running ? 'one agent process' : 'no agent process'} after ${ops.join(' + ')} (live: ${liveAgents().join(', ')})`);
+    assert.strictEqual(runtime.status, running ? 'ready' : 'stopped', ops.join(' + '));
+  }
+
+  for (const from of ['stopped', 'running'] as const) {
+    it(`from ${from}: every pair and triple of start, stop and restart ends as its last call says`, async () => {
+      for (const ops of sequences()) {
+        if (from === 'running') await runtime.start();
+        else await runtime.stop();
+        await settle(ops);
+      }
+      // And the agent still works: a session and a turn.
+      const id = await ctx.sb.backend.newSession('Racy');
+      await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+      assert.strictEqual(liveAgents().length, 1);
+    });
+  }
+
+  it('cancel twice, then restart, during a turn: the turn ends and the next message is answered', async () => {
+    const id = await ctx.sb.backend.newSession('Racy');
+    const turn = ctx.sb.backend.sendPrompt(id, prompt('wait-cancel'));
+    await waitFor(() => sessionTurn(id) === 'running', 'the turn running');
+    await Promise.all([ctx.sb.backend.cancel(id), ctx.sb.backend.cancel(id), ctx.sb.backend.restartAgent('Racy')]);
+    await turn;
+    await waitFor(() => sessionTurn(id) === 'idle', 'the turn ended');
+    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    assert.strictEqual(sessionTurn(id), 'idle');
+    assert.strictEqual(liveAgents().length, 1);
+  });
+
+  it('restart twice during a turn, then cancel: one agent, the turn ended, the next message is answered', async () => {
+    const id = await ctx.sb.backend.newSession('Racy');
+    const turn = ctx.sb.backend.sendPrompt(id, prompt('wait-cancel'));
+    await waitFor(() => sessionTurn(id) === 'running', 'the turn running');
+    await Promise.all([ctx.sb.backend.restartAgent('Racy'), ctx.sb.backend.restartAgent('Racy'), ctx.sb.backend.cancel(id)]);
+    await turn;
+    await waitFor(() => sessionTurn(id) === 'idle', 'the turn ended');
+    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    assert.strictEqual(liveAgents().length, 1);
+  });
+
+  function sessionTurn(id: string): string | undefined {
+    return ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn;
+  }
+});
