@@ -2,7 +2,7 @@
 // become batched messages on the webview channel (transcripts as snapshots and ops, see TranscriptSync),
 // and the webview's messages, checked by one schema, go to their handlers.
 import { AuthRequiredError } from '../acp/errors';
-import { stripAnsi, stripAnsiStreaming } from '../shared/ansi';
+import { toLineFeeds } from '../shared/ansi';
 import type { SessionView, TerminalSnapshot } from '../shared/chatState';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage } from '../shared/messages';
 import { parseWebviewMessage } from '../shared/webviewMessageSchema';
@@ -39,7 +39,6 @@ export class ChatController implements Disposable {
   private activeDirty = false;
   private historyDirty: { loading?: boolean } | undefined;
   private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus']; open?: boolean }>();
-  private readonly terminalCarry = new Map<string, string>();
 
   constructor(
     private readonly backend: ChatBackend,
@@ -141,8 +140,8 @@ export class ChatController implements Disposable {
 
   private onTerminalOutput(e: TerminalOutputEvent): void {
     if (!this.channel.isReady) return; // init carries backend.getTerminals()
-    const { text, carry } = stripAnsiStreaming(this.terminalCarry.get(e.terminalId) ?? '', e.data);
-    this.terminalCarry.set(e.terminalId, carry);
+    // The terminal bridge stripped the escapes already; it keeps \r for terminal/output, the chat does not.
+    const text = toLineFeeds(e.data);
     const cur = this.terminalOut.get(e.terminalId) ?? { data: '' };
     cur.data += text;
     if (cur.data.length > this.maxTerminalChunk) cur.data = cur.data.slice(-this.maxTerminalChunk);
@@ -159,7 +158,7 @@ export class ChatController implements Disposable {
       return { view: this.toView(s.view), transcript: { ...s.transcript, items: s.transcript.items.slice() } };
     });
     this.transcripts.reset(sessions.map((s) => s.view.sessionId));
-    const terminals: TerminalSnapshot[] = this.backend.getTerminals().map((t) => ({ ...t, output: stripAnsi(t.output) }));
+    const terminals: TerminalSnapshot[] = this.backend.getTerminals().map((t) => ({ ...t, output: toLineFeeds(t.output) }));
     this.channel.open({
       type: 'init',
       protocolVersion: CHAT_PROTOCOL_VERSION,

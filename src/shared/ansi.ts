@@ -19,7 +19,12 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 /** Removes ANSI escape sequences and control characters other than \t and \n (and \r, see `lineEnds`). */
 export function stripAnsi(text: string, lineEnds: LineEnds = 'lf'): string {
   const stripped = text.replace(ANSI_SEQUENCE, '').replace(CONTROL, '');
-  return lineEnds === 'keep' ? stripped : stripped.replace(/\r\n/g, '\n').replace(/\r/g, '');
+  return lineEnds === 'keep' ? stripped : toLineFeeds(stripped);
+}
+
+/** 'lf' line ends for text already stripped: \r\n becomes \n and a lone \r goes, so every \r goes (chunk by chunk too). */
+export function toLineFeeds(text: string): string {
+  return text.replace(/\r/g, '');
 }
 
 /** Strips escape sequences from a stream of chunks, holding back a sequence split across chunks. */

@@ -98,6 +98,11 @@ export class FsBridge implements vscode.Disposable {
     if (inFlight) await Promise.allSettled([...inFlight]);
   }
 
+  /** The session closed: the files the user let it reach outside its folders are asked about again. */
+  forgetSession(sessionId: string): void {
+    this.opts.confinement.forgetSession(sessionId);
+  }
+
   dispose(): void {
     this.writeEmitter.dispose();
     this.conflictEmitter.dispose();

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, errorMessage } from '../../acp';
+import type { FsBridge } from '../fs/fsBridge';
 import type { AgentControl } from './agentControl';
 import type { AgentRuntime } from './agentRuntime';
 import { forkedTranscript } from './forkTranscript';
@@ -25,6 +26,7 @@ export interface SessionLifecycleOptions {
   tabs: SessionTabs;
   history: SessionHistory;
   statusBar: AgentStatusBar;
+  fs: FsBridge;
   /** A session joined the registry: the router wires its events and makes it the active tab. */
   added(session: Session): void;
   /** An open tab asked to open again: shown instead. */
@@ -138,6 +140,7 @@ export class SessionLifecycle {
     // Closed while session/close was in flight (a second close): already gone.
     if (!this.o.sessions.isOpen(session)) return;
     this.o.sessions.remove(session);
+    this.o.fs.forgetSession(session.scopedId);
     session.dispose();
     this.o.closed(session.key);
     this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey);

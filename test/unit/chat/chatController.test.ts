@@ -7,7 +7,6 @@ import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
 import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
 import { ChatController } from '../../../src/chat/chatController';
 import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
-import { stripAnsi, stripAnsiStreaming } from '../../../src/shared/ansi';
 
 function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
   return (listener) => {
@@ -223,16 +222,14 @@ describe("ChatController: transcripts as snapshots and the reducer's ops", () =>
     assert.deepEqual(ops.map((m) => m.type === 'transcriptOps' && m.seq), [1], 'each init starts the sequence again');
   });
 
-  it('strips ANSI from terminal output and batches it', async () => {
+  it('gives terminal output (escapes already stripped by the terminal bridge) \\n line ends and batches it', async () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
-    backend.em.emit('terminal', { terminalId: 't', data: '\u001b[32mok\u001b[0m line\r\n\u001b[' });
-    backend.em.emit('terminal', { terminalId: 't', data: '1mbold\u001b[0m', exitStatus: { exitCode: 0 } });
+    backend.em.emit('terminal', { terminalId: 't', data: 'ok line\r' });
+    backend.em.emit('terminal', { terminalId: 't', data: '\n50%\r100%', exitStatus: { exitCode: 0 } });
     await tick();
     const msgs = flatten(posted.slice(1));
-    assert.deepEqual(msgs, [{ type: 'terminalOutput', terminalId: 't', data: 'ok line\nbold', exitStatus: { exitCode: 0 } }]);
-    assert.equal(stripAnsi('\u001b]0;title\u0007x\u001b[2Ky'), 'xy');
-    assert.deepEqual(stripAnsiStreaming('', 'a\u001b[3'), { text: 'a', carry: '\u001b[3' });
+    assert.deepEqual(msgs, [{ type: 'terminalOutput', terminalId: 't', data: 'ok line\n50%100%', exitStatus: { exitCode: 0 } }]);
   });
 
   it('passes on whether a terminal is still open (the card\'s "Open terminal")', async () => {
