@@ -3,15 +3,11 @@
 // crash or a dropped connection keeps the sessions' transcripts (the backend owns them) and is
 // reported the same way (onDidExit with crashed: true), so the session layer ends the turn, keeps
 // the transcript and loads the sessions again on the next prompt. A dropped remote connection is
-// also retried with backoff (ReconnectBackoff) until it is back, the user reconnects, or it gives up.
+// also retried with backoff (remoteAgent.ts) until it is back, the user reconnects, or it gives up.
 import * as vscode from 'vscode';
 import {
   type AcpClientConnection,
-  assertCredentialsAllowed,
-  connectRemoteTransport,
   errorMessage,
-  isCredentialHeader,
-  parseRemoteUrl,
   RemoteConnectionError,
   type ClientRequestHandlers,
   type InitializeResult,
@@ -22,8 +18,8 @@ import {
 import {
   AgentSpawnError,
   CommandNotFoundError,
-  ReconnectBackoff,
   RestartPolicy,
+  type ReconnectBackoff,
   describeAgentExit,
   startAgentProcess,
   type AgentExit,
@@ -34,8 +30,9 @@ import {
 } from '../../agents';
 import type { AgentCrash, AgentStatus } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
-import { windowAuthUi, type AuthUi } from '../auth/authFlow';
-import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders, SecretNotGivenError } from '../auth/secretHeaders';
+import type { AuthUi } from '../auth/authFlow';
+import { SecretNotGivenError } from '../auth/secretHeaders';
+import { RemoteReconnect, connectRemoteAgent, forgetRefusedSecrets } from './remoteAgent';
 
 export interface AgentRuntimeOptions {
   definition: ResolvedAgentDefinition;
@@ -87,11 +84,7 @@ export class AgentRuntime implements vscode.Disposable {
   detail: string | undefined;
   private process: AgentProcess | undefined;
   private transport: RemoteTransport | undefined;
-  private readonly backoff: ReconnectBackoff;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  /** Between a dropped connection and the next working one: failed attempts are retried. */
-  private reconnecting = false;
-  private disposed = false;
+  private readonly reconnect: RemoteReconnect;
   private connectionValue: AcpClientConnection | undefined;
   private starting: Promise<AcpClientConnection> | undefined;
   /** Bumped by every stop and restart: a start begun before it gives up instead of finishing (see superseded). */
@@ -103,7 +96,14 @@ export class AgentRuntime implements vscode.Disposable {
   private restartRefused: string | undefined;
 
   constructor(private options: AgentRuntimeOptions) {
-    this.backoff = new ReconnectBackoff(options.reconnect);
+    this.reconnect = new RemoteReconnect({
+      backoff: options.reconnect,
+      report: (message) => {
+        this.crash = { message, stderrTail: [] };
+        this.setStatus('crashed');
+      },
+      retry: () => void this.start().catch(() => undefined),
+    });
   }
 
   get name(): string {
@@ -155,8 +155,7 @@ export class AgentRuntime implements vscode.Disposable {
   restart(): Promise<AcpClientConnection> {
     this.restartRefused = undefined;
     this.restartPolicy.reset();
-    this.backoff.reset();
-    this.reconnecting = false;
+    this.reconnect.reset();
     // Registered before stopping, so callers waiting for the start this overtakes wait for this one.
     this.track(this.halt().then((generation) => this.launch(generation)));
     return this.start();
@@ -194,7 +193,7 @@ export class AgentRuntime implements vscode.Disposable {
 
   /** Ends the process or remote connection. Forgotten first, so a start begun meanwhile keeps its own. */
   private async shutdown(): Promise<void> {
-    this.cancelReconnect();
+    this.reconnect.cancel();
     const proc = this.process;
     const transport = this.transport;
     this.teardownConnection();
@@ -215,7 +214,7 @@ export class AgentRuntime implements vscode.Disposable {
   /** `generation`: the one this start belongs to; a stop or restart since makes it give up. */
   private async launch(generation: number): Promise<AcpClientConnection> {
     this.superseded(generation);
-    this.cancelReconnect();
+    this.reconnect.cancel();
     const remote = this.options.definition.remote;
     return remote ? this.launchRemote(remote, generation) : this.launchProcess(generation);
   }
@@ -283,21 +282,18 @@ export class AgentRuntime implements vscode.Disposable {
     this.crash = undefined;
     let transport: RemoteTransport;
     try {
-      const endpoint = parseRemoteUrl(remote.url);
-      const needSecrets = headersNeedingSecrets(remote.headers);
-      assertCredentialsAllowed(endpoint, Object.keys(remote.headers).filter((n) => needSecrets.includes(n) || isCredentialHeader(n)));
-      this.setStatus('starting', `connecting to ${endpoint.url.host}…`);
-      const { headers, secretHeaders } = await this.secretHeaders(remote, endpoint.url.host);
-      const current = (transport = await connectRemoteTransport({
-        url: remote.url,
-        headers,
-        secretHeaders,
+      transport = await connectRemoteAgent({
+        name: this.name,
+        remote,
         logger: this.logger(),
-        onDrop: (error) => this.onDrop(current, error),
-      }));
+        secrets: this.options.secrets,
+        secretUi: this.options.secretUi,
+        connecting: (host) => this.setStatus('starting', `connecting to ${host}…`),
+        onDrop: (dropped, error) => this.onDrop(dropped, error),
+      });
     } catch (error) {
       this.superseded(generation);
-      await this.forgetRefusedSecrets(error, remote);
+      await forgetRefusedSecrets(this.name, error, remote, this.options.secrets);
       this.failStart(error);
       throw error;
     }
@@ -319,29 +315,15 @@ export class AgentRuntime implements vscode.Disposable {
       this.teardownConnection();
       await transport.close();
       const reason = failure ?? error;
-      await this.forgetRefusedSecrets(reason, remote);
+      await forgetRefusedSecrets(this.name, reason, remote, this.options.secrets);
       this.failStart(reason);
       throw reason;
     }
     this.superseded(generation);
-    this.backoff.reset();
-    this.reconnecting = false;
+    this.reconnect.reset();
     this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
     this.setStatus('ready');
     return connection;
-  }
-
-  private async secretHeaders(remote: RemoteAgentEndpoint, host: string): Promise<{ headers: Record<string, string>; secretHeaders: string[] }> {
-    if (headersNeedingSecrets(remote.headers).length === 0) return { headers: { ...remote.headers }, secretHeaders: [] };
-    if (!this.options.secrets) throw new Error(`${this.name} needs secret headers, but secret storage is not available here.`);
-    return resolveSecretHeaders(this.name, host, remote.headers, this.options.secrets, this.options.secretUi?.() ?? windowAuthUi);
-  }
-
-  /** The server refused the credentials (401/403): the next connection asks for them again. */
-  private async forgetRefusedSecrets(error: unknown, remote: RemoteAgentEndpoint): Promise<void> {
-    if (error instanceof RemoteConnectionError && error.kind === 'unauthorized' && this.options.secrets) {
-      await forgetSecretHeaders(this.name, remote.headers, this.options.secrets);
-    }
   }
 
   /** The connection to a remote agent ended without being asked to: report it like a crash, then retry. */
@@ -350,35 +332,8 @@ export class AgentRuntime implements vscode.Disposable {
     this.transport = undefined;
     this.teardownConnection();
     this.options.log.error(`${this.name}: ${error.message}`);
-    this.reconnecting = true;
-    this.backoff.reset();
-    this.scheduleReconnect(error);
+    this.reconnect.dropped(error);
     this.exitEmitter.fire({ exit: { code: null, signal: null, requested: false, stderrTail: [] }, crashed: true });
-  }
-
-  private scheduleReconnect(error: Error): void {
-    const next = this.disposed ? undefined : this.backoff.next();
-    if (!next) {
-      this.reconnecting = false;
-      this.crash = { message: `${error.message} Switchboard stopped trying to reconnect; use Reconnect to try again.`, stderrTail: [] };
-      this.setStatus('crashed');
-      return;
-    }
-    const seconds = Math.round(next.delayMs / 100) / 10;
-    this.crash = {
-      message: `${error.message} Reconnecting in ${seconds} s (attempt ${next.attempt} of ${this.backoff.maxAttempts})…`,
-      stderrTail: [],
-    };
-    this.setStatus('crashed');
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.start().catch(() => undefined);
-    }, next.delayMs);
-  }
-
-  private cancelReconnect(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
   }
 
   private attach(connection: AcpClientConnection): AcpClientConnection {
@@ -419,10 +374,7 @@ export class AgentRuntime implements vscode.Disposable {
     this.crash = { message, stderrTail: [] };
     this.setStatus('crashed');
     // A lost connection that still cannot be made again is retried; refused credentials or URLs are not.
-    if (this.reconnecting) {
-      if (isRetryable(error)) this.scheduleReconnect(error instanceof Error ? error : new Error(message));
-      else this.reconnecting = false;
-    }
+    this.reconnect.failed(error, message);
   }
 
   private onExit(proc: AgentProcess, exit: AgentExit): void {
@@ -464,7 +416,7 @@ export class AgentRuntime implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.disposed = true;
+    this.reconnect.dispose();
     void this.stop();
     this.changeEmitter.dispose();
     this.exitEmitter.dispose();
@@ -481,10 +433,6 @@ export class AgentStoppedError extends Error {
 
 function toDisposable(d: { dispose(): unknown }): vscode.Disposable {
   return { dispose: () => void d.dispose() };
-}
-
-function isRetryable(error: unknown): boolean {
-  return error instanceof RemoteConnectionError ? ['unreachable', 'timeout', 'lost'].includes(error.kind) : true;
 }
 
 /** For logs: no query string (it may carry a token). */

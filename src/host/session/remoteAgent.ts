@@ -1,0 +1,130 @@
+// What a remote agent (a `url` entry) needs beyond a local one: the URL and credentials policy checked
+// before any secret is asked for, `${secret}` header values from SecretStorage, the transport, and the
+// retries with backoff after a dropped connection.
+import {
+  assertCredentialsAllowed,
+  connectRemoteTransport,
+  isCredentialHeader,
+  parseRemoteUrl,
+  RemoteConnectionError,
+  type Logger,
+  type RemoteTransport,
+} from '../../acp';
+import { ReconnectBackoff, type RemoteAgentEndpoint } from '../../agents';
+import type { AgentSecrets } from '../auth/agentSecrets';
+import { windowAuthUi, type AuthUi } from '../auth/authFlow';
+import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders } from '../auth/secretHeaders';
+
+export interface RemoteConnectOptions {
+  name: string;
+  remote: RemoteAgentEndpoint;
+  logger: Logger;
+  secrets?: AgentSecrets;
+  secretUi?(): AuthUi;
+  /** The checks passed: connecting to `host` now (possibly after asking for secrets). */
+  connecting(host: string): void;
+  /** The connection ended without being asked to. */
+  onDrop(transport: RemoteTransport, error: RemoteConnectionError): void;
+}
+
+/** Checks the URL and credentials policy, fills in the secret headers and connects. */
+export async function connectRemoteAgent(o: RemoteConnectOptions): Promise<RemoteTransport> {
+  const { remote } = o;
+  const endpoint = parseRemoteUrl(remote.url);
+  const needSecrets = headersNeedingSecrets(remote.headers);
+  assertCredentialsAllowed(endpoint, Object.keys(remote.headers).filter((n) => needSecrets.includes(n) || isCredentialHeader(n)));
+  o.connecting(endpoint.url.host);
+  let headers: Record<string, string> = { ...remote.headers };
+  let secretHeaders: string[] = [];
+  if (needSecrets.length > 0) {
+    if (!o.secrets) throw new Error(`${o.name} needs secret headers, but secret storage is not available here.`);
+    ({ headers, secretHeaders } = await resolveSecretHeaders(o.name, endpoint.url.host, remote.headers, o.secrets, o.secretUi?.() ?? windowAuthUi));
+  }
+  const transport: RemoteTransport = await connectRemoteTransport({
+    url: remote.url,
+    headers,
+    secretHeaders,
+    logger: o.logger,
+    onDrop: (error) => o.onDrop(transport, error),
+  });
+  return transport;
+}
+
+/** The server refused the credentials (401/403): the next connection asks for them again. */
+export async function forgetRefusedSecrets(name: string, error: unknown, remote: RemoteAgentEndpoint, secrets: AgentSecrets | undefined): Promise<void> {
+  if (error instanceof RemoteConnectionError && error.kind === 'unauthorized' && secrets) {
+    await forgetSecretHeaders(name, remote.headers, secrets);
+  }
+}
+
+export interface RemoteReconnectOptions {
+  backoff?: ConstructorParameters<typeof ReconnectBackoff>[0];
+  /** What the chat says meanwhile (the agent shows as crashed with this message). */
+  report(message: string): void;
+  /** Try to connect again. */
+  retry(): void;
+}
+
+/**
+ * Between a dropped connection and the next working one: failed attempts are retried with backoff until
+ * the connection is back, the user reconnects, or the attempts run out.
+ */
+export class RemoteReconnect {
+  private readonly backoff: ReconnectBackoff;
+  private timer: NodeJS.Timeout | undefined;
+  private active = false;
+  private disposed = false;
+
+  constructor(private readonly o: RemoteReconnectOptions) {
+    this.backoff = new ReconnectBackoff(o.backoff);
+  }
+
+  dropped(error: Error): void {
+    this.active = true;
+    this.backoff.reset();
+    this.schedule(error);
+  }
+
+  /** A start failed: retried while reconnecting, unless the server refused the credentials or the URL. */
+  failed(error: unknown, message: string): void {
+    if (!this.active) return;
+    if (isRetryable(error)) this.schedule(error instanceof Error ? error : new Error(message));
+    else this.active = false;
+  }
+
+  /** Connected, or the user asked for a fresh start: the attempts start from the beginning next time. */
+  reset(): void {
+    this.cancel();
+    this.backoff.reset();
+    this.active = false;
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancel();
+  }
+
+  private schedule(error: Error): void {
+    const next = this.disposed ? undefined : this.backoff.next();
+    if (!next) {
+      this.active = false;
+      this.o.report(`${error.message} Switchboard stopped trying to reconnect; use Reconnect to try again.`);
+      return;
+    }
+    const seconds = Math.round(next.delayMs / 100) / 10;
+    this.o.report(`${error.message} Reconnecting in ${seconds} s (attempt ${next.attempt} of ${this.backoff.maxAttempts})…`);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.o.retry();
+    }, next.delayMs);
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  return error instanceof RemoteConnectionError ? ['unreachable', 'timeout', 'lost'].includes(error.kind) : true;
+}
