@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const host = ['fs', 'terminal', 'permissions', 'auth', 'session', 'diff', 'log'];
+const host = ['fs', 'terminal', 'permissions', 'auth', 'session', 'diff', 'log', 'startup'];
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
@@ -20,7 +20,8 @@ const allowed = {
   'src/host/permissions': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
   'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
-  'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.map((h) => `src/host/${h}`)],
+  'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.filter((h) => h !== 'startup').map((h) => `src/host/${h}`)],
+  'src/host/startup': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.map((h) => `src/host/${h}`)],
 };
 const rooms = Object.keys(allowed).sort((a, b) => b.length - a.length);
 const roomOf = (file) => rooms.find((r) => file === r || file.startsWith(`${r}/`)) ?? (file.startsWith('src/') ? file : undefined);

@@ -16,19 +16,6 @@ export interface ChatViewProviderOptions {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'switchboard.chat';
 
-  /** Registers the provider for `switchboard.chat`; dispose the result on deactivate. */
-  static register(context: vscode.ExtensionContext, backend: ChatBackend, options: ChatViewProviderOptions = {}): ChatViewProvider {
-    const provider = new ChatViewProvider(context.extensionUri, backend, options);
-    context.subscriptions.push(
-      provider,
-      vscode.window.registerWebviewViewProvider(ChatViewProvider.viewType, provider, {
-        // The view restores from `init` + the webview's setState; no need to keep a hidden DOM alive.
-        webviewOptions: { retainContextWhenHidden: false },
-      }),
-    );
-    return provider;
-  }
-
   readonly controller: ChatController;
   private view: vscode.WebviewView | undefined;
   private viewSubscriptions: vscode.Disposable[] = [];

@@ -3,8 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import * as tar from 'tar';
-import * as yauzl from 'yauzl';
+import type * as yauzl from 'yauzl';
 import { abortError, formatBytes } from './http';
 
 /*
@@ -89,6 +88,8 @@ function checkTotals(count: number, bytes: number, limits: ExtractLimits, what: 
 const TAR_FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
 
 async function extractTar(file: string, root: string, what: string, limits: ExtractLimits, signal?: AbortSignal): Promise<void> {
+  // Loaded on the first install, not with the registry (node-tar is most of its code).
+  const tar = await import('tar');
   // First pass: read every header and refuse the archive before a single file is written.
   const problems: Error[] = [];
   let count = 0;
@@ -129,8 +130,9 @@ const S_IFLNK = 0o120000;
 const S_IFDIR = 0o040000;
 
 async function extractZip(file: string, root: string, what: string, limits: ExtractLimits, signal?: AbortSignal): Promise<void> {
+  const { open } = await import('yauzl');
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, opened) => (error ? reject(zipError(error, what)) : resolve(opened))),
+    open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true }, (error, opened) => (error ? reject(zipError(error, what)) : resolve(opened))),
   );
   try {
     checkTotals(zip.entryCount, 0, limits, what);

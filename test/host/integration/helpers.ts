@@ -1,13 +1,13 @@
 // Shared by the integration host tests: the extension's API and agents defined on the fake agent.
 import * as path from 'path';
-import type { SwitchboardApi } from '../../../src/extension';
+import type { SwitchboardApi, SwitchboardExports } from '../../../src/extension';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { repoRoot, setSettings, switchboardExtension, waitFor } from '../index';
 
 export const fakeAgent = path.join(repoRoot, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
 export async function api(): Promise<SwitchboardApi> {
-  return (await switchboardExtension().activate()) as SwitchboardApi;
+  return ((await switchboardExtension().activate()) as SwitchboardExports).services();
 }
 
 /** Defines agents that run the fake agent with the given flags; returns a restore function. */

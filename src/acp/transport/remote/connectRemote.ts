@@ -2,10 +2,8 @@
 // is sent to a refused URL), then WebSocket for ws/wss and Streamable HTTP for http/https.
 // Give the result to `new AcpClientConnection(t.input, t.output, { framing: 'message' })`.
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../frameDecoder';
-import { HttpTransport } from './httpTransport';
 import type { MessageTransportOptions, RemoteTransport } from './messageTransport';
 import { assertCredentialsAllowed, isCredentialHeader, parseRemoteUrl } from './remoteEndpoint';
-import { WebSocketTransport } from './webSocketTransport';
 
 export interface RemoteTransportOptions extends MessageTransportOptions {
   url: string;
@@ -28,8 +26,9 @@ export async function connectRemoteTransport(options: RemoteTransportOptions): P
   assertCredentialsAllowed(endpoint, credentials);
   const headers = { ...options.headers };
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  if (endpoint.protocol === 'http') return new HttpTransport(endpoint, { ...options, headers, maxMessageBytes });
-  return WebSocketTransport.connect(endpoint, {
+  // Loaded when a remote agent first connects (ws and the SDK's HTTP client are not needed before).
+  if (endpoint.protocol === 'http') return new (await import('./httpTransport')).HttpTransport(endpoint, { ...options, headers, maxMessageBytes });
+  return (await import('./webSocketTransport')).WebSocketTransport.connect(endpoint, {
     ...options,
     headers,
     maxMessageBytes,
