@@ -10,14 +10,16 @@
 // the results file written by the in-host runner, prints mocha's output, exits with its status, and always
 // kills the code-server and Chromium process trees.
 //
-// Usage: node scripts/run-host-tests.mjs [--grep <pattern>] [--skip-build] [--trust] [--keep]
+// Usage: node scripts/run-host-tests.mjs [--grep <pattern>] [--skip-build] [--trust] [--multi-root] [--keep]
 //                                        [--timeout <seconds>] [--host code-server|electron]
 //   --trust        start without --disable-workspace-trust (or SWITCHBOARD_HOST_TRUST=1)
+//   --multi-root   open a .code-workspace with two folders (the sample workspace, then a small second
+//                  folder) and run only test/host/multiRoot/ (those files never run in a one-folder window)
 //   --keep         keep the temp dir (workspace, user data, logs) for inspection
 // Env: SWITCHBOARD_TEST_HOST=code-server|electron forces the host; VSCODE_EXECUTABLE = Electron VS Code.
 // Artifacts: test-results/host/ (code-server log, browser console, a screenshot when something failed).
 import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO, TEST_RESULTS } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll, sleep } from './lib/proc.mjs';
@@ -33,6 +35,7 @@ const { values: opts } = parseArgs({
     keep: { type: 'boolean', default: false },
     timeout: { type: 'string', default: process.env.SWITCHBOARD_HOST_TIMEOUT ?? '900' },
     host: { type: 'string', default: process.env.SWITCHBOARD_TEST_HOST },
+    'multi-root': { type: 'boolean', default: false },
   },
   allowPositionals: false,
 });
@@ -100,7 +103,18 @@ function testEnv(dirs, host) {
     SWITCHBOARD_TEST_GREP: opts.grep ?? '',
     SWITCHBOARD_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
     SWITCHBOARD_TEST_HOST: host,
+    SWITCHBOARD_TEST_WORKSPACE: opts['multi-root'] ? 'multi-root' : 'folder',
   };
+}
+
+/** With --multi-root: a second folder beside the workspace and a .code-workspace naming both, in that order. */
+function makeMultiRootWorkspace(dirs) {
+  const second = join(dirname(dirs.workspace), 'second-folder');
+  mkdirSync(second, { recursive: true });
+  writeFileSync(join(second, 'README.md'), '# The second folder of the multi-root workspace\n');
+  const file = join(dirname(dirs.workspace), 'multi-root.code-workspace');
+  writeFileSync(file, JSON.stringify({ folders: [{ path: dirs.workspace }, { path: second }], settings: {} }, null, 2) + '\n');
+  return file;
 }
 
 async function runInElectron(exe, dirs) {
@@ -115,7 +129,7 @@ async function runInElectron(exe, dirs) {
       extensionTestsPath: TESTS_ENTRY,
       extensionTestsEnv: env,
       launchArgs: [
-        dirs.workspace,
+        dirs.workspaceFile ?? dirs.workspace,
         '--user-data-dir', dirs.userDataDir,
         '--extensions-dir', dirs.extensionsDir,
         '--skip-welcome', '--skip-release-notes', '--disable-gpu', '--no-sandbox',
@@ -154,12 +168,14 @@ async function runInCodeServer(dirs, timeoutMs) {
   page.on('pageerror', (e) => consoleLog.push(`[pageerror] ${e.message}`));
   onCleanup(() => writeFileSync(join(ARTIFACTS, 'browser-console.log'), consoleLog.join('\n') + '\n'));
 
-  const url = workbenchUrl(server, {
-    payload: [
-      ['extensionDevelopmentPath', remoteUri(server, REPO)],
-      ['extensionTestsPath', remoteUri(server, TESTS_ENTRY)],
-    ],
-  });
+  const payload = [
+    ['extensionDevelopmentPath', remoteUri(server, REPO)],
+    ['extensionTestsPath', remoteUri(server, TESTS_ENTRY)],
+  ];
+  // A .code-workspace opens with ?workspace= (the workbench reads a path as a file on the server).
+  const url = dirs.workspaceFile
+    ? `${server.url}/?${new URLSearchParams({ workspace: dirs.workspaceFile, payload: JSON.stringify(payload) })}`
+    : workbenchUrl(server, { payload });
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
   const startDeadline = Date.now() + 180_000;
@@ -203,6 +219,7 @@ async function main() {
   if (!existsSync(join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run npm run build');
 
   const dirs = makeRunDirs('switchboard-host');
+  if (opts['multi-root']) dirs.workspaceFile = makeMultiRootWorkspace(dirs);
   onCleanup(() => (opts.keep ? say(`kept ${dirs.root}`) : removeDir(dirs.root)));
   const timeoutMs = Number(opts.timeout) * 1000;
 

@@ -6,7 +6,7 @@
 // failure for each step that failed without failing a mocha test (a build error, a crashed runner).
 //
 // Usage: node scripts/test-all.mjs [--skip <step,...>] [--only <step,...>]
-//   steps: build, typecheck, lint, real-agents, unit, host, host-untrusted, e2e
+//   steps: build, typecheck, lint, real-agents, unit, host, host-untrusted, host-multi-root, e2e
 import { parseArgs } from 'node:util';
 import { REPO } from './lib/paths.mjs';
 import { run, cleanupAll } from './lib/proc.mjs';
@@ -37,6 +37,8 @@ const STEPS = [
     mocha: true,
     needs: 'build',
   },
+  // A .code-workspace of two folders: the tests under test/host/multiRoot (additionalDirectories).
+  { name: 'host-multi-root', cmd: process.execPath, args: ['scripts/run-host-tests.mjs', '--skip-build', '--multi-root'], mocha: true, needs: 'build' },
   { name: 'e2e', cmd: process.execPath, args: ['scripts/run-e2e-tests.mjs'], mocha: true, needs: 'build' },
 ];
 

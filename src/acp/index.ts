@@ -44,6 +44,7 @@ export type {
 } from './schema/agentResponses';
 export type * from './schema/agentRequests';
 export type { AgentAuthStatus } from './schema/authStatus';
+export type { ListProvidersResult, LlmProtocol, ProviderCurrentConfig, ProviderInfo, SetProviderParams } from './schema/providers';
 export { TranscriptState } from './session/transcriptState';
 export { toolCallFromRequest } from './session/toolCalls';
 export type * from './protocolTypes';

@@ -7,6 +7,7 @@ import type {
   ElicitationAnswer,
   HistoryItem,
   MentionCandidate,
+  ProviderAction,
   SessionView,
   TerminalSnapshot,
 } from '../shared/chatState';
@@ -107,11 +108,18 @@ export interface ChatBackend {
   authenticate(agentId: string, methodId: string): Promise<void>;
   /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
   logout(agentId: string): Promise<void>;
+  /** Model provider settings (unstable providers/*); the outcome shows in `AgentView.providers`, never as a rejection. */
+  providerAction?(agentId: string, action: ProviderAction): Promise<void>;
   refreshHistory(): Promise<void>;
   openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
   deleteHistory(historyId: string): Promise<void>;
   /** Opens the diff editor for a tool call's diff. */
   openDiff(sessionId: string, toolCallId: string, path: string): Promise<void>;
+  /**
+   * Opens the file of a file plan (plan_update of type "file") in an editor. Rejects with the reason, said on
+   * the plan's card: not a file: URI, a relative one, a missing file, or refused by the file-access rules.
+   */
+  openPlanFile?(sessionId: string, planId: string): Promise<void>;
   /** Shows the VS Code terminal of a terminal card; one already closed is reported closed (`open: false`). */
   openTerminal(sessionId: string, terminalId: string): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 // What each message from the webview does: one handler per message type, over messages already checked
 // by the schema (src/shared/webviewMessageSchema.ts).
-import type { WebviewToHostMessage } from '../shared/messages';
+import type { HostToWebviewMessage, WebviewToHostMessage } from '../shared/messages';
 import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
@@ -17,7 +17,7 @@ export interface MessageHandlerDeps {
   /** The webview is ready again, or asked for a snapshot after a drift. */
   sendInit(): void;
   toast(message: string): void;
-  reply(message: { type: 'mentionResults'; requestId: number; candidates: Awaited<ReturnType<HostUi['queryMentions']>> }): void;
+  reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' }>): void;
 }
 
 /** New sessions the webview asked for, by its request id, so a prompt typed meanwhile waits for its session. */
@@ -75,6 +75,10 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     restartAgent: (m) => b.restartAgent(m.agentId),
     authenticate: (m) => b.authenticate(m.agentId, m.methodId),
     logout: (m) => b.logout(m.agentId),
+    providerAction: (m) => {
+      if (!b.providerAction) throw new Error('model provider settings are not supported here');
+      return b.providerAction(m.agentId, m.action);
+    },
     refreshHistory: () => b.refreshHistory(),
     openHistory: (m) => b.openHistory(m.historyId, m.mode),
     deleteHistory: (m) => b.deleteHistory(m.historyId),
@@ -93,6 +97,15 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     openResource: (m) => ui.openResource(m.uri),
     openDiff: (m) => b.openDiff(m.sessionId, m.toolCallId, m.path),
     openTerminal: (m) => b.openTerminal(m.sessionId, m.terminalId),
+    // A failure is said on the plan's card (the reply), not in a notification.
+    openPlanFile: async (m) => {
+      const error = await (b.openPlanFile ? b.openPlanFile(m.sessionId, m.planId) : Promise.reject(new Error('Opening plan files is not supported here.'))).then(
+        () => undefined,
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
+      if (error !== undefined) ui.log('warn', `chat: could not open the file of plan ${m.planId}: ${error}`);
+      d.reply({ type: 'planFileOpened', sessionId: m.sessionId, planId: m.planId, uri: m.uri, ...(error !== undefined ? { error } : {}) });
+    },
     changedFileAction: (m) => {
       if (!b.changedFileAction) throw new Error('changed files are not supported here');
       return b.changedFileAction(m.sessionId, m.key, m.action);

@@ -47,7 +47,46 @@ export interface AgentView {
   icon?: string;
   /** A remote agent (connected to by URL): its crash banner offers Reconnect instead of Restart. */
   remote?: boolean;
+  /** The agent's Model provider settings; present only while it runs and advertises `providers` (unstable). */
+  providers?: AgentProvidersView;
 }
+
+/** One LLM provider of the agent (unstable providers/list). */
+export interface ProviderView {
+  providerId: string;
+  /** API types the agent accepts for it (anthropic, openai, azure, vertex, bedrock, or custom). */
+  supported: string[];
+  /** The agent says it cannot be disabled: Disable is not offered. */
+  required: boolean;
+  /** Where it routes now; null: disabled. */
+  current: { apiType: string; baseUrl: string } | null;
+  /** The choice Switchboard keeps and applies again at each start; header values stay on the host. */
+  saved?: { disabled: true } | { apiType: string; baseUrl: string; headerNames: string[] };
+}
+
+export interface AgentProvidersView {
+  /** Undefined until providers/list has answered. */
+  providers?: ProviderView[];
+  /** A providers/* request is running. */
+  busy?: boolean;
+  /** The last failure (refused before sending, rejected by the agent, an unreadable list), said in the chat. */
+  error?: string;
+  /** The last change that worked. */
+  notice?: string;
+}
+
+/** A header of a provider choice; no `value`: keep the value stored for that name. */
+export interface ProviderHeaderInput {
+  name: string;
+  value?: string;
+}
+
+/** What the Model provider settings ask of the host. */
+export type ProviderAction =
+  | { kind: 'refresh' }
+  | { kind: 'set'; providerId: string; apiType: string; baseUrl: string; headers: ProviderHeaderInput[] }
+  | { kind: 'disable'; providerId: string }
+  | { kind: 'dismiss' };
 
 /** What the composer may attach for this session (from the agent's promptCapabilities). */
 export interface SessionCapabilities {
@@ -181,6 +220,8 @@ export interface SessionView {
   loading?: boolean;
   /** Files changed by this session's turns that are still pending review. */
   changedFiles?: ChangedFileView[];
+  /** The session's cwd and additionalDirectories: paths under them are shown relative (a plan file). */
+  folders?: string[];
 }
 
 export interface SessionSnapshot {

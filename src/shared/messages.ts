@@ -53,6 +53,8 @@ export type HostToWebviewMessage =
     }
   | { type: 'history'; items: HistoryItem[]; loading?: boolean }
   | { type: 'mentionResults'; requestId: number; candidates: MentionCandidate[] }
+  /** The answer to `openPlanFile`: `error` says why the plan's file (`uri`, as the card showed it) did not open. */
+  | { type: 'planFileOpened'; sessionId: string; planId: string; uri: string; error?: string }
   /** Ask the webview to focus the composer, optionally inserting text (e.g. "Add selection to chat"). */
   | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[] }
   /** Short-lived status text the webview announces (e.g. "Copied"). */

@@ -39,6 +39,20 @@ const elicitationAnswer = z.discriminatedUnion('action', [
   z.object({ action: z.literal('cancel') }),
 ]);
 
+/** The Model provider settings' requests; the host checks URLs and header names and says what is wrong. */
+const providerAction = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('refresh') }),
+  z.object({
+    kind: z.literal('set'),
+    providerId: id,
+    apiType: id,
+    baseUrl: z.string().max(10_000),
+    headers: z.array(z.object({ name: z.string().max(1000), value: z.string().max(100_000).optional() })).max(100),
+  }),
+  z.object({ kind: z.literal('disable'), providerId: id }),
+  z.object({ kind: z.literal('dismiss') }),
+]);
+
 const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
@@ -73,6 +87,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('authenticate', { agentId: id, methodId: id }),
   /** Sign out of the agent where it supports it, and forget the secrets Switchboard kept for it. */
   message('logout', { agentId: id }),
+  /** Model provider settings (unstable providers/*): list again, set, disable, or dismiss the last message. */
+  message('providerAction', { agentId: id, action: providerAction }),
   message('refreshHistory', {}),
   message('openHistory', { historyId: id, mode: z.enum(['load', 'resume']) }),
   message('deleteHistory', { historyId: id }),
@@ -85,6 +101,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('openLocation', { path: z.string().max(10_000), line: z.number().int().optional() }),
   message('openResource', { uri: z.string().max(10_000) }),
   message('openDiff', { sessionId: id, toolCallId: id, path: z.string().max(10_000) }),
+  /**
+   * A file plan card's "Open plan": the host opens the file the agent named for that plan in the transcript;
+   * `uri` (what the card showed) only comes back in the answer, `planFileOpened`.
+   */
+  message('openPlanFile', { sessionId: id, planId: id, uri: z.string().max(10_000) }),
   /** A terminal card's "Open terminal": reveal its VS Code terminal. */
   message('openTerminal', { sessionId: id, terminalId: id }),
   /** Per changed file: open its diff, keep the change, or undo it. */

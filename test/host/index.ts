@@ -8,6 +8,8 @@
 //   SWITCHBOARD_TEST_GREP     only run tests whose full title matches (mocha --grep)
 //   SWITCHBOARD_TEST_COLOR    "1" for coloured mocha output
 //   SWITCHBOARD_TEST_HOST     "code-server" or "electron"
+//   SWITCHBOARD_TEST_WORKSPACE "multi-root" (a .code-workspace of two folders is open): only the files
+//                             under multiRoot/ run; otherwise every file but those
 //
 // Helpers for host tests are exported at the bottom (import them from './index').
 import * as fs from 'fs';
@@ -72,7 +74,9 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: Base.useColors });
   if (process.env.SWITCHBOARD_TEST_GREP) mocha.grep(process.env.SWITCHBOARD_TEST_GREP);
   try {
-    const files = findTests(__dirname);
+    const multiRoot = path.join(__dirname, 'multiRoot') + path.sep;
+    const wantMultiRoot = process.env.SWITCHBOARD_TEST_WORKSPACE === 'multi-root';
+    const files = findTests(__dirname).filter((f) => f.startsWith(multiRoot) === wantMultiRoot);
     log(`VS Code ${vscode.version} (${vscode.env.appName}), ${files.length} host test file(s)`);
     for (const f of files) mocha.addFile(f);
     await new Promise<void>((resolve) => {

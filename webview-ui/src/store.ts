@@ -95,6 +95,8 @@ export class ChatStore {
   /** A session the user asked for is starting: prompts typed meanwhile wait for it (the host's request id). */
   startingSession: { agentId?: string; requestId: string } | undefined;
   private requestSeq = 0;
+  /** Why "Open plan" failed, per session and plan, for the file the card showed (the card says it). */
+  private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
 
   constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
     this.api = api;
@@ -110,6 +112,12 @@ export class ChatStore {
 
   post(message: WebviewToHostMessage): void {
     this.api.postMessage(message);
+  }
+
+  /** Why opening this plan's file (`uri`) failed last time; undefined when it did not fail. */
+  planFileError(sessionId: string, planId: string, uri: string): string | undefined {
+    const failed = this.planFileErrors.get(`${sessionId}\n${planId}`);
+    return failed?.uri === uri ? failed.error : undefined;
   }
 
   /** Tell the host we are ready (answered by `init`). */
@@ -211,6 +219,10 @@ export class ChatStore {
         return;
       case 'mentionResults':
         for (const l of this.mentionListeners) l(m.requestId, m.candidates);
+        return;
+      case 'planFileOpened':
+        if (m.error === undefined) this.planFileErrors.delete(`${m.sessionId}\n${m.planId}`);
+        else this.planFileErrors.set(`${m.sessionId}\n${m.planId}`, { uri: m.uri, error: m.error });
         return;
       case 'focusComposer':
         for (const l of this.composerListeners) l(m.insert, m.mentions);

@@ -23,6 +23,7 @@ import { parseSessionNotification, type SessionNotification } from '../schema/se
 import { summarizeIssues } from '../schema/sessionUpdate';
 import { isRecord } from '../schema/lenient';
 import { AuthStatusUpdateSchema, ClaudeAuthStatusSchema, type AgentAuthStatus } from '../schema/authStatus';
+import { ListProvidersResultSchema, type ListProvidersResult, type SetProviderParams } from '../schema/providers';
 import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
 import { clientCapabilitiesFor } from './clientCapabilities';
@@ -85,6 +86,8 @@ export class AcpClientConnection {
   /** Pending permission requests per session, answered `cancelled` on session/cancel. */
   private readonly pendingPermissions = new Map<string, Set<() => void>>();
   private agentInfo: R.InitializeResult | undefined;
+  /** Update types already logged as not understood (the first of each is logged; bounded). */
+  private readonly unsupportedLogged = new Set<string>();
 
   constructor(input: Readable, output: Writable, options: AcpClientOptions = {}) {
     this.logger = options.logger ?? silentLogger;
@@ -229,6 +232,24 @@ export class AcpClientConnection {
     return (await this.call('session/set_title', { sessionId, title }, R.SetSessionTitleResultSchema, request)).title;
   }
 
+  /** Unstable `providers/list`: the agent's configurable LLM providers and where each routes now. */
+  async listProviders(request?: RequestOptions): Promise<ListProvidersResult> {
+    this.require(this.capabilities().providers, 'providers', 'providers/list');
+    return this.call('providers/list', {}, ListProvidersResultSchema, request);
+  }
+
+  /** Unstable `providers/set`: replaces the provider's whole configuration (`headers` may hold credentials). */
+  async setProvider(params: SetProviderParams, request?: RequestOptions): Promise<void> {
+    this.require(this.capabilities().providers, 'providers', 'providers/set');
+    await this.call('providers/set', params, R.EmptyResultSchema, request);
+  }
+
+  /** Unstable `providers/disable` (never for a provider the agent lists as `required`). */
+  async disableProvider(providerId: string, request?: RequestOptions): Promise<void> {
+    this.require(this.capabilities().providers, 'providers', 'providers/disable');
+    await this.call('providers/disable', { providerId }, R.EmptyResultSchema, request);
+  }
+
   async newSession(params: SessionParams, request?: RequestOptions): Promise<R.NewSessionResult> {
     return this.call('session/new', this.sessionSetup(params, 'session/new'), R.NewSessionResultSchema, request);
   }
@@ -355,6 +376,11 @@ export class AcpClientConnection {
     if (!notification) {
       this.logger.warn('Skipped a session/update without a sessionId or update object');
       return;
+    }
+    const update = notification.update;
+    if (update.sessionUpdate === '$unsupported' && !this.unsupportedLogged.has(update.updateType) && this.unsupportedLogged.size < 50) {
+      this.unsupportedLogged.add(update.updateType);
+      this.logger.warn(`A session/update "${update.updateType}" was not understood (${update.reason}); shown as unsupported (later ones of this type are not logged)`);
     }
     for (const listener of this.updateListeners) {
       try {

@@ -34,6 +34,7 @@ const AgentCapabilitiesSchema = z
       z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present, fork: present, title: present }),
     ),
     auth: optional(z.object({ logout: present, status: present })),
+    providers: present,
   })
   .optional()
   .catch(undefined);
@@ -52,6 +53,8 @@ export interface AgentCapabilities {
   mcpCapabilities: { http: boolean; sse: boolean };
   sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean; fork: boolean; title: boolean };
   auth: { logout: boolean; status: boolean };
+  /** Unstable providers/list, set and disable. */
+  providers: boolean;
 }
 
 const NoCapabilities: AgentCapabilities = {
@@ -60,6 +63,7 @@ const NoCapabilities: AgentCapabilities = {
   mcpCapabilities: { http: false, sse: false },
   sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false, fork: false, title: false },
   auth: { logout: false, status: false },
+  providers: false,
 };
 
 function normaliseCapabilities(parsed: Partial<AgentCapabilities> = {}): AgentCapabilities {
@@ -69,6 +73,7 @@ function normaliseCapabilities(parsed: Partial<AgentCapabilities> = {}): AgentCa
     mcpCapabilities: { ...NoCapabilities.mcpCapabilities, ...parsed.mcpCapabilities },
     sessionCapabilities: { ...NoCapabilities.sessionCapabilities, ...parsed.sessionCapabilities },
     auth: { ...NoCapabilities.auth, ...parsed.auth },
+    providers: parsed.providers ?? false,
   };
 }
 

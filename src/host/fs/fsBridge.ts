@@ -46,6 +46,11 @@ export class FsBridge implements vscode.Disposable {
 
   constructor(private readonly opts: FsBridgeOptions) {}
 
+  /** The read rules of fs/read_text_file for a file the agent named and the user opens (a plan file): its real path. */
+  authorizeRead(sessionId: string, path: string): Promise<string> {
+    return this.opts.confinement.authorize(sessionId, path, 'read');
+  }
+
   async readTextFile(req: ReadTextFileRequest): Promise<ReadTextFileResponse> {
     const real = await this.opts.confinement.authorize(req.sessionId, req.path, 'read');
     const doc = findOpenDocument([req.path, real]);

@@ -9,9 +9,10 @@ import type { AuthUi } from '../auth/authFlow';
 import type { AgentConfiguration } from './agentConfiguration';
 import type { AgentRuntime } from './agentRuntime';
 import { AgentRuntimes, type AgentRuntimesOptions } from './agentRuntimes';
+import { AgentProviders } from './providers';
 import { agentView } from './views';
 
-export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus'> {
+export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus' | 'afterInitialize'> {
   configuration: AgentConfiguration;
   /** The agent's process is gone: its sessions end their turns (with `crash`, when it crashed) and forget it. */
   detachSessions(agentId: string, crash?: { message: string; detail?: string }): void;
@@ -20,6 +21,8 @@ export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash
 export class AgentControl implements vscode.Disposable {
   private readonly runtimes: AgentRuntimes;
   private readonly signIn: AgentSignIn;
+  /** Model provider settings (unstable providers/*), applied again after each start. */
+  readonly providers: AgentProviders;
   /** Who each agent last said it is signed in as. */
   private readonly accounts = new Map<string, AgentAuthStatus>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -28,8 +31,10 @@ export class AgentControl implements vscode.Disposable {
   readonly onDidChange = this.changeEmitter.event;
 
   constructor(private readonly o: AgentControlOptions) {
+    this.providers = new AgentProviders({ secrets: o.secrets, log: o.logs.main, start: (name) => this.runtime(name).start() });
     this.runtimes = new AgentRuntimes({
       ...o,
+      afterInitialize: (name, connection) => this.providers.afterInitialize(name, connection),
       onCrash: (runtime) => this.onCrash(runtime),
       onAuthStatus: (name, status) => {
         this.accounts.set(name, status);
@@ -39,6 +44,8 @@ export class AgentControl implements vscode.Disposable {
     this.signIn = new AgentSignIn({ secrets: o.secrets, info: (m) => o.logs.main.info(m), agentsChanged: () => this.changeEmitter.fire() });
     this.disposables.push(
       this.runtimes,
+      this.providers,
+      this.providers.onDidChange(() => this.changeEmitter.fire()),
       this.changeEmitter,
       this.runtimes.onDidChange(() => this.changeEmitter.fire()),
       o.configuration.onDidChange(() => this.runtimes.update(o.configuration.snapshot.agents)),
@@ -53,6 +60,7 @@ export class AgentControl implements vscode.Disposable {
         { flows: this.signIn.flowsOf(a.name), error: this.signIn.failureOf(a.name), retry: this.signIn.retryOf(a.name) },
         a.icon,
         this.accounts.get(a.name),
+        this.providers.view(a.name, this.runtimes.get(a.name)?.connection),
       ),
     );
   }
@@ -129,6 +137,7 @@ export class AgentControl implements vscode.Disposable {
     const connection = this.runtimes.get(agentId)?.connection;
     if (connection?.agent?.agentCapabilities.auth.logout) await connection.logout();
     await this.o.secrets.clear(agentId);
+    this.providers.forget(agentId);
   }
 
   /** Transcripts stay; the turns end; pending requests are answered cancelled; terminals die with the agent. */

@@ -1,7 +1,7 @@
 // The running agents, one AgentRuntime per agent name, shared by that agent's sessions. Created on first
 // use, kept in step with the settings, reported to the status bar, stopped on dispose.
 import * as vscode from 'vscode';
-import type { AgentAuthStatus, ClientRequestHandlers, SessionNotification } from '../../acp';
+import type { AcpClientConnection, AgentAuthStatus, ClientRequestHandlers, SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -26,6 +26,8 @@ export interface AgentRuntimesOptions {
   onAuthStatus(agentName: string, status: AgentAuthStatus): void;
   /** The agent's process ended without being asked to. */
   onCrash(runtime: AgentRuntime): void;
+  /** After each initialize, before the agent's sessions open (see AgentRuntimeOptions.afterInitialize). */
+  afterInitialize?(agentName: string, connection: AcpClientConnection): Promise<void>;
 }
 
 /** The status bar's wording for each agent state. */
@@ -75,6 +77,7 @@ export class AgentRuntimes implements vscode.Disposable {
       secrets: this.o.secrets,
       handlers: this.o.handlers(definition.name),
       clientVersion: this.o.clientVersion,
+      afterInitialize: async (connection) => this.o.afterInitialize?.(definition.name, connection),
       onConnection: (connection) => {
         const updates = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
         const auth = connection.onAuthStatus((s) => this.o.onAuthStatus(definition.name, s));

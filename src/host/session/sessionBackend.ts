@@ -20,6 +20,7 @@ import type { AgentConfiguration } from './agentConfiguration';
 import { AgentControl } from './agentControl';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
+import { openPlanFile } from './planFiles';
 import { RequestCards } from './requestCards';
 import { scopedSessionId } from './session';
 import { SessionConnector } from './sessionConnector';
@@ -228,6 +229,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return this.diffs.open(this.sessions.get(sessionId), toolCallId, path);
   }
 
+  openPlanFile(sessionId: string, planId: string): Promise<void> {
+    return openPlanFile(this.sessions.require(sessionId), planId, this.o.fs);
+  }
+
   async openTerminal(sessionId: string, terminalId: string): Promise<void> {
     this.terminals.reveal(this.sessions.get(sessionId)?.scopedId, terminalId);
   }
@@ -254,6 +259,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   logout(agentId: string): Promise<void> {
     return this.agents.logout(agentId);
   }
+
+  readonly providerAction: NonNullable<ChatBackend['providerAction']> = (agentId, action) => this.agents.providers.run(agentId, action);
 
   async refreshHistory(): Promise<void> {
     await this.history.refresh(this.agents.all(), workspaceCwd());

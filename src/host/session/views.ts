@@ -25,6 +25,7 @@ export function sessionView(session: Session, o: SessionViewSources): BackendSes
     capabilities: session.capabilities,
     permissions: o.permissions.pending(session.scopedId).map(permissionView),
     elicitations: o.elicitations.pending(session.scopedId).map(elicitationView),
+    folders: [session.cwd, ...session.additionalDirectories],
   };
   if (session.error) view.error = session.error;
   if (session.loading) view.loading = true;
@@ -62,6 +63,7 @@ export function agentView(
   /** An inert data: URI (registry agents). */
   icon?: string,
   account?: AgentView['account'],
+  providers?: AgentView['providers'],
 ): AgentView {
   const authFlows = signIn.flows;
   const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
@@ -70,6 +72,7 @@ export function agentView(
   if (runtime?.detail) view.detail = runtime.detail;
   if (runtime?.isRemote) view.remote = true;
   if (account) view.account = { ...account };
+  if (providers) view.providers = providers;
   if (authFlows && runtime?.status === 'auth_required') {
     view.authMethods = authFlows.map(authMethodView);
     if (signIn.error) view.authError = signIn.error;

@@ -10,7 +10,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { button, transcript, turnsEnded, until } from './chat';
-import { e2eEnv } from './workbench';
+import { e2eEnv, persistedWorkspaceState } from './workbench';
 
 /** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */
 export const REAL_TURN_TIMEOUT_MS = 150_000;
@@ -185,33 +185,9 @@ export function toolCallTitles(trace: readonly TracedMessage[]): string[] {
 
 /**
  * The session tabs the extension has stored for the next window (its workspace memento
- * "switchboard.openTabs.v1"), as the browser holds them: code-server keeps workspace state in the page's
- * IndexedDB (database vscode-web-state-db-<workspace>, table ItemTable, one JSON value per extension).
- * Undefined until it has been stored.
+ * "switchboard.openTabs.v1"), as the browser holds them. Undefined until it has been stored.
  */
 export async function persistedOpenTabs(page: Page): Promise<string[] | undefined> {
-  return page.evaluate(async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.endsWith('-global'));
-    for (const name of names) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(name);
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      try {
-        if (!db.objectStoreNames.contains('ItemTable')) continue;
-        const value = await new Promise<unknown>((resolve, reject) => {
-          const r = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('switchboard-dev.switchboard');
-          r.onsuccess = () => resolve(r.result);
-          r.onerror = () => reject(r.error);
-        });
-        if (typeof value !== 'string') continue;
-        const tabs = (JSON.parse(value) as Record<string, { keys?: unknown } | undefined>)['switchboard.openTabs.v1'];
-        if (Array.isArray(tabs?.keys)) return tabs.keys.filter((k): k is string => typeof k === 'string');
-      } finally {
-        db.close();
-      }
-    }
-    return undefined;
-  });
+  const tabs = (await persistedWorkspaceState(page))?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined;
+  return Array.isArray(tabs?.keys) ? tabs.keys.filter((k): k is string => typeof k === 'string') : undefined;
 }

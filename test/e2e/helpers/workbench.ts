@@ -266,3 +266,35 @@ export async function closeAllEditors(page: Page): Promise<void> {
   console.log('    (an unsaved editor was closed without saving)');
   await dontSave.click();
 }
+
+/**
+ * The extension's workspace memento as the browser holds it (undefined until first stored): code-server
+ * keeps workspace state in the page's IndexedDB (database vscode-web-state-db-<workspace>, table ItemTable,
+ * one JSON value per extension), written a moment after the extension's update. A test that reloads the
+ * page waits here for what it changed, or the reload would bring the old state back.
+ */
+export async function persistedWorkspaceState(page: Page): Promise<Record<string, unknown> | undefined> {
+  const value = await page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.startsWith('vscode-web-state-db-') && !n.endsWith('-global'));
+    for (const name of names) {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open(name);
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      try {
+        if (!db.objectStoreNames.contains('ItemTable')) continue;
+        const item = await new Promise<unknown>((resolve, reject) => {
+          const r = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('switchboard-dev.switchboard');
+          r.onsuccess = () => resolve(r.result);
+          r.onerror = () => reject(r.error);
+        });
+        if (typeof item === 'string') return item;
+      } finally {
+        db.close();
+      }
+    }
+    return undefined;
+  });
+  return value === undefined ? undefined : (JSON.parse(value) as Record<string, unknown>);
+}

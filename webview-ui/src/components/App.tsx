@@ -3,6 +3,7 @@ import { StoreContext, useStore, useStoreVersion } from './common';
 import { ChangedFiles } from './ChangedFiles';
 import { Composer } from './Composer';
 import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionHeader, SessionPickers, SessionTabs, Toolbar } from './Panels';
+import { ProviderSettings } from './ProviderSettings';
 import { Transcript } from './Transcript';
 
 function Chat() {
@@ -27,6 +28,7 @@ function Chat() {
       <div class="session" id="session-panel" role={session ? 'tabpanel' : undefined} aria-labelledby={session ? `tab-${session.view.sessionId}` : undefined}>
         {!initialized && <div class="muted loading">Connecting…</div>}
         {session && <SessionHeader session={session} agent={agent} />}
+        {session && <ProviderSettings agent={agent} />}
         {session && <SessionErrorBanner session={session} />}
         {session ? (
           <Transcript session={session} />

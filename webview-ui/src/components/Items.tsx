@@ -1,5 +1,6 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
-import type { PlanEntry, StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
+import { planFileName } from '../../../src/shared/planFile';
+import type { StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
 import { Collapsible, formatTokens, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentList } from './Content';
 import { Markdown } from './Markdown';
@@ -38,7 +39,36 @@ export function stopReasonText(reason: StopReason, empty: boolean): string | und
   }
 }
 
-function PlanView({ entries, markdown }: { entries: PlanEntry[]; markdown?: string }) {
+/** A file plan: "Open plan" names the file (relative to the session's folders when inside one); the host opens it. */
+function PlanFile({ sessionId, planId, uri }: { sessionId: string; planId: string; uri: string }) {
+  const store = useStore();
+  useStoreVersion();
+  const { name, where } = planFileName(uri, store.state.sessions.get(sessionId)?.view.folders);
+  const error = store.planFileError(sessionId, planId, uri);
+  return (
+    <div class="plan-file">
+      <button
+        type="button"
+        class="link-button"
+        title={where ?? uri}
+        aria-label={`Open plan ${where ?? name}`}
+        onClick={() => store.post({ type: 'openPlanFile', sessionId, planId, uri })}
+      >
+        <Icon name="go-to-file" />
+        Open plan <span class="plan-file-name">{name}</span>
+      </button>
+      {where && where !== name && <span class="muted plan-file-where">{where}</span>}
+      {error && (
+        <div class="error-text" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function PlanView({ item, sessionId }: { item: Extract<TranscriptItem, { kind: 'plan' }>; sessionId: string }) {
+  const { entries, markdown } = item;
   const done = entries.filter((e) => e.status === 'completed').length;
   return (
     <div class="plan" role="group" aria-label="Plan">
@@ -66,6 +96,7 @@ function PlanView({ entries, markdown }: { entries: PlanEntry[]; markdown?: stri
           })}
         </ol>
       )}
+      {item.fileUri !== undefined && item.planId !== undefined && <PlanFile sessionId={sessionId} planId={item.planId} uri={item.fileUri} />}
       {markdown && <Markdown text={markdown} />}
     </div>
   );
@@ -125,7 +156,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
     case 'tool_call':
       return <ToolCallCard item={item} sessionId={sessionId} permission={permission} />;
     case 'plan':
-      return <PlanView entries={item.entries} markdown={item.markdown} />;
+      return <PlanView item={item} sessionId={sessionId} />;
     case 'notice':
       return (
         <div class={`notice severity-${item.severity}`}>

@@ -21,7 +21,12 @@ function TitleEditor({ sessionId, title, done }: { sessionId: string; title: str
   const store = useStore();
   const [value, setValue] = useState(title);
   const trimmed = value.trim();
-  const problem = !trimmed ? 'A session title cannot be empty.' : undefined;
+  // Said, not cut: a maxLength would drop the end of a pasted title without a word.
+  const problem = !trimmed
+    ? 'A session title cannot be empty.'
+    : trimmed.length > MAX_TITLE
+      ? `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.`
+      : undefined;
   const submit = () => {
     if (problem) return;
     if (trimmed !== title) store.post({ type: 'renameSession', sessionId, title: trimmed });
@@ -38,7 +43,6 @@ function TitleEditor({ sessionId, title, done }: { sessionId: string; title: str
       <input
         type="text"
         aria-label="Session title"
-        maxLength={MAX_TITLE}
         value={value}
         ref={(el) => el?.focus()}
         aria-invalid={problem ? true : undefined}

@@ -1,0 +1,149 @@
+// The session actions of the chat's header and tabs, clicked through in the real workbench with the fake
+// agent (test/fixtures/agents/fake-agent.mjs: it forks, sets titles and says who is signed in): "Fork
+// session" opens a new tab with the transcript; "Fork from here" on the first message opens one with only
+// the first turn; "Rename session" and a double-click on a tab rename it, and the title survives a reload
+// of the workbench; an empty or a 201-character title is refused where it is typed and the old title
+// stays; "Sign out" in the header's account display leaves it saying "Not signed in".
+import * as assert from 'assert';
+import type { FrameLocator, Locator } from 'playwright-core';
+import { button, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, transcript, until } from './helpers/chat';
+import { closeWorkbench, openWorkbench, persistedWorkspaceState, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+
+const RENAMED = 'Parser work';
+const RENAMED_FROM_TAB = 'Lexer work';
+
+describe('Session actions in the chat: fork, rename, sign out', function () {
+  this.timeout(180_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  /** Tab count once the session of these tests is open. */
+  let firstTabs = 0;
+
+  const selectedTab = (): Locator => chat.getByRole('tab', { selected: true });
+  const header = (): Locator => chat.locator('.session-header');
+  const titleBox = (): Locator => chat.getByRole('textbox', { name: 'Session title', exact: true });
+  const selectedTitle = async (): Promise<string> => (await selectedTab().innerText()).trim();
+  /** What the visible transcript shows: "you: …" and "agent: …" for each message, in order. */
+  const conversation = async (): Promise<string[]> =>
+    transcript(chat)
+      .locator('.message')
+      .evaluateAll((els) =>
+        els.map((el) => {
+          const author = el.querySelector('.message-author')?.textContent ?? '';
+          return `${el.classList.contains('user') ? 'you' : 'agent'}: ${(el.textContent ?? '').slice(author.length).trim()}`;
+        }),
+      );
+  const tabTitled = (title: string): Locator => tabs(chat).filter({ hasText: new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
+
+  /** Selects the tab titled `title` (the session's tabs keep their order). */
+  async function selectTab(title: string): Promise<void> {
+    await tabTitled(title).first().click();
+    await until(async () => (await selectedTitle()) === title, `the tab "${title}" to be selected`, 30_000);
+  }
+
+  before(async () => {
+    configureAgents(FAKE_AGENT);
+    wb = await openWorkbench({ width: 1280, height: 900 });
+    chat = await openChat(wb.page);
+    await selectAgent(chat, FAKE_AGENT);
+    await newSession(chat);
+    await sendMessage(chat, 'first', { waitForEnd: true });
+    await sendMessage(chat, 'second', { waitForEnd: true });
+    await until(async () => (await conversation()).length === 4, 'both turns in the transcript', 30_000);
+    firstTabs = await tabs(chat).count();
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `session-actions-${this.currentTest.title}`);
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'session-actions');
+    await closeWorkbench(wb);
+  });
+
+  it('"Fork session" opens a new selected tab with the whole transcript and the fork notice', async () => {
+    const source = await selectedTitle();
+    const before = await conversation();
+    assert.deepStrictEqual(before, ['you: first', 'agent: echo: first', 'you: second', 'agent: echo: second']);
+    await button(header(), 'Fork session').click();
+    await until(async () => (await tabs(chat).count()) === firstTabs + 1, 'the fork tab', 30_000);
+    await until(async () => (await selectedTitle()) === `Fork of ${source}`, 'the fork tab to be selected', 30_000);
+    await until(async () => JSON.stringify(await conversation()) === JSON.stringify(before), 'the transcript in the fork', 30_000);
+    await transcript(chat).locator('.notice-title', { hasText: `Forked from “${source}”` }).waitFor({ timeout: 30_000 });
+    await screenshot(wb!.page, 'session-fork');
+    // The source keeps its own transcript, without a notice.
+    await selectTab(source);
+    assert.deepStrictEqual(await conversation(), before);
+    assert.strictEqual(await transcript(chat).locator('.notice').count(), 0);
+  });
+
+  it('"Fork from here" on the first message opens a tab with only the first turn', async () => {
+    const source = await selectedTitle();
+    const count = await tabs(chat).count();
+    await transcript(chat).getByRole('article', { name: 'You' }).first().getByRole('button', { name: 'Fork from here', exact: true }).click();
+    await until(async () => (await tabs(chat).count()) === count + 1, 'the fork tab', 30_000);
+    await until(async () => JSON.stringify(await conversation()) === JSON.stringify(['you: first', 'agent: echo: first']), 'only the first turn in the fork', 30_000);
+    await transcript(chat).locator('.notice-title', { hasText: 'at this message' }).waitFor({ timeout: 30_000 });
+    await selectTab(source);
+  });
+
+  it('"Rename session" in the header and a double-click on a tab rename the session', async () => {
+    await button(header(), 'Rename session').click();
+    await titleBox().fill(RENAMED);
+    await titleBox().press('Enter');
+    await until(async () => (await selectedTitle()) === RENAMED, `the tab to show "${RENAMED}"`, 30_000);
+    await header().getByRole('heading', { name: RENAMED }).waitFor({ timeout: 30_000 });
+
+    await selectedTab().dblclick();
+    await titleBox().fill(RENAMED_FROM_TAB);
+    await titleBox().press('Enter');
+    await until(async () => (await selectedTitle()) === RENAMED_FROM_TAB, `the tab to show "${RENAMED_FROM_TAB}"`, 30_000);
+    await header().getByRole('heading', { name: RENAMED_FROM_TAB }).waitFor({ timeout: 30_000 });
+  });
+
+  it('an empty and a 201-character title are refused where they are typed; the old title stays', async () => {
+    const old = await selectedTitle();
+    for (const [title, error] of [
+      ['   ', 'A session title cannot be empty.'],
+      ['x'.repeat(201), 'A session title can have at most 200 characters; this one has 201.'],
+    ] as const) {
+      await button(header(), 'Rename session').click();
+      await titleBox().fill(title);
+      await titleBox().press('Enter');
+      const alert = header().getByRole('alert');
+      await until(async () => (await alert.innerText()).trim() === error, `the error "${error}"`, 30_000);
+      assert.strictEqual(await titleBox().inputValue(), title, 'the typed title is kept for fixing');
+      await titleBox().press('Escape');
+      await titleBox().waitFor({ state: 'detached', timeout: 30_000 });
+      assert.strictEqual(await selectedTitle(), old, 'the old title stays');
+      await header().getByRole('heading', { name: old }).waitFor({ timeout: 30_000 });
+    }
+  });
+
+  it('"Sign out" in the header ends the sign-in: the account display says Not signed in', async () => {
+    const account = header().locator('.agent-account');
+    await until(async () => (await account.innerText()).includes('Fake API key'), 'the account the agent reports', 30_000);
+    await button(account, 'Sign out').click();
+    await until(async () => (await account.innerText()).includes('Not signed in'), '"Not signed in" after Sign out', 30_000);
+    assert.strictEqual(await button(account, 'Sign out').count(), 0, 'no Sign out once signed out');
+    await screenshot(wb!.page, 'session-signed-out');
+  });
+
+  it('the title survives a reload of the workbench page', async () => {
+    // The workspace state reaches the browser's storage a moment after the rename (and the open tabs, the
+    // session and its two forks, after the forks): reload once it has.
+    await until(async () => {
+      const state = await persistedWorkspaceState(wb!.page);
+      const index = state?.['switchboard.history.v1'];
+      const open = (state?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined)?.keys;
+      return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === RENAMED_FROM_TAB) && Array.isArray(open) && open.length >= 3;
+    }, 'the renamed session and the open tabs to be stored', 60_000);
+    await wb!.page.reload();
+    chat = await openChat(wb!.page);
+    await tabTitled(RENAMED_FROM_TAB).first().waitFor({ timeout: 90_000 });
+    assert.strictEqual(await tabTitled(RENAMED).count(), 0, 'the title of the last rename');
+    await selectTab(RENAMED_FROM_TAB);
+    await header().getByRole('heading', { name: RENAMED_FROM_TAB }).waitFor({ timeout: 30_000 });
+  });
+});
