@@ -16,26 +16,14 @@ import {
   UnsupportedPromptContentError,
   type SessionNotification,
 } from '../../../src/acp';
-import { agentContent, CLIENT_INFO, fakeAgent, text, type Harness } from './helpers';
-import { validateSent } from './schemaValidator';
+import { agentContent, CLIENT_INFO, text, type Harness } from './helpers';
+import { schemaCheckedFakeAgents } from './schemaValidator';
 
 describe('AcpClientConnection against the scripted fake agent', function () {
   this.timeout(15000);
   let h: Harness;
-  const started: Harness[] = [];
-  const start = (args: string[] = []) => {
-    h = fakeAgent(args);
-    started.push(h);
-    return h;
-  };
-
-  afterEach(async () => {
-    for (const s of started.splice(0)) {
-      const problems = validateSent(s.trace);
-      await s.dispose();
-      assert.deepEqual(problems, [], 'every message the client sent must match schema.json');
-    }
-  });
+  const startChecked = schemaCheckedFakeAgents();
+  const start = (args: string[] = []) => (h = startChecked(args));
 
   async function ready(args: string[] = []) {
     const harness = start(args);

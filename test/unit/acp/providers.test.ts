@@ -4,25 +4,12 @@ import * as assert from 'node:assert/strict';
 import { AcpRequestError, CapabilityNotSupportedError, ErrorCode, InvalidResponseError } from '../../../src/acp';
 import { ListProvidersResultSchema } from '../../../src/acp/schema/providers';
 import { REDACTED, redactProtocolMessage } from '../../../src/agents';
-import { CLIENT_INFO, fakeAgent, type Harness } from './helpers';
-import { validateSent } from './schemaValidator';
+import { CLIENT_INFO } from './helpers';
+import { schemaCheckedFakeAgents } from './schemaValidator';
 
 describe('providers/* against the fake agent (schema.unstable.json)', function () {
   this.timeout(15000);
-  const started: Harness[] = [];
-  const start = (args: string[]) => {
-    const h = fakeAgent(args);
-    started.push(h);
-    return h;
-  };
-
-  afterEach(async () => {
-    for (const s of started.splice(0)) {
-      const problems = validateSent(s.trace, 'schema.unstable.json');
-      await s.dispose();
-      assert.deepEqual(problems, [], 'every message the client sent must match schema.unstable.json');
-    }
-  });
+  const start = schemaCheckedFakeAgents('schema.unstable.json');
 
   it('reads the capability; an agent without it gets no providers/* request', async () => {
     const h = start(['--providers']);

@@ -2,9 +2,11 @@
 // (schema/v1/schema.json from @agentclientprotocol/sdk), per method where the schema
 // defines one, and the JSON-RPC envelope always.
 import Ajv2020 from 'ajv/dist/2020';
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TraceEvent } from '../../../src/acp';
+import { fakeAgent, type Harness } from './helpers';
 
 type Json = Record<string, unknown>;
 
@@ -64,4 +66,24 @@ export function validateSent(events: TraceEvent[], file: 'schema.json' | 'schema
 
 export function countValidated(events: TraceEvent[]): number {
   return events.filter((e) => e.direction === 'send').length;
+}
+
+/**
+ * For a describe block: starts fake agents that are disposed after each test, when every message the client
+ * sent them must match `file`.
+ */
+export function schemaCheckedFakeAgents(file: 'schema.json' | 'schema.unstable.json' = 'schema.json'): (args?: string[]) => Harness {
+  const started: Harness[] = [];
+  afterEach(async () => {
+    for (const s of started.splice(0)) {
+      const problems = validateSent(s.trace, file);
+      await s.dispose();
+      assert.deepEqual(problems, [], `every message the client sent must match ${file}`);
+    }
+  });
+  return (args = []) => {
+    const h = fakeAgent(args);
+    started.push(h);
+    return h;
+  };
 }

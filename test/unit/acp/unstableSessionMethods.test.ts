@@ -2,25 +2,12 @@
 // agent. Every message the client sends is validated against schema.unstable.json (these methods are unstable).
 import * as assert from 'node:assert/strict';
 import { CapabilityNotSupportedError, NotFoundError, AcpRequestError, ErrorCode, type AgentAuthStatus } from '../../../src/acp';
-import { CLIENT_INFO, fakeAgent, text, type Harness } from './helpers';
-import { validateSent } from './schemaValidator';
+import { CLIENT_INFO, text } from './helpers';
+import { schemaCheckedFakeAgents } from './schemaValidator';
 
 describe('Unstable session methods against the fake agent (schema.unstable.json)', function () {
   this.timeout(15000);
-  const started: Harness[] = [];
-  const start = (args: string[] = []) => {
-    const h = fakeAgent(args);
-    started.push(h);
-    return h;
-  };
-
-  afterEach(async () => {
-    for (const s of started.splice(0)) {
-      const problems = validateSent(s.trace, 'schema.unstable.json');
-      await s.dispose();
-      assert.deepEqual(problems, [], 'every message the client sent must match schema.unstable.json');
-    }
-  });
+  const start = schemaCheckedFakeAgents('schema.unstable.json');
 
   it('reads the fork, title and auth.status capabilities', async () => {
     const h = start();
