@@ -31,8 +31,16 @@ export interface DiffReviewOptions {
 export interface RegisterOptions {
   /** Register the `switchboard.*` diff commands (default true; tests with a second instance pass false). */
   commands?: boolean;
-  /** Create the `switchboard.changedFiles` tree view (default true). */
-  treeView?: boolean;
+  /**
+   * The `switchboard.changedFiles` tree view: created here (true, the default), none (false), or one created
+   * earlier that this tree's data is connected to (activation creates it before the services start).
+   */
+  treeView?: boolean | ExistingTreeView;
+}
+
+export interface ExistingTreeView {
+  view: vscode.TreeView<unknown>;
+  connect(tree: vscode.TreeDataProvider<unknown>): void;
 }
 
 export class DiffReview implements vscode.Disposable {
@@ -68,12 +76,15 @@ export class DiffReview implements vscode.Disposable {
       regs.push(...registerDiffCommands({ tracker: this.tracker, decisions: this.decisions, opener: this.opener, pending: this.pending }));
     }
     if (options.treeView !== false) {
-      const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.tree });
+      const existing = typeof options.treeView === 'object' ? options.treeView : undefined;
+      const view = existing?.view ?? vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this.tree });
+      existing?.connect(this.tree);
       const updateBadge = () => {
         const n = this.tracker.store.all().length;
         view.badge = n > 0 ? { value: n, tooltip: `${n} changed file${n === 1 ? '' : 's'} to review` } : undefined;
       };
-      regs.push(view, this.tracker.onDidChange(updateBadge));
+      if (!existing) regs.push(view);
+      regs.push(this.tracker.onDidChange(updateBadge));
       updateBadge();
     }
     const all = vscode.Disposable.from(...regs);

@@ -1,10 +1,11 @@
 // Activation registers only what VS Code needs before Switchboard is used: the chat view's provider and
-// stand-ins for the commands and the changed-files view. The services (services.ts: sessions, bridges, diff
+// stand-ins for the commands, and the changed-files view with no data yet. The services (services.ts: sessions, bridges, diff
 // review, chat, and everything they import) load on first use: the chat view resolving, a command, the
 // changed-files view opening, or the API. The stand-ins are disposed just before the services register the
-// real commands and view, so each id is registered once at a time.
+// real commands, so each id is registered once at a time; the two views are registered once for good.
 import * as vscode from 'vscode';
 import type { LogChannels } from '../log/logChannels';
+import { DeferredTreeData } from './deferredTree';
 import type { SwitchboardApi } from './services';
 
 const CHAT_VIEW = 'switchboard.chat';
@@ -18,6 +19,8 @@ export class LazyServices implements vscode.Disposable {
   private starting: Promise<SwitchboardApi> | undefined;
   private standIns: vscode.Disposable[] = [];
   private readonly chatView: vscode.Disposable;
+  private readonly changedFiles: DeferredTreeData<unknown>;
+  private readonly changedFilesView: vscode.TreeView<unknown>;
   /** Set once the services have started (deactivate stops their agents). */
   api: SwitchboardApi | undefined;
 
@@ -35,16 +38,9 @@ export class LazyServices implements vscode.Disposable {
         }),
       );
     }
-    this.standIns.push(
-      vscode.window.registerTreeDataProvider<never>(CHANGED_FILES_VIEW, {
-        getTreeItem: (element) => element,
-        getChildren: () => {
-          // The services' own tree view replaces this one and shows the files.
-          this.services().catch(() => undefined);
-          return [];
-        },
-      }),
-    );
+    this.changedFiles = new DeferredTreeData(() => void this.services().catch(() => undefined));
+    // Kept for the window's life, like the chat view: the services connect its data (see DeferredTreeData).
+    this.changedFilesView = vscode.window.createTreeView(CHANGED_FILES_VIEW, { treeDataProvider: this.changedFiles });
     // Kept for the window's life: the view stays with this registration; the services' ChatViewProvider fills it.
     this.chatView = vscode.window.registerWebviewViewProvider(
       CHAT_VIEW,
@@ -65,7 +61,7 @@ export class LazyServices implements vscode.Disposable {
     try {
       const { startServices } = await import('./services');
       for (const d of this.standIns.splice(0)) d.dispose();
-      this.api = startServices(this.context, this.logs);
+      this.api = startServices(this.context, this.logs, { view: this.changedFilesView, connect: (tree) => this.changedFiles.connect(tree) });
       this.logs.main.info(`Switchboard services started in ${Date.now() - started} ms`);
       return this.api;
     } catch (error) {
@@ -79,5 +75,7 @@ export class LazyServices implements vscode.Disposable {
   dispose(): void {
     for (const d of this.standIns.splice(0)) d.dispose();
     this.chatView.dispose();
+    this.changedFilesView.dispose();
+    this.changedFiles.dispose();
   }
 }

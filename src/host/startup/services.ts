@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
 import { AgentSecrets } from '../auth/agentSecrets';
-import { DiffReview } from '../diff';
+import { DiffReview, type ExistingTreeView } from '../diff';
 import { connectPermissionBroker, connectWriteSource } from '../diff/adapters';
 import { FileConfinement, normalizePolicy } from '../fs/fileConfinement';
 import { FsBridge } from '../fs/fsBridge';
@@ -39,7 +39,8 @@ export interface SwitchboardApi {
  * Builds the services and registers their commands and views (the chat view's provider is registered at
  * activation and hands its view to `chat`). Disposables go to the context's subscriptions.
  */
-export function startServices(context: vscode.ExtensionContext, logs: LogChannels): SwitchboardApi {
+/** `changedFilesView`: the changed-files view, created at activation; the diff review's tree fills it. */
+export function startServices(context: vscode.ExtensionContext, logs: LogChannels, changedFilesView: ExistingTreeView): SwitchboardApi {
   const log = logs.main;
   const sub = <T extends vscode.Disposable>(d: T): T => {
     context.subscriptions.push(d);
@@ -80,7 +81,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
-  sub(diffReview.register());
+  sub(diffReview.register({ treeView: changedFilesView }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
