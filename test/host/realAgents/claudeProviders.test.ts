@@ -6,81 +6,71 @@
 // restart sets the kept choice again.
 import * as assert from 'assert';
 import * as net from 'net';
-import type { SwitchboardApi } from '../../../src/extension';
 import type { AgentProvidersView } from '../../../src/shared/chatState';
 import { AnthropicApi } from '../../fixtures/modelEndpoint/anthropic';
 import { ModelEndpoint } from '../../fixtures/modelEndpoint/endpoint';
 import { claudeRecipe } from '../../fixtures/realAgents/claude';
 import { waitFor } from '../index';
-import { api } from '../integration/helpers';
-import { agentText, defineRealAgent, describeFailure, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, type HostRealAgent } from './realAgentTurns';
+import { agentText, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, withRealAgent } from './realAgentTurns';
 
 const HEADER_VALUE = 'gateway-token-5d1c';
 
 describe('real agent Claude Agent (real): model provider settings through the extension', function () {
   this.timeout(REAL_TURN_TIMEOUT_MS);
-  let sb: SwitchboardApi;
-  let agent: HostRealAgent;
+  // Its own name: the kept provider choice belongs to this agent only, never to the other real-Claude tests.
+  const ctx = withRealAgent({ ...claudeRecipe, label: 'Claude Agent (real, providers)' }, () => [new AnthropicApi()], { permissions: 'auto' });
   let second: ModelEndpoint;
-  let sessionId: string | undefined;
 
   before(async () => {
-    sb = await api();
-    // Its own name: the kept provider choice belongs to this agent only, never to the other real-Claude tests.
-    agent = await defineRealAgent(sb, { ...claudeRecipe, label: 'Claude Agent (real, providers)' }, [new AnthropicApi()], { permissions: 'auto' });
     second = await ModelEndpoint.start([new AnthropicApi()]);
+    ctx.moreLog = () => `\n--- second endpoint ---\n${second.describeLog()}`;
   });
 
   after(async () => {
-    await agent?.dispose();
     await second?.close();
   });
 
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed' && agent) console.log(`${describeFailure(agent, sb, sessionId)}\n--- second endpoint ---\n${second.describeLog()}`);
-  });
-
-  const settings = (): AgentProvidersView | undefined => sb.backend.getAgents().find((a) => a.id === agent.name)?.providers;
+  const settings = (): AgentProvidersView | undefined => ctx.sb.backend.getAgents().find((a) => a.id === ctx.agent.name)?.providers;
   const main = () => settings()?.providers?.find((p) => p.providerId === 'main');
 
   /** Claude runs with a session open (whichever test runs first starts it, so one test can run alone). */
   async function started(): Promise<void> {
-    sessionId ??= await sb.backend.newSession(agent.name);
+    ctx.sessionId ??= await ctx.sb.backend.newSession(ctx.agent.name);
     await waitFor(() => main(), 'providers/list', 60_000);
   }
 
   it('lists main, routed to the endpoint Claude was started with', async () => {
     await started();
-    assert.deepStrictEqual(main(), { providerId: 'main', supported: ['anthropic', 'bedrock', 'vertex'], required: false, current: { apiType: 'anthropic', baseUrl: agent.endpoint.url } });
+    assert.deepStrictEqual(main(), { providerId: 'main', supported: ['anthropic', 'bedrock', 'vertex'], required: false, current: { apiType: 'anthropic', baseUrl: ctx.agent.endpoint.url } });
     assert.strictEqual(settings()?.error, undefined);
   });
 
   it('sets main to a second endpoint (with a header); the next new session is answered by it', async () => {
     await started();
-    await sb.backend.providerAction(agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
+    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
     assert.strictEqual(settings()?.error, undefined, settings()?.error);
     assert.match(settings()?.notice ?? '', /main now sends model calls to http:\/\/127\.0\.0\.1:\d+ \(anthropic\)\. Sessions started from now on use it/);
     assert.deepStrictEqual(main()?.current, { apiType: 'anthropic', baseUrl: second.url }, 'providers/list shows the new base URL');
 
-    const firstBefore = agent.endpoint.mainRequests().length;
-    const id = await sb.backend.newSession(agent.name);
-    const result = await runTurn(sb, id, 'Which endpoint answers?', [], second);
+    const firstBefore = ctx.agent.endpoint.mainRequests().length;
+    const id = await ctx.sb.backend.newSession(ctx.agent.name);
+    const result = await runTurn(ctx.sb, id, 'Which endpoint answers?', [], second);
     assert.strictEqual(result.error, undefined, `the turn failed: ${result.error}`);
-    assert.match(agentText(lastTurn(transcript(sb, id))), /Done\./, 'the answer came from the second endpoint');
+    assert.match(agentText(lastTurn(transcript(ctx.sb, id))), /Done\./, 'the answer came from the second endpoint');
     const request = second.mainRequests()[0];
     assert.strictEqual(request.headers['x-gateway-token'], HEADER_VALUE, 'the header went with the model call');
-    assert.strictEqual(agent.endpoint.mainRequests().length, firstBefore, 'the first endpoint got no turn');
+    assert.strictEqual(ctx.agent.endpoint.mainRequests().length, firstBefore, 'the first endpoint got no turn');
   });
 
   it("says in the chat when Claude rejects a change (a base URL nothing answers at; vertex without its settings); nothing changes", async () => {
     await started();
     const before = main()?.current;
     const closedPort = await freePort();
-    await sb.backend.providerAction(agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: `http://127.0.0.1:${closedPort}`, headers: [] });
+    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: `http://127.0.0.1:${closedPort}`, headers: [] });
     assert.match(settings()?.error ?? '', /^Claude Agent \(real, providers\) rejected the provider change: (Internal error: )?Model discovery for provider "main" failed: .*\(-32603\)\. Its provider settings stay as they were\./);
     assert.deepStrictEqual(main()?.current, before);
 
-    await sb.backend.providerAction(agent.name, { kind: 'set', providerId: 'main', apiType: 'vertex', baseUrl: 'https://vertex.example', headers: [] });
+    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'vertex', baseUrl: 'https://vertex.example', headers: [] });
     assert.match(settings()?.error ?? '', /rejected the provider change: (Invalid params: )?vertex apiType requires non-empty `_meta\.claudeCode\.vertex\.projectId` and `_meta\.claudeCode\.vertex\.region` \(-32602\)\. Its provider settings stay as they were\./);
     assert.deepStrictEqual(main()?.current, before);
   });
@@ -88,9 +78,9 @@ describe('real agent Claude Agent (real): model provider settings through the ex
   it('sets the kept choice again after a restart (Claude alone would go back to its start-up endpoint)', async () => {
     await started();
     if (main()?.current?.baseUrl !== second.url) {
-      await sb.backend.providerAction(agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
+      await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
     }
-    await sb.backend.restartAgent(agent.name);
+    await ctx.sb.backend.restartAgent(ctx.agent.name);
     await waitFor(() => main()?.current?.baseUrl === second.url, 'main routed to the second endpoint after the restart', 60_000);
     assert.strictEqual(settings()?.error, undefined);
   });

@@ -9,7 +9,7 @@ import type { Transcript, TranscriptItem } from '../../../src/shared/transcript'
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { setSettings, waitFor, workspaceRoot } from '../index';
-import { prompt } from '../integration/helpers';
+import { api, prompt } from '../integration/helpers';
 import { stopAgent } from './agentProcesses';
 import { makeTempDir, removeDir } from '../../unit/realAgents/realAgentSetup';
 
@@ -134,6 +134,34 @@ export class WorkspaceFile {
   restore(): void {
     fs.writeFileSync(this.path, this.original);
   }
+}
+
+export interface RealAgentContext {
+  sb: SwitchboardApi;
+  agent: HostRealAgent;
+  /** The session a failed test's transcript is printed from. */
+  sessionId?: string;
+  /** More to print when a test fails (another endpoint's log). */
+  moreLog?: () => string;
+}
+
+/**
+ * For a describe block: the real agent, on its own scripted endpoint, defined before the tests and disposed
+ * after them; a failed test prints the endpoint's log and the transcript of `sessionId`.
+ */
+export function withRealAgent(recipe: RealAgentRecipe, handlers: () => readonly ApiHandler[], options: Pick<PrepareOptions, 'permissions' | 'signedOut'>): RealAgentContext {
+  const ctx = {} as RealAgentContext;
+  before(async () => {
+    ctx.sb = await api();
+    ctx.agent = await defineRealAgent(ctx.sb, recipe, handlers(), options);
+  });
+  after(async () => {
+    await ctx.agent?.dispose();
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed' && ctx.agent) console.log(`${describeFailure(ctx.agent, ctx.sb, ctx.sessionId)}${ctx.moreLog?.() ?? ''}`);
+  });
+  return ctx;
 }
 
 export function describeFailure(agent: HostRealAgent, sb: SwitchboardApi, sessionId: string | undefined): string {
