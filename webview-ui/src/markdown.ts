@@ -113,8 +113,11 @@ export function renderMarkdown(text: string): string {
 }
 
 export type MarkdownBlock =
-  /** Sanitised HTML. `inline`: a piece of a paragraph cut for speed, joined with its neighbours. */
-  | { kind: 'html'; key: number; html: string; inline: boolean }
+  /**
+   * Sanitised HTML. `inline`: a piece of a paragraph cut for speed, joined with its neighbours;
+   * `startsParagraph`: the first piece of such a paragraph.
+   */
+  | { kind: 'html'; key: number; html: string; inline: boolean; startsParagraph?: boolean }
   /** A long code block as plain text pieces (rendered as text nodes: nothing to sanitise). */
   | { kind: 'code'; key: number; lang: string; pieces: readonly string[] };
 
@@ -330,6 +333,7 @@ export class IncrementalMarkdown {
   /** Renders a finished piece; `splitsParagraph`: the piece ends inside a paragraph that goes on. */
   private push(out: MarkdownBlock[], start: number, end: number, splitsParagraph: boolean): void {
     const inline = this.continuing || splitsParagraph;
+    const startsParagraph = splitsParagraph && !this.continuing;
     this.continuing = splitsParagraph;
     const long = this.longClosedFence(start, end);
     if (long) {
@@ -343,6 +347,6 @@ export class IncrementalMarkdown {
     this.renders++;
     // A space the cut took from between two words is put back (markdown-it trims it from the piece).
     const html = renderMarkdown(src) + (inline && /\s$/.test(src) ? ' ' : '');
-    out.push({ kind: 'html', key: this.seq++, html, inline });
+    out.push({ kind: 'html', key: this.seq++, html, inline, ...(startsParagraph ? { startsParagraph } : {}) });
   }
 }

@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
+import { inRuns, RUN_PIECES, type Run } from '../../../webview-ui/src/components/Markdown';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -418,5 +419,22 @@ describe('webview markdown: the text the host appended to streamed blocks', () =
     streams.reset();
     assert.equal(streams.take('s\ni2\n0'), undefined);
     assert.equal(streams.epoch, epoch + 1);
+  });
+});
+
+describe('webview markdown: a long paragraph lays out in runs', () => {
+  it('pieces of one paragraph go into runs of RUN_PIECES; the next long paragraph starts a run of its own', () => {
+    const paragraph = (word: string) => Array.from({ length: 2500 }, (_, i) => `${word} ${i} `).join('');
+    const text = `${paragraph('alpha')}\n\n${paragraph('beta')}`;
+    const { view } = streamInto(new IncrementalMarkdown(), text.match(/[\s\S]{1,10}/g)!);
+    const items = inRuns(view.tail ? [...view.blocks, view.tail] : view.blocks);
+    const runs = items.filter((i): i is Run => i.kind === 'run');
+    assert.equal(runs.length, items.length, 'every piece is in a run');
+    assert.ok(runs.every((r) => r.pieces.length <= RUN_PIECES));
+    const words = (r: Run) => new Set(r.pieces.map((p) => /alpha|beta/.exec(htmlOf(p))?.[0]));
+    assert.ok(runs.every((r) => words(r).size === 1), 'no run holds pieces of both paragraphs');
+    const starts = runs.filter((r) => r.starts).map((r) => [...words(r)][0]);
+    assert.deepEqual(starts, ['alpha', 'beta'], 'each paragraph starts a run (with its top margin)');
+    assert.ok(runs.filter((r) => words(r).has('alpha')).length > 1, 'a paragraph of ~20 KB spans more than one run');
   });
 });

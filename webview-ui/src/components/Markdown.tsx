@@ -57,6 +57,45 @@ function Block({ block }: { block: MarkdownBlock }) {
 }
 
 /**
+ * Pieces of one long paragraph per run: a run is a block of its own, so appending to the paragraph lays out
+ * the last run only, not the whole paragraph (one inline formatting context costs layout in proportion to
+ * it), and runs out of view are not laid out at all. The price: a line break every RUN_PIECES pieces
+ * (~16 KB of one paragraph).
+ */
+export const RUN_PIECES = 8;
+
+export type Run = { kind: 'run'; key: number; starts: boolean; pieces: MarkdownBlock[] };
+
+export function inRuns(blocks: readonly MarkdownBlock[]): (MarkdownBlock | Run)[] {
+  const out: (MarkdownBlock | Run)[] = [];
+  let run: Run | undefined;
+  for (const b of blocks) {
+    if (b.kind !== 'html' || !b.inline) {
+      run = undefined;
+      out.push(b);
+      continue;
+    }
+    if (!run || b.startsParagraph || run.pieces.length === RUN_PIECES) {
+      run = { kind: 'run', key: b.key, starts: b.startsParagraph === true, pieces: [] };
+      out.push(run);
+    }
+    run.pieces.push(b);
+  }
+  return out;
+}
+
+function RunOrBlock({ item }: { item: MarkdownBlock | Run }) {
+  if (item.kind !== 'run') return <Block block={item} />;
+  return (
+    <div class={item.starts ? 'md-run md-run-start' : 'md-run'}>
+      {item.pieces.map((b) => (
+        <Block key={b.key} block={b} />
+      ))}
+    </div>
+  );
+}
+
+/**
  * Sanitised, incrementally rendered Markdown. Clicks on links and code-block buttons are handled by
  * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers. When the
  * frame's render budget runs out, the rest is rendered on the next frames.
@@ -82,8 +121,8 @@ export function Markdown({ text, stream }: { text: string; stream?: string }) {
   return (
     <div class="md">
       {/* One keyed list: a code block keeps its key from streaming (tail) to finished (blocks). */}
-      {(tail ? [...blocks, tail] : blocks).map((b) => (
-        <Block key={b.key} block={b} />
+      {inRuns(tail ? [...blocks, tail] : blocks).map((b) => (
+        <RunOrBlock key={b.kind === 'run' ? `run${b.key}` : b.key} item={b} />
       ))}
     </div>
   );
