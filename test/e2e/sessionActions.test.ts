@@ -11,6 +11,8 @@ import { closeWorkbench, openWorkbench, persistedWorkspaceState, reportFailure, 
 
 const RENAMED = 'Parser work';
 const RENAMED_FROM_TAB = 'Lexer work';
+const BEFORE_RELOAD = 'Before the reload';
+const KEPT_ACROSS_RELOAD = 'Kept across a reload';
 
 describe('Session actions in the chat: fork, rename, sign out', function () {
   this.timeout(180_000);
@@ -88,12 +90,17 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     await selectTab(source);
   });
 
-  it('"Rename session" in the header and a double-click on a tab rename the session', async () => {
+  /** "Rename session" in the header, then the title shown in the tab and the heading. */
+  async function renameSelected(title: string): Promise<void> {
     await button(header(), 'Rename session').click();
-    await titleBox().fill(RENAMED);
+    await titleBox().fill(title);
     await titleBox().press('Enter');
-    await until(async () => (await selectedTitle()) === RENAMED, `the tab to show "${RENAMED}"`, 30_000);
-    await header().getByRole('heading', { name: RENAMED }).waitFor({ timeout: 30_000 });
+    await until(async () => (await selectedTitle()) === title, `the tab to show "${title}"`, 30_000);
+    await header().getByRole('heading', { name: title }).waitFor({ timeout: 30_000 });
+  }
+
+  it('"Rename session" in the header and a double-click on a tab rename the session', async () => {
+    await renameSelected(RENAMED);
 
     await selectedTab().dblclick();
     await titleBox().fill(RENAMED_FROM_TAB);
@@ -131,19 +138,23 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
   });
 
   it('the title survives a reload of the workbench page', async () => {
-    // The workspace state reaches the browser's storage a moment after the rename (and the open tabs, the
-    // session and its two forks, after the forks): reload once it has.
+    // Its own renames, so it does not rely on what the rename test left.
+    await renameSelected(BEFORE_RELOAD);
+    await renameSelected(KEPT_ACROSS_RELOAD);
+    // The workspace state reaches the browser's storage a moment after the rename (and the open tabs a
+    // moment after they open): reload once it has.
+    const shown = await tabs(chat).count();
     await until(async () => {
       const state = await persistedWorkspaceState(wb!.page);
       const index = state?.['switchboard.history.v1'];
       const open = (state?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined)?.keys;
-      return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === RENAMED_FROM_TAB) && Array.isArray(open) && open.length >= 3;
+      return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === KEPT_ACROSS_RELOAD) && Array.isArray(open) && open.length === shown;
     }, 'the renamed session and the open tabs to be stored', 60_000);
     await wb!.page.reload();
     chat = await openChat(wb!.page);
-    await tabTitled(RENAMED_FROM_TAB).first().waitFor({ timeout: 90_000 });
-    assert.strictEqual(await tabTitled(RENAMED).count(), 0, 'the title of the last rename');
-    await selectTab(RENAMED_FROM_TAB);
-    await header().getByRole('heading', { name: RENAMED_FROM_TAB }).waitFor({ timeout: 30_000 });
+    await tabTitled(KEPT_ACROSS_RELOAD).first().waitFor({ timeout: 90_000 });
+    assert.strictEqual(await tabTitled(BEFORE_RELOAD).count(), 0, 'the title of the last rename');
+    await selectTab(KEPT_ACROSS_RELOAD);
+    await header().getByRole('heading', { name: KEPT_ACROSS_RELOAD }).waitFor({ timeout: 30_000 });
   });
 });
