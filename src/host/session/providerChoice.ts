@@ -9,13 +9,12 @@ import type { ProviderHeaderInput } from '../../shared/chatState';
 export class ProviderChoiceError extends Error {}
 
 /** What Switchboard keeps per provider (in SecretStorage: headers are credentials) and applies at each start. */
-export type SavedChoice = { kind: 'set'; apiType: string; baseUrl: string; headers: Record<string, string> } | { kind: 'disabled' };
-export type SavedChoices = Record<string, SavedChoice>;
-
 const SavedChoiceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('set'), apiType: z.string().min(1), baseUrl: z.string().min(1), headers: z.record(z.string(), z.string()) }),
   z.object({ kind: z.literal('disabled') }),
 ]);
+export type SavedChoice = z.infer<typeof SavedChoiceSchema>;
+export type SavedChoices = Record<string, SavedChoice>;
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
