@@ -2,6 +2,7 @@
 // carries (`content` and `locations` are replaced whole, not appended) and leaves the rest.
 import { MAX_TOOL_OUTPUT, type ToolCallStatus, type ToolKind, type ToolOutput, type TranscriptItem } from '../../shared/transcript';
 import { isRecord } from '../schema/lenient';
+import { joinText } from './contentMerge';
 import { parseSessionUpdate, type KnownSessionUpdate } from '../schema/sessionUpdate';
 
 export type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
@@ -66,7 +67,7 @@ function mergeOutput(item: ToolCallItem, update: ToolCallUpdate): ToolOutput | u
   if (streamed === undefined && exit === undefined && whole === undefined) return undefined;
   let output: ToolOutput = item.output ?? { text: '', truncated: false };
   if (whole !== undefined) output = bounded(whole, false);
-  else if (streamed !== undefined) output = bounded(output.text + streamed, output.truncated);
+  else if (streamed !== undefined) output = bounded(joinText(output.text, streamed), output.truncated);
   const exitCode = exitCodeOf(exit?.exit_code) ?? (isRecord(update.rawOutput) ? exitCodeOf(update.rawOutput.exit_code) : undefined);
   if (exitCode !== undefined) output.exitCode = exitCode;
   else if (item.output?.exitCode !== undefined) output.exitCode = item.output.exitCode;

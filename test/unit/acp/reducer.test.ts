@@ -16,6 +16,20 @@ const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
 const chunk = (kind: string, text: string, messageId?: string) => u({ sessionUpdate: kind, content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
 
 describe('session reducer', () => {
+  it('joins a long stream of chunks exactly, across the points where it flattens the text', () => {
+    // 3,000 chunks of growing, mixed-width text (ASCII, 2-byte and astral characters) into one message.
+    const s = new TranscriptState('s');
+    let expected = '';
+    for (let i = 0; i < 3000; i++) {
+      const piece = `${i}é${'x'.repeat(i % 37)}😀`;
+      expected += piece;
+      s.apply(chunk('agent_message_chunk', piece, 'm'));
+    }
+    const [item] = s.transcript.items;
+    assert.ok(item.kind === 'agent_message');
+    assert.equal((item.content[0] as { text: string }).text, expected);
+  });
+
   it('merges chunks per messageId even when interleaved, and consecutive runs without one', () => {
     const s = new TranscriptState('s');
     s.apply(chunk('agent_message_chunk', 'A1', 'a'));
