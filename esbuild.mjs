@@ -49,8 +49,8 @@ const common = {
 };
 
 /**
- * zod's `z.locales` namespace pulls every translation of its error messages into the bundle (about 300 KB of
- * the 450 KB zod costs); Switchboard only reads its English messages, registered by zod itself.
+ * zod's `locales` namespace pulls every translation of its error messages into the bundle (about 300 KB);
+ * Switchboard only reads its English messages (src/shared/zod.ts registers them from that namespace).
  */
 const zodEnglishOnly = {
   name: 'zod-english-only',
@@ -68,15 +68,18 @@ const zodEnglishOnly = {
 /**
  * Our sources have no side effects at load (no registrations, no patching): marking them so lets esbuild
  * leave out the modules a barrel (`../../acp`) re-exports but a chunk does not use, instead of pulling the
- * whole protocol engine into every chunk that needs one error class.
+ * whole protocol engine into every chunk that needs one error class. The one registration is zod's English
+ * messages, in src/shared/zod.ts and src/agents/zod.ts: every name they export is zod/mini's, so marked
+ * like the rest they would be left out, and every zod issue would read "Invalid input".
  */
+const zodWithEnglish = [`${srcDir}shared${sep}zod.ts`, `${srcDir}agents${sep}zod.ts`];
 const sourcesWithoutSideEffects = {
   name: 'sources-without-side-effects',
   setup(build) {
     build.onResolve({ filter: /^\./ }, async (args) => {
       if (args.pluginData === 'resolving' || !args.importer.startsWith(srcDir)) return undefined;
       const result = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolving' });
-      return result.errors.length || !result.path.startsWith(srcDir) ? result : { ...result, sideEffects: false };
+      return result.errors.length || !result.path.startsWith(srcDir) || zodWithEnglish.includes(result.path) ? result : { ...result, sideEffects: false };
     });
   },
 };
@@ -149,32 +152,6 @@ function commonJsOutput(esmDir) {
 const esmDir = mkdtempSync(join(tmpdir(), 'switchboard-esbuild-'));
 process.on('exit', () => rmSync(esmDir, { recursive: true, force: true }));
 
-/**
- * zod 4's `z.compile` (a parser generator) and `z.fromJSONSchema` are 40 KB that Switchboard never calls;
- * they are only reachable through the `z` namespace. Stand-ins with the same exports keep them out (a zod
- * update that changes those exports fails this build).
- */
-const zodWithoutUnusedApis = {
-  name: 'zod-without-unused-apis',
-  setup(build) {
-    const stubs = {
-      'core/compile.js': [
-        'export const INVALID = Symbol.for("zod.compile.invalid");',
-        'export class ZodCompileAsyncError extends Error {}',
-        'export class ZodCompileUnsupportedError extends Error {}',
-        'export function compile() { throw new Error("z.compile is not in this bundle"); }',
-        'export function withParser() { throw new Error("z.withParser is not in this bundle"); }',
-        'export function compileFn() { throw new Error("z.compile is not in this bundle"); }',
-      ],
-      'classic/from-json-schema.js': ['export function fromJSONSchema() { throw new Error("z.fromJSONSchema is not in this bundle"); }'],
-    };
-    build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/](core[\\/]compile|classic[\\/]from-json-schema)\.js$/ }, (args) => {
-      const key = Object.keys(stubs).find((k) => args.path.split(sep).join('/').endsWith(`/zod/v4/${k}`));
-      return key ? { contents: stubs[key].join('\n'), loader: 'js' } : undefined;
-    });
-  },
-};
-
 const extension = {
   ...common,
   entryPoints: { extension: 'src/extension.ts' },
@@ -189,7 +166,7 @@ const extension = {
   platform: 'node',
   target: 'node20',
   external: ['vscode'],
-  plugins: [zodEnglishOnly, zodWithoutUnusedApis, sourcesWithoutSideEffects, barrelsAsExportStar, commonJsOutput(esmDir)],
+  plugins: [zodEnglishOnly, sourcesWithoutSideEffects, barrelsAsExportStar, commonJsOutput(esmDir)],
   // jsonc-parser's `main` is a UMD build whose inner require('./impl/…') calls esbuild cannot follow
   // (the bundle would fail at activation); its ES module build bundles cleanly.
   alias: { 'jsonc-parser': fileURLToPath(new URL('./node_modules/jsonc-parser/lib/esm/main.js', import.meta.url)) },

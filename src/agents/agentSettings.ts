@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 import { SECRET_PLACEHOLDER, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from './agentDefinition';
 import { BUILTIN_PRESETS, type AgentPreset } from './presets';
 
@@ -35,56 +35,62 @@ const KEY_SUGGESTIONS: Readonly<Record<string, string>> = {
 const nonEmptyString = (what: string) =>
   z
     .string({ error: (issue) => `${what} must be a string${describeReceived(issue.input)}` })
-    .refine((value) => value.trim().length > 0, { error: `${what} must not be empty` });
+    .check(z.refine((value) => value.trim().length > 0, { error: `${what} must not be empty` }));
 
 /** Zod schema of one `switchboard.agents` value (the object under a display name). */
 export const agentEntrySchema = z.strictObject({
   /** Required unless `url` is given (checked in parseAgentEntry, so every problem is reported at once). */
-  command: nonEmptyString('"command"').optional(),
-  url: z
-    .string({ error: (issue) => `"url" must be a string${describeReceived(issue.input)}` })
-    .superRefine((value, ctx) => {
-      const problem = remoteUrlProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  headers: z
-    .record(
-      z.string(),
-      z
-        .string({ error: (issue) => `each value in "headers" must be a string${describeReceived(issue.input)}` })
-        .refine((value) => !/[\r\n\0]/.test(value), { error: 'a header value must not contain line breaks' }),
-      { error: (issue) => `"headers" must be an object of strings${describeReceived(issue.input)}` },
-    )
-    .superRefine((headers, ctx) => {
-      for (const name of Object.keys(headers)) {
-        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `${JSON.stringify(name)} is not a valid header name` });
-      }
-    })
-    .optional(),
-  args: z
-    .array(z.string({ error: (issue) => `each item of "args" must be a string${describeReceived(issue.input)}` }), {
+  command: z.optional(nonEmptyString('"command"')),
+  url: z.optional(
+    z
+      .string({ error: (issue) => `"url" must be a string${describeReceived(issue.input)}` })
+      .check(
+        z.superRefine((value, ctx) => {
+          const problem = remoteUrlProblem(value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+  ),
+  headers: z.optional(
+    z
+      .record(
+        z.string(),
+        z
+          .string({ error: (issue) => `each value in "headers" must be a string${describeReceived(issue.input)}` })
+          .check(z.refine((value) => !/[\r\n\0]/.test(value), { error: 'a header value must not contain line breaks' })),
+        { error: (issue) => `"headers" must be an object of strings${describeReceived(issue.input)}` },
+      )
+      .check(
+        z.superRefine((headers, ctx) => {
+          for (const name of Object.keys(headers)) {
+            if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `${JSON.stringify(name)} is not a valid header name` });
+          }
+        }),
+      ),
+  ),
+  args: z.optional(
+    z.array(z.string({ error: (issue) => `each item of "args" must be a string${describeReceived(issue.input)}` }), {
       error: (issue) => `"args" must be an array of strings${describeReceived(issue.input)}`,
-    })
-    .optional(),
-  env: z
-    .record(
+    }),
+  ),
+  env: z.optional(
+    z.record(
       z.string(),
       z.string({ error: (issue) => `each value in "env" must be a string${describeReceived(issue.input)}` }),
       { error: (issue) => `"env" must be an object of strings${describeReceived(issue.input)}` },
-    )
-    .optional(),
-  defaultMode: nonEmptyString('"defaultMode"').optional(),
-  defaultModel: nonEmptyString('"defaultModel"').optional(),
-  defaultConfigOptions: z
-    .record(
+    ),
+  ),
+  defaultMode: z.optional(nonEmptyString('"defaultMode"')),
+  defaultModel: z.optional(nonEmptyString('"defaultModel"')),
+  defaultConfigOptions: z.optional(
+    z.record(
       z.string(),
       z.union([z.string(), z.boolean()], {
         error: (issue) => `each value in "defaultConfigOptions" must be a string or a boolean${describeReceived(issue.input)}`,
       }),
       { error: (issue) => `"defaultConfigOptions" must be an object${describeReceived(issue.input)}` },
-    )
-    .optional(),
+    ),
+  ),
 });
 
 export type AgentEntry = z.infer<typeof agentEntrySchema>;

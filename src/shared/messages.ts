@@ -15,7 +15,7 @@ import type {
   MentionRef,
   SessionView,
 } from './chatState';
-import type { z } from 'zod';
+import type * as z from './zod';
 import type { Transcript } from './transcript';
 import type { TranscriptOp } from './transcriptOps';
 import type { webviewToHostSchema } from './webviewMessageSchema';

@@ -2,39 +2,41 @@
 // parsed against this schema on arrival and the host sees only well-formed, bounded values. The message
 // types in ./messages are inferred from it. Only the host imports this file at runtime (the webview bundle
 // never loads zod).
-import { z } from 'zod';
+import * as z from './zod';
 
-const id = z.string().min(1).max(1000);
-const text = z.string().max(1_000_000);
+/** A string of at most `max` characters. */
+const stringUpTo = (max: number) => z.string().check(z.maxLength(max));
+const id = z.string().check(z.minLength(1), z.maxLength(1000));
+const text = stringUpTo(1_000_000);
 
 const mention = z.object({
   kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol']),
-  uri: z.string().max(10_000),
-  label: z.string().max(1000),
-  range: z.object({ startLine: z.number().int(), endLine: z.number().int() }).optional(),
+  uri: stringUpTo(10_000),
+  label: stringUpTo(1000),
+  range: z.optional(z.object({ startLine: z.int(), endLine: z.int() })),
 });
 
 const image = z.object({
-  id: z.string().max(1000),
-  mimeType: z.string().regex(/^image\/[\w.+-]+$/),
-  data: z.string().max(50_000_000),
-  name: z.string().max(1000).optional(),
+  id: stringUpTo(1000),
+  mimeType: z.string().check(z.regex(/^image\/[\w.+-]+$/)),
+  data: stringUpTo(50_000_000),
+  name: z.optional(stringUpTo(1000)),
 });
 
 /** Keeps the well-formed items of a list and drops the rest, so one bad attachment never loses the message. */
-const wellFormed = <T extends z.ZodType>(item: T, max: number) =>
-  z
-    .array(z.unknown())
-    .max(max)
-    .transform((items) => items.flatMap((i) => { const r = item.safeParse(i); return r.success ? [r.data as z.output<T>] : []; }));
+const wellFormed = <T extends z.ZodMiniType>(item: T, max: number) =>
+  z.pipe(
+    z.array(z.unknown()).check(z.maxLength(max)),
+    z.transform((items) => items.flatMap((i) => { const r = item.safeParse(i); return r.success ? [r.data as z.output<T>] : []; })),
+  );
 
 export const composerPromptSchema = z.object({ text, mentions: wellFormed(mention, 500), images: wellFormed(image, 50) });
 
 const permissionAnswer = z.union([z.object({ optionId: id }), z.object({ cancelled: z.literal(true) })]);
 
-const elicitationValue = z.union([z.string().max(100_000), z.number(), z.boolean(), z.array(z.string().max(100_000)).max(1000)]);
+const elicitationValue = z.union([stringUpTo(100_000), z.number(), z.boolean(), z.array(stringUpTo(100_000)).check(z.maxLength(1000))]);
 const elicitationAnswer = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('accept'), content: z.record(z.string(), elicitationValue).optional() }),
+  z.object({ action: z.literal('accept'), content: z.optional(z.record(z.string(), elicitationValue)) }),
   z.object({ action: z.literal('decline') }),
   z.object({ action: z.literal('cancel') }),
 ]);
@@ -46,28 +48,28 @@ const providerAction = z.discriminatedUnion('kind', [
     kind: z.literal('set'),
     providerId: id,
     apiType: id,
-    baseUrl: z.string().max(10_000),
-    headers: z.array(z.object({ name: z.string().max(1000), value: z.string().max(100_000).optional() })).max(100),
+    baseUrl: stringUpTo(10_000),
+    headers: z.array(z.object({ name: stringUpTo(1000), value: z.optional(stringUpTo(100_000)) })).check(z.maxLength(100)),
   }),
   z.object({ kind: z.literal('disable'), providerId: id }),
   z.object({ kind: z.literal('dismiss') }),
 ]);
 
-const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+const message = <T extends string, S extends z.core.$ZodShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('ready', { protocolVersion: z.number() }),
   /** The webview's copy drifted (an op did not apply, or a seq was missed): the host answers with a fresh `init`. */
-  message('resync', { reason: z.string().max(2000) }),
+  message('resync', { reason: stringUpTo(2000) }),
   /** `requestId`: a prompt sent before the session opens names it to wait for that session. */
-  message('newSession', { agentId: id.optional(), requestId: id.optional() }),
+  message('newSession', { agentId: z.optional(id), requestId: z.optional(id) }),
   message('selectSession', { sessionId: id }),
   message('closeSession', { sessionId: id }),
   /**
    * With no `sessionId` the prompt goes to the session a `newSession` with `newSessionRequestId` opens, or
    * the host first starts a session with `agentId` (or the default). Queued while a turn runs.
    */
-  message('prompt', { sessionId: id.optional(), agentId: id.optional(), newSessionRequestId: id.optional(), prompt: composerPromptSchema }),
+  message('prompt', { sessionId: z.optional(id), agentId: z.optional(id), newSessionRequestId: z.optional(id), prompt: composerPromptSchema }),
   message('cancel', { sessionId: id }),
   message('queueEdit', { sessionId: id, queueId: id, text }),
   message('queueRemove', { sessionId: id, queueId: id }),
@@ -75,14 +77,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('queueSendNow', { sessionId: id, queueId: id }),
   message('setMode', { sessionId: id, modeId: id }),
   message('setModel', { sessionId: id, modelId: id }),
-  message('setConfigOption', { sessionId: id, configId: id, value: z.union([z.string().max(10_000), z.boolean()]) }),
+  message('setConfigOption', { sessionId: id, configId: id, value: z.union([stringUpTo(10_000), z.boolean()]) }),
   message('permissionAnswer', { sessionId: id, requestId: id, answer: permissionAnswer }),
   message('elicitationAnswer', { sessionId: id, requestId: id, answer: elicitationAnswer }),
   message('dismissError', { sessionId: id }),
   /** `fromItemId`: "Fork from here" on a user message. */
-  message('forkSession', { sessionId: id, fromItemId: id.optional() }),
+  message('forkSession', { sessionId: id, fromItemId: z.optional(id) }),
   /** The host trims, checks and caps the title (a bad one is said in the session's banner). */
-  message('renameSession', { sessionId: id, title: z.string().max(100_000) }),
+  message('renameSession', { sessionId: id, title: stringUpTo(100_000) }),
   message('restartAgent', { agentId: id }),
   message('authenticate', { agentId: id, methodId: id }),
   /** Sign out of the agent where it supports it, and forget the secrets Switchboard kept for it. */
@@ -92,20 +94,20 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('refreshHistory', {}),
   message('openHistory', { historyId: id, mode: z.enum(['load', 'resume']) }),
   message('deleteHistory', { historyId: id }),
-  message('mentionQuery', { requestId: z.number().int(), sessionId: id.optional(), query: z.string().transform((q) => q.slice(0, 200)) }),
+  message('mentionQuery', { requestId: z.int(), sessionId: z.optional(id), query: z.pipe(z.string(), z.transform((q) => q.slice(0, 200))) }),
   message('copyCode', { code: text }),
   message('insertCode', { code: text }),
-  message('openCode', { code: text, language: z.string().max(100).optional() }),
+  message('openCode', { code: text, language: z.optional(stringUpTo(100)) }),
   /** A link in agent output. The host only opens http(s)/mailto (via openExternal, which confirms) or workspace files. */
-  message('openLink', { href: z.string().max(10_000) }),
-  message('openLocation', { path: z.string().max(10_000), line: z.number().int().optional() }),
-  message('openResource', { uri: z.string().max(10_000) }),
-  message('openDiff', { sessionId: id, toolCallId: id, path: z.string().max(10_000) }),
+  message('openLink', { href: stringUpTo(10_000) }),
+  message('openLocation', { path: stringUpTo(10_000), line: z.optional(z.int()) }),
+  message('openResource', { uri: stringUpTo(10_000) }),
+  message('openDiff', { sessionId: id, toolCallId: id, path: stringUpTo(10_000) }),
   /**
    * A file plan card's "Open plan": the host opens the file the agent named for that plan in the transcript;
    * `uri` (what the card showed) only comes back in the answer, `planFileOpened`.
    */
-  message('openPlanFile', { sessionId: id, planId: id, uri: z.string().max(10_000) }),
+  message('openPlanFile', { sessionId: id, planId: id, uri: stringUpTo(10_000) }),
   /** A terminal card's "Open terminal": reveal its VS Code terminal. */
   message('openTerminal', { sessionId: id, terminalId: id }),
   /** Per changed file: open its diff, keep the change, or undo it. */
@@ -116,7 +118,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** The Agent picker's "Add agent…" entry: opens the ACP Registry list. */
   message('addAgentFromRegistry', {}),
   /** Webview-side errors, for the host's log. */
-  message('log', { level: z.enum(['info', 'warn', 'error']), message: z.string().transform((m) => m.slice(0, 2000)) }),
+  message('log', { level: z.enum(['info', 'warn', 'error']), message: z.pipe(z.string(), z.transform((m) => m.slice(0, 2000))) }),
 ]);
 
 /** Parses a message from the webview; the error says which message and field were wrong. */

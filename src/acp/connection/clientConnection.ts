@@ -3,7 +3,7 @@
 // stdout and stdin (or any pair of streams).
 import type { Readable, Writable } from 'node:stream';
 import type { ClientCapabilities, ContentBlock, McpServer } from '@agentclientprotocol/sdk';
-import type { z } from 'zod';
+import type * as z from '../../shared/zod';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import {
   AcpRequestError,
@@ -137,7 +137,7 @@ export class AcpClientConnection {
 
   /** Register the handler for one agent->client method. Register before initialize(). */
   handle<M extends ClientRequestMethod>(method: M, handler: ClientRequestHandlers[M]): Disposable {
-    const schema = CLIENT_REQUEST_PARAMS[method] as z.ZodType<unknown>;
+    const schema = CLIENT_REQUEST_PARAMS[method] as z.ZodMiniType<unknown>;
     const run = handler as (params: unknown, context: Parameters<ClientRequestHandlers[M]>[1]) => unknown;
     this.registered.add(method);
     const registration = this.channel.onRequest(method, async (raw, context) => {
@@ -364,7 +364,7 @@ export class AcpClientConnection {
 
   // ---- internals --------------------------------------------------------------------
 
-  private async call<T extends z.ZodType>(method: string, params: unknown, schema: T, options?: SendOptions): Promise<z.output<T>> {
+  private async call<T extends z.ZodMiniType>(method: string, params: unknown, schema: T, options?: SendOptions): Promise<z.output<T>> {
     const raw = await this.channel.request(method, params, options);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new InvalidResponseError(method, parsed.error.issues);
@@ -400,7 +400,7 @@ export class AcpClientConnection {
     for (const listener of this.elicitationListeners) listener(parsed.data);
   }
 
-  private authStatusUpdate(method: string, schema: z.ZodType<AgentAuthStatus>, raw: unknown): void {
+  private authStatusUpdate(method: string, schema: z.ZodMiniType<AgentAuthStatus>, raw: unknown): void {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       this.logger.warn(`Ignored an invalid ${method}: ${summarizeIssues(parsed.error.issues)}`);

@@ -12,7 +12,7 @@ import type {
   WaitForTerminalExitResponse,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
-import type { z } from 'zod';
+import type * as z from '../../shared/zod';
 import * as S from '../schema/agentRequests';
 
 export interface IncomingRequestContext {
@@ -38,7 +38,7 @@ export interface ClientRequestHandlers {
 
 export type ClientRequestMethod = keyof ClientRequestHandlers;
 
-export const CLIENT_REQUEST_PARAMS: { [M in ClientRequestMethod]: z.ZodType<Parameters<ClientRequestHandlers[M]>[0]> } = {
+export const CLIENT_REQUEST_PARAMS: { [M in ClientRequestMethod]: z.ZodMiniType<Parameters<ClientRequestHandlers[M]>[0]> } = {
   'session/request_permission': S.RequestPermissionParamsSchema,
   'fs/read_text_file': S.ReadTextFileParamsSchema,
   'fs/write_text_file': S.WriteTextFileParamsSchema,

@@ -1,70 +1,59 @@
 // Params of the requests an agent sends to the client. Validated before any handler
 // runs; a failure answers -32602 with the issues. Objects are loose: fields newer than
 // this client are passed through to the handler rather than stripped.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 
 const sessionScoped = { sessionId: z.string() };
 
-export const PermissionOptionSchema = z
-  .object({ optionId: z.string(), name: z.string(), kind: z.string() })
-  .loose();
+export const PermissionOptionSchema = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
 
-export const RequestPermissionParamsSchema = z
-  .object({
-    ...sessionScoped,
-    /** A tool_call_update: run it through the reducer's tool-call merge to display it. */
-    toolCall: z.object({ toolCallId: z.string() }).loose(),
-    options: z.array(PermissionOptionSchema),
-  })
-  .loose();
+export const RequestPermissionParamsSchema = z.looseObject({
+  ...sessionScoped,
+  /** A tool_call_update: run it through the reducer's tool-call merge to display it. */
+  toolCall: z.looseObject({ toolCallId: z.string() }),
+  options: z.array(PermissionOptionSchema),
+});
 
-export const ReadTextFileParamsSchema = z
-  .object({
-    ...sessionScoped,
-    path: z.string(),
-    line: z.number().int().min(0).nullish(),
-    limit: z.number().int().min(0).nullish(),
-  })
-  .loose();
+export const ReadTextFileParamsSchema = z.looseObject({
+  ...sessionScoped,
+  path: z.string(),
+  line: z.nullish(z.int().check(z.minimum(0))),
+  limit: z.nullish(z.int().check(z.minimum(0))),
+});
 
-export const WriteTextFileParamsSchema = z.object({ ...sessionScoped, path: z.string(), content: z.string() }).loose();
+export const WriteTextFileParamsSchema = z.looseObject({ ...sessionScoped, path: z.string(), content: z.string() });
 
-const EnvVariableSchema = z.object({ name: z.string(), value: z.string() }).loose();
+const EnvVariableSchema = z.looseObject({ name: z.string(), value: z.string() });
 
-export const CreateTerminalParamsSchema = z
-  .object({
-    ...sessionScoped,
-    command: z.string(),
-    args: z.array(z.string()).optional(),
-    env: z.array(EnvVariableSchema).optional(),
-    cwd: z.string().nullish(),
-    outputByteLimit: z.number().int().min(0).nullish(),
-  })
-  .loose();
+export const CreateTerminalParamsSchema = z.looseObject({
+  ...sessionScoped,
+  command: z.string(),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.array(EnvVariableSchema)),
+  cwd: z.nullish(z.string()),
+  outputByteLimit: z.nullish(z.int().check(z.minimum(0))),
+});
 
-export const TerminalParamsSchema = z.object({ ...sessionScoped, terminalId: z.string() }).loose();
+export const TerminalParamsSchema = z.looseObject({ ...sessionScoped, terminalId: z.string() });
 
 export const CreateElicitationParamsSchema = z
-  .object({
+  .looseObject({
     message: z.string(),
     mode: z.string(),
-    sessionId: z.string().optional(),
-    requestId: z.union([z.string(), z.number(), z.null()]).optional(),
-    toolCallId: z.string().nullish(),
-    requestedSchema: z.record(z.string(), z.unknown()).optional(),
-    elicitationId: z.string().optional(),
-    url: z.string().optional(),
+    sessionId: z.optional(z.string()),
+    requestId: z.optional(z.union([z.string(), z.number(), z.null()])),
+    toolCallId: z.nullish(z.string()),
+    requestedSchema: z.optional(z.record(z.string(), z.unknown())),
+    elicitationId: z.optional(z.string()),
+    url: z.optional(z.string()),
   })
-  .loose()
-  .refine((p) => p.sessionId !== undefined || p.requestId !== undefined, {
-    message: 'elicitation needs a sessionId or a requestId scope',
-  })
-  .refine((p) => p.mode !== 'form' || p.requestedSchema !== undefined, { message: 'form elicitation needs requestedSchema' })
-  .refine((p) => p.mode !== 'url' || (p.url !== undefined && p.elicitationId !== undefined), {
-    message: 'url elicitation needs url and elicitationId',
-  });
+  .check(
+    z.refine((p) => p.sessionId !== undefined || p.requestId !== undefined, { message: 'elicitation needs a sessionId or a requestId scope' }),
+    z.refine((p) => p.mode !== 'form' || p.requestedSchema !== undefined, { message: 'form elicitation needs requestedSchema' }),
+    z.refine((p) => p.mode !== 'url' || (p.url !== undefined && p.elicitationId !== undefined), { message: 'url elicitation needs url and elicitationId' }),
+  );
 
-export const CompleteElicitationParamsSchema = z.object({ elicitationId: z.string() }).loose();
+export const CompleteElicitationParamsSchema = z.looseObject({ elicitationId: z.string() });
 
 export type RequestPermissionParams = z.output<typeof RequestPermissionParamsSchema>;
 export type ReadTextFileParams = z.output<typeof ReadTextFileParamsSchema>;

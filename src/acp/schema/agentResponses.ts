@@ -1,32 +1,30 @@
 // Results the agent sends back to our requests. Essentials are strict (a session without
 // an id is useless); everything else is lenient with the schema's defaults.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import type { TurnUsage } from '../../shared/transcript';
 import { isRecord, lenientArray, optional } from './lenient';
 import { SessionSetupFields } from './sessionSetup';
 
-const AuthMethodSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: optional(z.string()),
-    /** 'agent' (default), 'terminal', 'env_var', or something newer: kept as sent. */
-    type: z.string().catch('agent').optional().transform((t) => t ?? 'agent'),
-    args: optional(z.array(z.string())),
-    env: optional(z.record(z.string(), z.string())),
-    vars: z.unknown().optional(),
-    _meta: optional(z.record(z.string(), z.unknown())),
-  })
-  .loose();
+const AuthMethodSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: optional(z.string()),
+  /** 'agent' (default), 'terminal', 'env_var', or something newer: kept as sent. */
+  type: z.pipe(z.optional(z.catch(z.string(), 'agent')), z.transform((t) => t ?? 'agent')),
+  args: optional(z.array(z.string())),
+  env: optional(z.record(z.string(), z.string())),
+  vars: z.optional(z.unknown()),
+  _meta: optional(z.record(z.string(), z.unknown())),
+});
 export type AuthMethod = z.output<typeof AuthMethodSchema>;
 export const AuthMethodsSchema = lenientArray(AuthMethodSchema);
 
-const flag = z.boolean().catch(false);
+const flag = z.catch(z.boolean(), false);
 // Capability objects: present (an object) means supported.
-const present = z.unknown().optional().transform((v) => isRecord(v));
+const present = z.pipe(z.optional(z.unknown()), z.transform((v) => isRecord(v)));
 
-const AgentCapabilitiesSchema = z
-  .object({
+const AgentCapabilitiesSchema = optional(
+  z.object({
     loadSession: flag,
     promptCapabilities: optional(z.object({ image: flag, audio: flag, embeddedContext: flag })),
     mcpCapabilities: optional(z.object({ http: flag, sse: flag })),
@@ -35,15 +33,14 @@ const AgentCapabilitiesSchema = z
     ),
     auth: optional(z.object({ logout: present, status: present })),
     providers: present,
-  })
-  .optional()
-  .catch(undefined);
+  }),
+);
 
 export const InitializeResultSchema = z.object({
-  protocolVersion: z.number().int(),
-  agentCapabilities: AgentCapabilitiesSchema.transform((c) => normaliseCapabilities(c)),
-  authMethods: optional(AuthMethodsSchema).transform((m) => m ?? []),
-  agentInfo: optional(z.object({ name: z.string(), version: z.string().catch(''), title: optional(z.string()) })),
+  protocolVersion: z.int(),
+  agentCapabilities: z.pipe(AgentCapabilitiesSchema, z.transform((c) => normaliseCapabilities(c))),
+  authMethods: z.pipe(optional(AuthMethodsSchema), z.transform((m) => m ?? [])),
+  agentInfo: optional(z.object({ name: z.string(), version: z.catch(z.string(), ''), title: optional(z.string()) })),
 });
 
 /** Capabilities after defaults: every flag is a boolean, absent means unsupported. */
@@ -89,14 +86,14 @@ export type ForkSessionResult = NewSessionResult;
 /** Unstable `session/set_title`: the title as the agent stored it (it may trim or truncate). */
 export const SetSessionTitleResultSchema = z.object({ title: z.string() });
 
-export const LoadSessionResultSchema = z.object({ ...SessionSetupFields }).nullable().transform((r) => r ?? {});
+export const LoadSessionResultSchema = z.pipe(z.nullable(z.object({ ...SessionSetupFields })), z.transform((r) => r ?? {}));
 export type LoadSessionResult = z.output<typeof LoadSessionResultSchema>;
 export const ResumeSessionResultSchema = LoadSessionResultSchema;
 export type ResumeSessionResult = LoadSessionResult;
 
 export const SessionInfoSchema = z.object({
   sessionId: z.string(),
-  cwd: z.string().catch(''),
+  cwd: z.catch(z.string(), ''),
   additionalDirectories: optional(z.array(z.string())),
   title: optional(z.string()),
   updatedAt: optional(z.string()),
@@ -109,30 +106,31 @@ export const ListSessionsResultSchema = z.object({
 });
 export type ListSessionsResult = z.output<typeof ListSessionsResultSchema>;
 
-export const SetConfigOptionResultSchema = z.object({ configOptions: SessionSetupFields.configOptions.transform((o) => o ?? []) });
+export const SetConfigOptionResultSchema = z.object({ configOptions: z.pipe(SessionSetupFields.configOptions, z.transform((o) => o ?? [])) });
 export type SetConfigOptionResult = z.output<typeof SetConfigOptionResultSchema>;
 
 /** Stop reasons beyond the five known ones are kept as sent (StopReason allows string). */
 /** Unstable `PromptResponse.usage` (Claude, Copilot, OpenCode send it): a count that is not a number is dropped, not fatal. */
-const tokenCount = z.number().int().nonnegative().optional().catch(undefined);
-const TurnUsageSchema = z
-  .object({
+const tokenCount = optional(z.int().check(z.nonnegative()));
+const TurnUsageSchema = z.pipe(
+  z.object({
     inputTokens: tokenCount,
     outputTokens: tokenCount,
     totalTokens: tokenCount,
     thoughtTokens: tokenCount,
     cachedReadTokens: tokenCount,
     cachedWriteTokens: tokenCount,
-  })
-  .transform((u): TurnUsage | undefined => {
+  }),
+  z.transform((u): TurnUsage | undefined => {
     const out: TurnUsage = {};
     for (const [key, value] of Object.entries(u)) if (value !== undefined) out[key as keyof TurnUsage] = value;
     return Object.keys(out).length > 0 ? out : undefined;
-  });
+  }),
+);
 
 export const PromptResultSchema = z.object({
   stopReason: z.string(),
-  usage: TurnUsageSchema.nullish().catch(undefined).transform((u) => u ?? undefined),
+  usage: z.pipe(z.catch(z.nullish(TurnUsageSchema), undefined), z.transform((u) => u ?? undefined)),
 });
 export type PromptResult = { stopReason: string; usage?: TurnUsage } & {
   /** True when the agent never answered our cancel and the turn was ended locally. */
@@ -140,4 +138,4 @@ export type PromptResult = { stopReason: string; usage?: TurnUsage } & {
 };
 
 /** Results that carry nothing but `_meta`: anything object-like (or null) is fine. */
-export const EmptyResultSchema = z.unknown().transform(() => ({}) as Record<string, never>);
+export const EmptyResultSchema = z.pipe(z.unknown(), z.transform(() => ({}) as Record<string, never>));

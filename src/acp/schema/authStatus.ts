@@ -1,7 +1,7 @@
 // Who the agent is signed in as. Two carriers: the unstable `auth/status_update` notification (state plus
 // accounts) and Claude's `_auth/status_update` extension (`{ authStatus: { kind, label, detail?, account? } }`).
 // Both become one shape; a payload of neither shape is refused (the connection logs and ignores it).
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { optional } from './lenient';
 
 export interface AgentAuthStatus {
@@ -13,20 +13,22 @@ export interface AgentAuthStatus {
   detail?: string;
 }
 
-const text = z.string().min(1).max(500);
+const text = z.string().check(z.minLength(1), z.maxLength(500));
+/** A string of at most `max` characters. */
+const stringUpTo = (max: number) => z.string().check(z.maxLength(max));
 
 const AccountSchema = z.object({
   label: text,
   active: optional(z.boolean()),
-  name: optional(z.string().max(500)),
-  email: optional(z.string().max(500)),
-  organization: optional(z.string().max(500)),
+  name: optional(stringUpTo(500)),
+  email: optional(stringUpTo(500)),
+  organization: optional(stringUpTo(500)),
 });
 
 /** The schema's `AuthStatusUpdateNotification` (and `AuthStatusResponse`). */
-export const AuthStatusUpdateSchema = z
-  .object({ state: z.string().max(100), accounts: z.array(z.unknown()).max(100).optional() })
-  .transform((p): AgentAuthStatus => {
+export const AuthStatusUpdateSchema = z.pipe(
+  z.object({ state: stringUpTo(100), accounts: z.optional(z.array(z.unknown()).check(z.maxLength(100))) }),
+  z.transform((p): AgentAuthStatus => {
     const accounts = (p.accounts ?? []).flatMap((a) => {
       const parsed = AccountSchema.safeParse(a);
       return parsed.success ? [parsed.data] : [];
@@ -36,20 +38,22 @@ export const AuthStatusUpdateSchema = z
     if (!account) return { signedIn, label: signedIn === false ? 'Not signed in' : p.state === 'not_required' ? 'No sign-in needed' : signedIn ? 'Signed in' : 'Sign-in state unknown' };
     const detail = [account.email ?? account.name, account.organization].filter(Boolean).join(' · ');
     return detail && detail !== account.label ? { signedIn, label: account.label, detail } : { signedIn, label: account.label };
-  });
+  }),
+);
 
 /** claude-agent-acp's `_auth/status_update` payload. */
-export const ClaudeAuthStatusSchema = z
-  .object({
+export const ClaudeAuthStatusSchema = z.pipe(
+  z.object({
     authStatus: z.object({
-      kind: z.string().max(100),
+      kind: stringUpTo(100),
       label: text,
-      detail: optional(z.string().max(500)),
-      account: optional(z.object({ email: optional(z.string().max(500)), organization: optional(z.string().max(500)), plan: optional(z.string().max(200)) })),
+      detail: optional(stringUpTo(500)),
+      account: optional(z.object({ email: optional(stringUpTo(500)), organization: optional(stringUpTo(500)), plan: optional(stringUpTo(200)) })),
     }),
-  })
-  .transform(({ authStatus: s }): AgentAuthStatus => {
+  }),
+  z.transform(({ authStatus: s }): AgentAuthStatus => {
     const detail = [s.account?.email, s.account?.organization, s.detail].filter(Boolean).join(' · ');
     const signedIn = s.kind !== 'none';
     return detail ? { signedIn, label: s.label, detail } : { signedIn, label: s.label };
-  });
+  }),
+);

@@ -1,6 +1,6 @@
 // Content blocks, parsed straight into the transcript's shape. An unknown or malformed
 // block is kept as `{type: 'unknown', raw}`: the update it came in is never dropped.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import type { TranscriptContent, ToolCallContentItem, ToolLocation } from '../../shared/transcript';
 import { optional } from './lenient';
 
@@ -20,22 +20,23 @@ const ResourceLinkBlock = z.object({
   mimeType: optional(z.string()),
   size: optional(z.number()),
 });
-const EmbeddedResourceBlock = z
-  .object({
+const EmbeddedResourceBlock = z.pipe(
+  z.object({
     type: z.literal('resource'),
     resource: z.union([
       z.object({ uri: z.string(), text: z.string(), mimeType: optional(z.string()) }),
       z.object({ uri: z.string(), blob: z.string(), mimeType: optional(z.string()) }),
     ]),
-  })
-  .transform((block): TranscriptContent => ({ type: 'resource', ...block.resource }));
+  }),
+  z.transform((block): TranscriptContent => ({ type: 'resource', ...block.resource })),
+);
 
 const KnownContentBlock = z.discriminatedUnion('type', [TextBlock, ImageBlock, AudioBlock, ResourceLinkBlock, EmbeddedResourceBlock]);
 
-export const ContentBlockSchema: z.ZodType<TranscriptContent> = z.union([
+export const ContentBlockSchema: z.ZodMiniType<TranscriptContent> = z.union([
   KnownContentBlock,
-  z.unknown().transform((raw): TranscriptContent => ({ type: 'unknown', raw })),
-]) as z.ZodType<TranscriptContent>;
+  z.pipe(z.unknown(), z.transform((raw): TranscriptContent => ({ type: 'unknown', raw }))),
+]) as z.ZodMiniType<TranscriptContent>;
 
 export function parseContentBlock(raw: unknown): TranscriptContent {
   return ContentBlockSchema.parse(raw);
@@ -46,17 +47,18 @@ const KnownToolCallContent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('diff'),
     path: z.string(),
-    oldText: z.string().nullable().optional().catch(null).transform((v) => v ?? null),
+    oldText: z.pipe(z.catch(z.nullish(z.string()), null), z.transform((v) => v ?? null)),
     newText: z.string(),
   }),
   z.object({ type: z.literal('terminal'), terminalId: z.string() }),
 ]);
 
-export const ToolCallContentSchema: z.ZodType<ToolCallContentItem> = z.union([
+export const ToolCallContentSchema: z.ZodMiniType<ToolCallContentItem> = z.union([
   KnownToolCallContent,
-  z.unknown().transform((raw): ToolCallContentItem => ({ type: 'unknown', raw })),
-]) as z.ZodType<ToolCallContentItem>;
+  z.pipe(z.unknown(), z.transform((raw): ToolCallContentItem => ({ type: 'unknown', raw }))),
+]) as z.ZodMiniType<ToolCallContentItem>;
 
-export const ToolLocationSchema: z.ZodType<ToolLocation> = z
-  .object({ path: z.string(), line: optional(z.number().int().min(0)) })
-  .transform((l): ToolLocation => (l.line === undefined ? { path: l.path } : { path: l.path, line: l.line }));
+export const ToolLocationSchema: z.ZodMiniType<ToolLocation> = z.pipe(
+  z.object({ path: z.string(), line: optional(z.int().check(z.minimum(0))) }),
+  z.transform((l): ToolLocation => (l.line === undefined ? { path: l.path } : { path: l.path, line: l.line })),
+);

@@ -1,7 +1,7 @@
 // Unstable `providers/*` (schema.unstable.json): which LLM endpoints the agent routes its model calls to.
 // `providers` must be an array (anything else is not an answer to providers/list); an entry without a
 // usable providerId is skipped and counted, so one bad entry does not hide the others.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { lenientArray } from './lenient';
 
 /** Well-known: anthropic, openai, azure, vertex, bedrock. Any other string is a custom protocol and is kept. */
@@ -25,23 +25,26 @@ export interface ProviderInfo {
 const CurrentSchema = z.object({ apiType: z.string(), baseUrl: z.string() });
 
 const ProviderInfoSchema = z.object({
-  providerId: z.string().min(1),
+  providerId: z.string().check(z.minLength(1)),
   supported: lenientArray(z.string()),
   // Missing or not a boolean: treated as required, so a client never disables what it must not.
-  required: z.boolean().catch(true),
-  current: z.union([CurrentSchema, z.null()]).optional().transform((c) => c ?? null),
+  required: z.catch(z.boolean(), true),
+  current: z.pipe(z.optional(z.union([CurrentSchema, z.null()])), z.transform((c) => c ?? null)),
 });
 
-export const ListProvidersResultSchema = z.object({ providers: z.array(z.unknown()) }).transform((r) => {
-  const providers: ProviderInfo[] = [];
-  let skipped = 0;
-  for (const entry of r.providers) {
-    const parsed = ProviderInfoSchema.safeParse(entry);
-    if (parsed.success) providers.push(parsed.data);
-    else skipped++;
-  }
-  return { providers, skipped };
-});
+export const ListProvidersResultSchema = z.pipe(
+  z.object({ providers: z.array(z.unknown()) }),
+  z.transform((r) => {
+    const providers: ProviderInfo[] = [];
+    let skipped = 0;
+    for (const entry of r.providers) {
+      const parsed = ProviderInfoSchema.safeParse(entry);
+      if (parsed.success) providers.push(parsed.data);
+      else skipped++;
+    }
+    return { providers, skipped };
+  }),
+);
 
 export interface ListProvidersResult {
   providers: ProviderInfo[];

@@ -1,7 +1,7 @@
 // `session/update`: every stable variant plus the unstable ones agents already send.
 // Parsing never fails: an unknown variant, or a known one too broken to use, becomes an
 // `unsupported` update carrying the raw JSON, and the reducer shows it as such.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import type { PlanEntry, AvailableCommand, TranscriptContent } from '../../shared/transcript';
 import { ContentBlockSchema, ToolCallContentSchema, ToolLocationSchema } from './content';
 import { lenientArray, nullable, optional, optionalLenientArray, isRecord } from './lenient';
@@ -15,17 +15,18 @@ const ContentChunk = {
 
 const PlanEntrySchema = z.object({
   content: z.string(),
-  priority: z.string().catch('medium'),
-  status: z.string().catch('pending'),
-}) as z.ZodType<PlanEntry>;
+  priority: z.catch(z.string(), 'medium'),
+  status: z.catch(z.string(), 'pending'),
+}) as z.ZodMiniType<PlanEntry>;
 
-const AvailableCommandSchema = z
-  .object({
+const AvailableCommandSchema = z.pipe(
+  z.object({
     name: z.string(),
-    description: z.string().catch(''),
+    description: z.catch(z.string(), ''),
     input: optional(z.object({ hint: z.string() })),
-  })
-  .transform((c): AvailableCommand => (c.input ? { name: c.name, description: c.description, inputHint: c.input.hint } : { name: c.name, description: c.description }));
+  }),
+  z.transform((c): AvailableCommand => (c.input ? { name: c.name, description: c.description, inputHint: c.input.hint } : { name: c.name, description: c.description })),
+);
 
 const toolCallFields = {
   toolCallId: z.string(),
@@ -35,10 +36,10 @@ const toolCallFields = {
   status: optional(z.string()),
   content: optional(z.array(ToolCallContentSchema)),
   locations: optionalLenientArray(ToolLocationSchema),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
+  rawInput: z.optional(z.unknown()),
+  rawOutput: z.optional(z.unknown()),
   // Zed's terminal_info / terminal_output / terminal_exit ride here (read by the reducer).
-  _meta: z.unknown().optional(),
+  _meta: z.optional(z.unknown()),
 };
 
 const PlanUpdateContent = z.discriminatedUnion('type', [
@@ -51,7 +52,7 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
   z.object({ sessionUpdate: z.literal('user_message_chunk'), ...ContentChunk }),
   z.object({ sessionUpdate: z.literal('agent_message_chunk'), ...ContentChunk }),
   z.object({ sessionUpdate: z.literal('agent_thought_chunk'), ...ContentChunk }),
-  z.object({ sessionUpdate: z.literal('tool_call'), ...toolCallFields, title: z.string().catch('') }),
+  z.object({ sessionUpdate: z.literal('tool_call'), ...toolCallFields, title: z.catch(z.string(), '') }),
   z.object({ sessionUpdate: z.literal('tool_call_update'), ...toolCallFields, title: optional(z.string()) }),
   z.object({ sessionUpdate: z.literal('plan'), entries: lenientArray(PlanEntrySchema) }),
   z.object({ sessionUpdate: z.literal('plan_update'), plan: PlanUpdateContent }),
@@ -68,7 +69,7 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
   }),
   z.object({
     sessionUpdate: z.literal('notice'),
-    severity: z.string().catch('info'),
+    severity: z.catch(z.string(), 'info'),
     title: z.string(),
     description: optional(z.string()),
   }),
@@ -81,7 +82,7 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
     error: nullable(z.string()),
   }),
   z.object({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlockSchema }),
-  z.object({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }).loose(),
+  z.looseObject({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }),
   // Unstable inter-session messages: upserts by messageId (null clears a field, omitted keeps it).
   z.object({
     sessionUpdate: z.literal('session_message'),
@@ -107,7 +108,7 @@ export interface UnsupportedSessionUpdate {
 
 export type SessionUpdate = KnownSessionUpdate | UnsupportedSessionUpdate;
 
-export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.options.map((o) => o.shape.sessionUpdate.value));
+export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.def.options.map((o) => o.shape.sessionUpdate.def.values[0]));
 
 export function parseSessionUpdate(raw: unknown): SessionUpdate {
   return (isRecord(raw) && fastParseSessionUpdate(raw)) || parseSessionUpdateWithZod(raw);

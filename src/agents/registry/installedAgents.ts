@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from '../zod';
 
 /*
  * The record of what was installed from the registry: `<root>/installed.json`. It is the only source of
@@ -13,15 +13,15 @@ const installedAgentSchema = z.object({
   id: z.string(),
   name: z.string(),
   version: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   kind: z.enum(['binary', 'npx', 'uvx']),
   command: z.string(),
   args: z.array(z.string()),
   env: z.record(z.string(), z.string()),
   /** The version folder of a binary install. */
-  directory: z.string().optional(),
+  directory: z.optional(z.string()),
   /** An inert data: URI (see icon.ts). */
-  icon: z.string().optional(),
+  icon: z.optional(z.string()),
   /** The registry it came from. */
   registryUrl: z.string(),
   installedAt: z.number(),

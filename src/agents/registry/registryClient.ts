@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from '../zod';
 import { httpGet, isAbortError, readCapped, resolveHttpUrl, type FetchLike } from './http';
 import { parseRegistryText, type Registry } from './registrySchema';
 

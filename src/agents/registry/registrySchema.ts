@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import { describeValue, isPlainObject } from '../agentSettings';
 
 /*
@@ -23,7 +23,7 @@ export type RegistryPlatform = (typeof REGISTRY_PLATFORMS)[number];
 const must = (what: string, shape: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `${what} is missing` : `${what} must be ${shape}, not ${describeValue(issue.input)}`;
 const text = (what: string) => z.string({ error: must(what, 'a string') });
-const nonEmpty = (what: string) => text(what).refine((v) => v.trim().length > 0, { error: `${what} must not be empty` });
+const nonEmpty = (what: string) => text(what).check(z.refine((v) => v.trim().length > 0, { error: `${what} must not be empty` }));
 const stringArray = (what: string) =>
   z.array(text(`each item of ${what}`), { error: must(what, 'an array of strings') });
 const stringRecord = (what: string) =>
@@ -40,11 +40,11 @@ const packageDistribution = (kind: string) =>
   z.looseObject(
     {
       // An argument starting with "-" would be read by npx/uvx as one of their own options.
-      package: nonEmpty(`"distribution.${kind}.package"`).refine((v) => !v.trim().startsWith('-'), {
-        error: `"distribution.${kind}.package" must not start with "-"`,
-      }),
-      args: stringArray(`"distribution.${kind}.args"`).optional(),
-      env: stringRecord(`"distribution.${kind}.env"`).optional(),
+      package: nonEmpty(`"distribution.${kind}.package"`).check(
+        z.refine((v) => !v.trim().startsWith('-'), { error: `"distribution.${kind}.package" must not start with "-"` }),
+      ),
+      args: z.optional(stringArray(`"distribution.${kind}.args"`)),
+      env: z.optional(stringRecord(`"distribution.${kind}.env"`)),
     },
     { error: must(`"distribution.${kind}"`, 'an object') },
   );
@@ -53,35 +53,31 @@ const binaryTarget = z.looseObject(
   {
     archive: nonEmpty('"archive"'),
     cmd: nonEmpty('"cmd"'),
-    args: stringArray('"args"').optional(),
-    env: stringRecord('"env"').optional(),
-    sha256: text('"sha256"')
-      .regex(/^[0-9a-fA-F]{64}$/, { error: '"sha256" must be 64 hexadecimal digits' })
-      .optional(),
+    args: z.optional(stringArray('"args"')),
+    env: z.optional(stringRecord('"env"')),
+    sha256: z.optional(text('"sha256"').check(z.regex(/^[0-9a-fA-F]{64}$/, { error: '"sha256" must be 64 hexadecimal digits' }))),
   },
   { error: must('each platform of "distribution.binary"', 'an object') },
 );
 
 const distribution = z.looseObject(
   {
-    npx: packageDistribution('npx').optional(),
-    uvx: packageDistribution('uvx').optional(),
-    binary: z
-      .record(z.string(), binaryTarget, { error: must('"distribution.binary"', 'an object') })
-      .optional(),
+    npx: z.optional(packageDistribution('npx')),
+    uvx: z.optional(packageDistribution('uvx')),
+    binary: z.optional(z.record(z.string(), binaryTarget, { error: must('"distribution.binary"', 'an object') })),
   },
   { error: must('"distribution"', 'an object') },
 );
 
 export const registryAgentSchema = z.looseObject({
-  id: text('"id"').regex(ID, { error: '"id" must be lowercase letters and digits separated by "-", "_" or "."' }),
+  id: text('"id"').check(z.regex(ID, { error: '"id" must be lowercase letters and digits separated by "-", "_" or "."' })),
   name: nonEmpty('"name"'),
-  version: text('"version"').regex(VERSION, { error: '"version" must look like 1.2.3 (semver)' }),
-  description: text('"description"').optional(),
-  repository: text('"repository"').optional(),
-  authors: stringArray('"authors"').optional(),
-  license: text('"license"').optional(),
-  icon: text('"icon"').optional(),
+  version: text('"version"').check(z.regex(VERSION, { error: '"version" must look like 1.2.3 (semver)' })),
+  description: z.optional(text('"description"')),
+  repository: z.optional(text('"repository"')),
+  authors: z.optional(stringArray('"authors"')),
+  license: z.optional(text('"license"')),
+  icon: z.optional(text('"icon"')),
   distribution,
 });
 

@@ -1,7 +1,7 @@
 // The user's Model provider choice for one agent provider, checked before anything reaches the agent: an
 // http(s) base URL without credentials in it, and headers (all of them kept as secrets) never over plain
 // http to another machine (the rule remote agents follow: assertCredentialsAllowed). Pure: no VS Code.
-import { z } from 'zod';
+import * as z from '../../shared/zod';
 import { assertCredentialsAllowed, errorMessage, parseRemoteUrl } from '../../acp';
 import type { ProviderHeaderInput } from '../../shared/chatState';
 
@@ -10,7 +10,12 @@ export class ProviderChoiceError extends Error {}
 
 /** What Switchboard keeps per provider (in SecretStorage: headers are credentials) and applies at each start. */
 const SavedChoiceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('set'), apiType: z.string().min(1), baseUrl: z.string().min(1), headers: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('set'),
+    apiType: z.string().check(z.minLength(1)),
+    baseUrl: z.string().check(z.minLength(1)),
+    headers: z.record(z.string(), z.string()),
+  }),
   z.object({ kind: z.literal('disabled') }),
 ]);
 export type SavedChoice = z.infer<typeof SavedChoiceSchema>;
