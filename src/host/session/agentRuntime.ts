@@ -86,6 +86,8 @@ export class AgentRuntime implements vscode.Disposable {
   private transport: RemoteTransport | undefined;
   private readonly reconnect: RemoteReconnect;
   private connectionValue: AcpClientConnection | undefined;
+  /** connectionValue once initialize (and afterInitialize) succeeded: what callers may send requests on. */
+  private initialized: AcpClientConnection | undefined;
   private starting: Promise<AcpClientConnection> | undefined;
   /** Bumped by every stop and restart: a start begun before it gives up instead of finishing (see superseded). */
   private generation = 0;
@@ -119,8 +121,9 @@ export class AgentRuntime implements vscode.Disposable {
     return this.options.definition.remote !== undefined;
   }
 
+  /** The agent's connection once it is initialized; undefined while it starts (requests would fail). */
   get connection(): AcpClientConnection | undefined {
-    return this.connectionValue;
+    return this.initialized;
   }
 
   get agentInfo(): InitializeResult | undefined {
@@ -138,7 +141,8 @@ export class AgentRuntime implements vscode.Disposable {
    */
   async start(): Promise<AcpClientConnection> {
     for (;;) {
-      if (this.connectionValue && !this.connectionValue.isClosed) return this.connectionValue;
+      const ready = this.connection;
+      if (ready && !ready.isClosed) return ready;
       if (this.restartRefused) throw new Error(this.restartRefused);
       const attempt = this.starting ?? this.track(this.launch(this.generation));
       const stops = this.stops;
@@ -266,6 +270,7 @@ export class AgentRuntime implements vscode.Disposable {
       throw error;
     }
     this.superseded(generation);
+    this.initialized = connection;
     this.setStatus('ready');
     return connection;
   }
@@ -322,6 +327,7 @@ export class AgentRuntime implements vscode.Disposable {
     this.superseded(generation);
     this.reconnect.reset();
     this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
+    this.initialized = connection;
     this.setStatus('ready');
     return connection;
   }
@@ -407,6 +413,7 @@ export class AgentRuntime implements vscode.Disposable {
     this.connectionDisposables = [];
     this.connectionValue?.close();
     this.connectionValue = undefined;
+    this.initialized = undefined;
   }
 
   private setStatus(status: AgentStatus, detail?: string): void {

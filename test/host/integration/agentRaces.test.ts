@@ -3,9 +3,10 @@
 // overtaken by a restart gets the restarted agent; one overtaken by a stop says it was stopped.
 import * as assert from 'assert';
 import { execFileSync } from 'node:child_process';
+import type { AcpClientConnection } from '../../../src/acp';
 import type { AgentRuntime } from '../../../src/host/session/agentRuntime';
 import { waitFor } from '../index';
-import { prompt, withFakeAgents } from './helpers';
+import { prompt, transcriptOf, withFakeAgents } from './helpers';
 
 type Op = 'start' | 'stop' | 'restart';
 const OPS: Op[] = ['start', 'stop', 'restart'];
@@ -38,12 +39,13 @@ describe('agent lifecycle: start, stop, restart and cancel in any order', functi
   });
 
   async function settle(ops: Op[]): Promise<void> {
-    const calls = ops.map((op) => runtime[op]() as Promise<unknown>);
+    // Whether each start or restart handed out a connection that had finished initialize, read when it did.
+    const calls = ops.map((op) => (runtime[op]() as Promise<AcpClientConnection | undefined>).then((c) => (op === 'stop' ? true : c?.agent !== undefined)));
     const results = await Promise.allSettled(calls);
     const lastStop = ops.lastIndexOf('stop');
     results.forEach((r, i) => {
       const label = `${ops.join(' + ')}: ${ops[i]} #${i}`;
-      if (r.status === 'fulfilled') return;
+      if (r.status === 'fulfilled') return assert.ok(r.value, `${label} returned a connection before initialize finished`);
       // Only a start that a later stop overtook may fail, and it says so.
       assert.ok(i < lastStop, `${label} failed: ${String(r.reason)}`);
       assert.match(String(r.reason), /stopped while it was starting/, label);
@@ -93,4 +95,54 @@ describe('agent lifecycle: start, stop, restart and cancel in any order', functi
   function sessionTurn(id: string): string | undefined {
     return ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn;
   }
+});
+
+// The window between the agent's process starting and its answer to initialize: a session opened or a
+// message sent then must wait for initialize, not be sent early ("Call initialize() before other ACP
+// requests", seen after a remote agent's Reconnect).
+describe('agent lifecycle: requests while the agent initializes', function () {
+  this.timeout(120_000);
+  const SLOW_MARKER = '--race-marker=switchboard-agent-initializing';
+  // The fake agent reads nothing for 3 s: its initialize answer comes at least that late.
+  const ctx = withFakeAgents({ Slow: ['--slow-start=3000', SLOW_MARKER] });
+  let runtime: AgentRuntime;
+
+  before(() => {
+    runtime = ctx.sb.backend.agents.runtime('Slow');
+  });
+
+  after(async () => {
+    await runtime.stop();
+  });
+
+  const slowAgents = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(SLOW_MARKER) && /^\S*node\s/.test(l)).length;
+
+  /** Until the agent's process runs and its initialize is unanswered. */
+  async function initializing(): Promise<void> {
+    await waitFor(() => runtime.status === 'starting' && slowAgents() === 1, 'the agent process started, initialize unanswered');
+    assert.strictEqual(runtime.connection, undefined, 'no connection is handed out before initialize');
+  }
+
+  it('a session opened then waits for initialize and opens', async () => {
+    await runtime.stop();
+    const starting = runtime.start();
+    await initializing();
+    const id = await ctx.sb.backend.newSession('Slow');
+    await starting;
+    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    const items = transcriptOf(ctx.sb, id).items;
+    assert.ok(!items.some((i) => i.kind === 'error'), JSON.stringify(items.filter((i) => i.kind === 'error')));
+    assert.ok(items.some((i) => i.kind === 'agent_message'), 'the agent answered');
+  });
+
+  it('a message sent while the agent restarts waits for it and is answered', async () => {
+    const id = await ctx.sb.backend.newSession('Slow');
+    const restarted = ctx.sb.backend.restartAgent('Slow');
+    await initializing();
+    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    await restarted;
+    const items = transcriptOf(ctx.sb, id).items;
+    assert.ok(!items.some((i) => i.kind === 'error' && /initialize/.test(i.message)), JSON.stringify(items.filter((i) => i.kind === 'error')));
+    assert.strictEqual(items.filter((i) => i.kind === 'turn_end').length, 1, 'one turn, ended');
+  });
 });
