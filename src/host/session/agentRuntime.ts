@@ -9,11 +9,8 @@ import {
   type AcpClientConnection,
   errorMessage,
   RemoteConnectionError,
-  type ClientRequestHandlers,
   type InitializeResult,
-  type Logger,
   type RemoteTransport,
-  type TraceHook,
 } from '../../acp';
 import {
   AgentSpawnError,
@@ -32,25 +29,17 @@ import type { AgentCrash, AgentStatus } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { AuthUi } from '../auth/authFlow';
 import { SecretNotGivenError } from '../auth/secretHeaders';
+import { AgentConnection, type AgentConnectionOptions } from './agentConnection';
 import { RemoteReconnect, connectRemoteAgent, forgetRefusedSecrets } from './remoteAgent';
 
-export interface AgentRuntimeOptions {
+export interface AgentRuntimeOptions extends AgentConnectionOptions {
   definition: ResolvedAgentDefinition;
   cwd: string;
   /** The agent's stderr channel. */
   stderrLog: vscode.LogOutputChannel;
-  log: vscode.LogOutputChannel;
-  trace: TraceHook;
   shellEnvironment: LoginShellEnvironmentCache;
   /** Secrets collected for `env_var` sign-in, applied last to the agent's environment. */
   getSecretEnv(): Promise<Record<string, string>>;
-  /** Agent->client request handlers (fs, terminals, permissions, elicitation). */
-  handlers: Partial<ClientRequestHandlers>;
-  clientVersion: string;
-  /** Optional hook to register more handlers (extension methods) on each new connection. */
-  onConnection?(connection: AcpClientConnection): vscode.Disposable | undefined;
-  /** Runs after initialize, before the agent counts as started (re-applies the user's Model provider choice). */
-  afterInitialize?(connection: AcpClientConnection): Promise<void>;
   /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
   secrets?: AgentSecrets;
   /** Asks for those values (replaceable in tests). */
@@ -85,19 +74,17 @@ export class AgentRuntime implements vscode.Disposable {
   private process: AgentProcess | undefined;
   private transport: RemoteTransport | undefined;
   private readonly reconnect: RemoteReconnect;
-  private connectionValue: AcpClientConnection | undefined;
-  /** connectionValue once initialize (and afterInitialize) succeeded: what callers may send requests on. */
-  private initialized: AcpClientConnection | undefined;
+  private readonly acp: AgentConnection;
   private starting: Promise<AcpClientConnection> | undefined;
   /** Bumped by every stop and restart: a start begun before it gives up instead of finishing (see superseded). */
   private generation = 0;
   /** Counts stop() calls: a caller whose start was overtaken by one is told so rather than started again. */
   private stops = 0;
-  private connectionDisposables: vscode.Disposable[] = [];
   /** Set when the restart cap was hit: automatic restarts stop until the user asks. */
   private restartRefused: string | undefined;
 
   constructor(private options: AgentRuntimeOptions) {
+    this.acp = new AgentConnection(options.definition.name, options);
     this.reconnect = new RemoteReconnect({
       backoff: options.reconnect,
       report: (message) => {
@@ -123,11 +110,11 @@ export class AgentRuntime implements vscode.Disposable {
 
   /** The agent's connection once it is initialized; undefined while it starts (requests would fail). */
   get connection(): AcpClientConnection | undefined {
-    return this.initialized;
+    return this.acp.initialized;
   }
 
   get agentInfo(): InitializeResult | undefined {
-    return this.connectionValue?.agent;
+    return this.acp.current?.agent;
   }
 
   /** A changed definition applies at the next start. */
@@ -200,7 +187,7 @@ export class AgentRuntime implements vscode.Disposable {
     this.reconnect.cancel();
     const proc = this.process;
     const transport = this.transport;
-    this.teardownConnection();
+    this.acp.close();
     this.transport = undefined;
     this.process = undefined;
     if (proc) await proc.stop();
@@ -212,7 +199,7 @@ export class AgentRuntime implements vscode.Disposable {
   }
 
   markReady(): void {
-    if (this.connectionValue && !this.connectionValue.isClosed) this.setStatus('ready');
+    if (this.acp.current && !this.acp.current.isClosed) this.setStatus('ready');
   }
 
   /** `generation`: the one this start belongs to; a stop or restart since makes it give up. */
@@ -255,11 +242,10 @@ export class AgentRuntime implements vscode.Disposable {
     }
     this.process = proc;
     this.options.log.info(`Started ${definition.name}: ${proc.commandLine} (pid ${proc.pid})`);
-    const connection = this.attach(AcpClientConnection.forChildProcess(proc, { trace: this.options.trace, logger: this.logger() }));
-    const exitListener = proc.onDidExit((exit) => this.onExit(proc, exit));
-    this.connectionDisposables.push(toDisposable(exitListener));
+    const connection = this.acp.open((options) => AcpClientConnection.forChildProcess(proc, options));
+    this.acp.hold(proc.onDidExit((exit) => this.onExit(proc, exit)));
     try {
-      await this.initialize(connection, { terminalAuth: true, timeoutMs: LOCAL_INITIALIZE_TIMEOUT_MS });
+      await this.acp.initialize(connection, { terminalAuth: true, timeoutMs: LOCAL_INITIALIZE_TIMEOUT_MS });
     } catch (error) {
       this.superseded(generation);
       // The process may still run (e.g. it answered another protocol version): stop it.
@@ -270,7 +256,7 @@ export class AgentRuntime implements vscode.Disposable {
       throw error;
     }
     this.superseded(generation);
-    this.initialized = connection;
+    this.acp.markInitialized(connection);
     this.setStatus('ready');
     return connection;
   }
@@ -290,7 +276,7 @@ export class AgentRuntime implements vscode.Disposable {
       transport = await connectRemoteAgent({
         name: this.name,
         remote,
-        logger: this.logger(),
+        logger: this.acp.logger(),
         secrets: this.options.secrets,
         secretUi: this.options.secretUi,
         connecting: (host) => this.setStatus('starting', `connecting to ${host}…`),
@@ -308,16 +294,16 @@ export class AgentRuntime implements vscode.Disposable {
     }
     this.transport = transport;
     this.options.log.info(`Connecting to ${definition.name} at ${describeUrl(remote.url)}`);
-    const connection = this.attach(new AcpClientConnection(transport.input, transport.output, { framing: 'message', trace: this.options.trace, logger: this.logger() }));
+    const connection = this.acp.open((options) => new AcpClientConnection(transport.input, transport.output, { ...options, framing: 'message' }));
     try {
       // The agent's login command cannot run here: it lives on the server.
-      await this.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
+      await this.acp.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
     } catch (error) {
       this.superseded(generation);
       // When the transport failed (a 401, a network error) it says why better than the request does.
       const failure = await settledNow(transport.closed);
       this.transport = undefined;
-      this.teardownConnection();
+      this.acp.close();
       await transport.close();
       const reason = failure ?? error;
       await forgetRefusedSecrets(this.name, reason, remote, this.options.secrets);
@@ -327,7 +313,7 @@ export class AgentRuntime implements vscode.Disposable {
     this.superseded(generation);
     this.reconnect.reset();
     this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
-    this.initialized = connection;
+    this.acp.markInitialized(connection);
     this.setStatus('ready');
     return connection;
   }
@@ -336,36 +322,10 @@ export class AgentRuntime implements vscode.Disposable {
   private onDrop(transport: RemoteTransport, error: RemoteConnectionError): void {
     if (transport !== this.transport) return;
     this.transport = undefined;
-    this.teardownConnection();
+    this.acp.close();
     this.options.log.error(`${this.name}: ${error.message}`);
     this.reconnect.dropped(error);
     this.exitEmitter.fire({ exit: { code: null, signal: null, requested: false, stderrTail: [] }, crashed: true });
-  }
-
-  private attach(connection: AcpClientConnection): AcpClientConnection {
-    this.connectionValue = connection;
-    this.connectionDisposables.push(toDisposable(connection.handleAll(this.options.handlers)));
-    const extra = this.options.onConnection?.(connection);
-    if (extra) this.connectionDisposables.push(extra);
-    return connection;
-  }
-
-  private async initialize(connection: AcpClientConnection, o: { terminalAuth: boolean; timeoutMs: number }): Promise<void> {
-    await connection.initialize(
-      { clientInfo: { name: 'switchboard', title: 'Switchboard for VS Code', version: this.options.clientVersion }, terminalAuth: o.terminalAuth },
-      { timeoutMs: o.timeoutMs },
-    );
-    await this.options.afterInitialize?.(connection);
-  }
-
-  private logger(): Logger {
-    const name = this.options.definition.name;
-    return {
-      info: (m: string) => this.options.log.info(`[${name}] ${m}`),
-      warn: (m: string) => this.options.log.warn(`[${name}] ${m}`),
-      error: (m: string) => this.options.log.error(`[${name}] ${m}`),
-      debug: (m: string) => this.options.log.debug(`[${name}] ${m}`),
-    };
   }
 
   private failStart(error: unknown): void {
@@ -385,7 +345,7 @@ export class AgentRuntime implements vscode.Disposable {
 
   private onExit(proc: AgentProcess, exit: AgentExit): void {
     if (proc !== this.process) return;
-    this.teardownConnection();
+    this.acp.close();
     this.process = undefined;
     const crashed = !exit.requested;
     if (crashed) {
@@ -408,14 +368,6 @@ export class AgentRuntime implements vscode.Disposable {
     this.exitEmitter.fire({ exit, crashed });
   }
 
-  private teardownConnection(): void {
-    for (const d of this.connectionDisposables) d.dispose();
-    this.connectionDisposables = [];
-    this.connectionValue?.close();
-    this.connectionValue = undefined;
-    this.initialized = undefined;
-  }
-
   private setStatus(status: AgentStatus, detail?: string): void {
     this.status = status;
     this.detail = detail;
@@ -436,10 +388,6 @@ export class AgentStoppedError extends Error {
     super(`${name} was stopped while it was starting.`);
     this.name = 'AgentStoppedError';
   }
-}
-
-function toDisposable(d: { dispose(): unknown }): vscode.Disposable {
-  return { dispose: () => void d.dispose() };
 }
 
 /** For logs: no query string (it may carry a token). */
