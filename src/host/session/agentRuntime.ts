@@ -1,49 +1,22 @@
-// One running agent: its process (or, for a remote agent, its connection), its ACP connection and
-// its state as the chat shows it. One process or connection serves all the agent's sessions; a
-// crash or a dropped connection keeps the sessions' transcripts (the backend owns them) and is
-// reported the same way (onDidExit with crashed: true), so the session layer ends the turn, keeps
-// the transcript and loads the sessions again on the next prompt. A dropped remote connection is
-// also retried with backoff (remoteAgent.ts) until it is back, the user reconnects, or it gives up.
+// One agent's lifecycle: start, stop and restart in any order (a stop or restart bumps a generation; a
+// start it overtakes gives up), its status as the chat shows it, and what ends it. One process or remote
+// connection serves all the agent's sessions; localAgent.ts and remoteAgent.ts launch each, and
+// agentConnection.ts is the ACP connection over either. A crash or a dropped connection keeps the
+// sessions' transcripts (the backend owns them) and is reported the same way (onDidExit with crashed:
+// true), so the session layer ends the turn, keeps the transcript and loads the sessions again on the
+// next prompt.
 import * as vscode from 'vscode';
-import {
-  type AcpClientConnection,
-  errorMessage,
-  RemoteConnectionError,
-  type InitializeResult,
-  type RemoteTransport,
-} from '../../acp';
-import {
-  AgentSpawnError,
-  CommandNotFoundError,
-  RestartPolicy,
-  type ReconnectBackoff,
-  describeAgentExit,
-  startAgentProcess,
-  type AgentExit,
-  type AgentProcess,
-  type LoginShellEnvironmentCache,
-  type RemoteAgentEndpoint,
-  type ResolvedAgentDefinition,
-} from '../../agents';
+import { type AcpClientConnection, errorMessage, RemoteConnectionError, type InitializeResult } from '../../acp';
+import { AgentSpawnError, CommandNotFoundError, type ReconnectBackoff, type ResolvedAgentDefinition } from '../../agents';
 import type { AgentCrash, AgentStatus } from '../../shared/chatState';
-import type { AgentSecrets } from '../auth/agentSecrets';
-import type { AuthUi } from '../auth/authFlow';
 import { SecretNotGivenError } from '../auth/secretHeaders';
 import { AgentConnection, type AgentConnectionOptions } from './agentConnection';
-import { RemoteReconnect, connectRemoteAgent, forgetRefusedSecrets } from './remoteAgent';
+import type { AgentExitEvent, AgentLaunch, AgentLink } from './agentLaunch';
+import { RestartCap, launchLocalAgent, type LocalAgentOptions } from './localAgent';
+import { RemoteReconnect, launchRemoteAgent, type RemoteAgentOptions } from './remoteAgent';
 
-export interface AgentRuntimeOptions extends AgentConnectionOptions {
+export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentOptions, RemoteAgentOptions {
   definition: ResolvedAgentDefinition;
-  cwd: string;
-  /** The agent's stderr channel. */
-  stderrLog: vscode.LogOutputChannel;
-  shellEnvironment: LoginShellEnvironmentCache;
-  /** Secrets collected for `env_var` sign-in, applied last to the agent's environment. */
-  getSecretEnv(): Promise<Record<string, string>>;
-  /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
-  secrets?: AgentSecrets;
-  /** Asks for those values (replaceable in tests). */
-  secretUi?(): AuthUi;
   /** Reconnect delays after a dropped remote connection (tests shorten them). */
   reconnect?: ConstructorParameters<typeof ReconnectBackoff>[0];
 }
@@ -51,28 +24,18 @@ export interface AgentRuntimeOptions extends AgentConnectionOptions {
 /** The ACP connection (vscode-jsonrpc, the message schemas) loads when the first agent starts, not at activation. */
 const loadConnection = () => import('../../acp/connection/clientConnection');
 
-/** How long a remote agent may take to answer initialize (a local one gets longer: it may be installing). */
-const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
-const LOCAL_INITIALIZE_TIMEOUT_MS = 120_000;
-
-export interface AgentExitEvent {
-  exit: AgentExit;
-  /** False when the exit was asked for (stop/restart). */
-  crashed: boolean;
-}
-
 export class AgentRuntime implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly exitEmitter = new vscode.EventEmitter<AgentExitEvent>();
   readonly onDidChange = this.changeEmitter.event;
   readonly onDidExit = this.exitEmitter.event;
-  readonly restartPolicy = new RestartPolicy();
 
   status: AgentStatus = 'stopped';
   crash: AgentCrash | undefined;
   detail: string | undefined;
-  private process: AgentProcess | undefined;
-  private transport: RemoteTransport | undefined;
+  /** The running process or remote connection. */
+  private link: AgentLink | undefined;
+  private readonly restarts = new RestartCap();
   private readonly reconnect: RemoteReconnect;
   private readonly acp: AgentConnection;
   private starting: Promise<AcpClientConnection> | undefined;
@@ -80,17 +43,12 @@ export class AgentRuntime implements vscode.Disposable {
   private generation = 0;
   /** Counts stop() calls: a caller whose start was overtaken by one is told so rather than started again. */
   private stops = 0;
-  /** Set when the restart cap was hit: automatic restarts stop until the user asks. */
-  private restartRefused: string | undefined;
 
   constructor(private options: AgentRuntimeOptions) {
     this.acp = new AgentConnection(options.definition.name, options);
     this.reconnect = new RemoteReconnect({
       backoff: options.reconnect,
-      report: (message) => {
-        this.crash = { message, stderrTail: [] };
-        this.setStatus('crashed');
-      },
+      report: (message) => this.showCrash({ message, stderrTail: [] }),
       retry: () => void this.start().catch(() => undefined),
     });
   }
@@ -130,7 +88,7 @@ export class AgentRuntime implements vscode.Disposable {
     for (;;) {
       const ready = this.connection;
       if (ready && !ready.isClosed) return ready;
-      if (this.restartRefused) throw new Error(this.restartRefused);
+      if (this.restarts.refused) throw new Error(this.restarts.refused);
       const attempt = this.starting ?? this.track(this.launch(this.generation));
       const stops = this.stops;
       try {
@@ -144,8 +102,7 @@ export class AgentRuntime implements vscode.Disposable {
 
   /** The user asked (Restart button / command): a fresh restart budget. Twice at once: one restart. */
   restart(): Promise<AcpClientConnection> {
-    this.restartRefused = undefined;
-    this.restartPolicy.reset();
+    this.restarts.reset();
     this.reconnect.reset();
     // Registered before stopping, so callers waiting for the start this overtakes wait for this one.
     this.track(this.halt().then((generation) => this.launch(generation)));
@@ -185,13 +142,10 @@ export class AgentRuntime implements vscode.Disposable {
   /** Ends the process or remote connection. Forgotten first, so a start begun meanwhile keeps its own. */
   private async shutdown(): Promise<void> {
     this.reconnect.cancel();
-    const proc = this.process;
-    const transport = this.transport;
+    const link = this.link;
     this.acp.close();
-    this.transport = undefined;
-    this.process = undefined;
-    if (proc) await proc.stop();
-    if (transport) await transport.close();
+    this.link = undefined;
+    if (link) await link.close();
   }
 
   setAuthRequired(): void {
@@ -206,126 +160,41 @@ export class AgentRuntime implements vscode.Disposable {
   private async launch(generation: number): Promise<AcpClientConnection> {
     this.superseded(generation);
     this.reconnect.cancel();
-    const remote = this.options.definition.remote;
-    return remote ? this.launchRemote(remote, generation) : this.launchProcess(generation);
-  }
-
-  private async launchProcess(generation: number): Promise<AcpClientConnection> {
-    const { definition, cwd } = this.options;
-    const { AcpClientConnection } = await loadConnection();
-    this.superseded(generation);
-    this.crash = undefined;
-    this.setStatus('starting', `starting ${definition.command}…`);
-    let proc: AgentProcess;
-    try {
-      const [shellEnv, secretEnv] = await Promise.all([this.options.shellEnvironment.get(), this.options.getSecretEnv()]);
-      proc = await startAgentProcess({
-        definition,
-        cwd,
-        loginShellPath: shellEnv.env.PATH,
-        secretEnv,
-        installHint: definition.installHint,
-        logger: {
-          info: (m) => this.options.stderrLog.info(m),
-          warn: (m) => this.options.stderrLog.warn(m),
-          error: (m) => this.options.stderrLog.error(m),
-        },
-      });
-    } catch (error) {
-      this.superseded(generation);
-      this.failStart(error);
-      throw error;
-    }
-    if (generation !== this.generation) {
-      await proc.stop();
-      this.superseded(generation);
-    }
-    this.process = proc;
-    this.options.log.info(`Started ${definition.name}: ${proc.commandLine} (pid ${proc.pid})`);
-    const connection = this.acp.open((options) => AcpClientConnection.forChildProcess(proc, options));
-    this.acp.hold(proc.onDidExit((exit) => this.onExit(proc, exit)));
-    try {
-      await this.acp.initialize(connection, { terminalAuth: true, timeoutMs: LOCAL_INITIALIZE_TIMEOUT_MS });
-    } catch (error) {
-      this.superseded(generation);
-      // The process may still run (e.g. it answered another protocol version): stop it.
-      const tail = proc.stderrTail();
-      await this.shutdown();
-      this.crash = { message: `${definition.name} could not be initialised: ${errorMessage(error)}`, stderrTail: tail };
-      this.setStatus('crashed');
-      throw error;
-    }
-    this.superseded(generation);
-    this.acp.markInitialized(connection);
-    this.setStatus('ready');
-    return connection;
-  }
-
-  /**
-   * A remote agent: check the URL and the credentials policy (before asking for any secret), fill in
-   * the secret headers, connect, initialize. Its `fs/*` and `terminal/*` requests run here, through
-   * the same handlers and confinement as a local agent's.
-   */
-  private async launchRemote(remote: RemoteAgentEndpoint, generation: number): Promise<AcpClientConnection> {
     const { definition } = this.options;
     const { AcpClientConnection } = await loadConnection();
     this.superseded(generation);
     this.crash = undefined;
-    let transport: RemoteTransport;
-    try {
-      transport = await connectRemoteAgent({
-        name: this.name,
-        remote,
-        logger: this.acp.logger(),
-        secrets: this.options.secrets,
-        secretUi: this.options.secretUi,
-        connecting: (host) => this.setStatus('starting', `connecting to ${host}…`),
-        onDrop: (dropped, error) => this.onDrop(dropped, error),
-      });
-    } catch (error) {
-      this.superseded(generation);
-      await forgetRefusedSecrets(this.name, error, remote, this.options.secrets);
-      this.failStart(error);
-      throw error;
-    }
-    if (generation !== this.generation) {
-      await transport.close();
-      this.superseded(generation);
-    }
-    this.transport = transport;
-    this.options.log.info(`Connecting to ${definition.name} at ${describeUrl(remote.url)}`);
-    const connection = this.acp.open((options) => new AcpClientConnection(transport.input, transport.output, { ...options, framing: 'message' }));
-    try {
-      // The agent's login command cannot run here: it lives on the server.
-      await this.acp.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
-    } catch (error) {
-      this.superseded(generation);
-      // When the transport failed (a 401, a network error) it says why better than the request does.
-      const failure = await settledNow(transport.closed);
-      this.transport = undefined;
-      this.acp.close();
-      await transport.close();
-      const reason = failure ?? error;
-      await forgetRefusedSecrets(this.name, reason, remote, this.options.secrets);
-      this.failStart(reason);
-      throw reason;
-    }
-    this.superseded(generation);
-    this.reconnect.reset();
-    this.options.log.info(`Connected to ${definition.name} at ${describeUrl(remote.url)}`);
-    this.acp.markInitialized(connection);
-    this.setStatus('ready');
-    return connection;
+    const run = this.launchFor(generation, definition, AcpClientConnection);
+    const { remote } = definition;
+    return remote ? launchRemoteAgent(run, remote, this.options, this.reconnect) : launchLocalAgent(run, this.options, this.restarts);
   }
 
-  /** The connection to a remote agent ended without being asked to: report it like a crash, then retry. */
-  private onDrop(transport: RemoteTransport, error: RemoteConnectionError): void {
-    if (transport !== this.transport) return;
-    this.transport = undefined;
-    this.acp.close();
-    this.options.log.error(`${this.name}: ${error.message}`);
-    this.reconnect.dropped(error);
-    this.exitEmitter.fire({ exit: { code: null, signal: null, requested: false, stderrTail: [] }, crashed: true });
+  /** What the launcher of the start that belongs to `generation` may do here. */
+  private launchFor(generation: number, definition: ResolvedAgentDefinition, Connection: typeof AcpClientConnection): AgentLaunch {
+    return {
+      definition,
+      log: this.options.log,
+      logger: this.acp.logger(),
+      check: () => this.superseded(generation),
+      setStatus: (status, detail) => this.setStatus(status, detail),
+      failed: (error) => this.failStart(error),
+      crashed: (crash) => this.showCrash(crash),
+      own: (link) => {
+        if (generation !== this.generation) return false;
+        this.link = link;
+        return true;
+      },
+      release: (link) => this.release(link),
+      shutdown: () => this.shutdown(),
+      connect: (create) => this.acp.open((options) => create(Connection, options)),
+      hold: (disposable) => this.acp.hold(disposable),
+      initialize: (connection, o) => this.acp.initialize(connection, o),
+      ready: (connection) => {
+        this.acp.markInitialized(connection);
+        this.setStatus('ready');
+      },
+      exited: (event) => this.exitEmitter.fire(event),
+    };
   }
 
   private failStart(error: unknown): void {
@@ -337,35 +206,22 @@ export class AgentRuntime implements vscode.Disposable {
         ? error.message
         : `${this.options.definition.name} could not be ${this.isRemote ? 'reached' : 'started'}: ${errorMessage(error)}`;
     this.options.log.error(message);
-    this.crash = { message, stderrTail: [] };
-    this.setStatus('crashed');
+    this.showCrash({ message, stderrTail: [] });
     // A lost connection that still cannot be made again is retried; refused credentials or URLs are not.
     this.reconnect.failed(error, message);
   }
 
-  private onExit(proc: AgentProcess, exit: AgentExit): void {
-    if (proc !== this.process) return;
+  /** Forgets `link` and closes its ACP connection, unless it is no longer the agent's. */
+  private release(link: AgentLink): boolean {
+    if (link !== this.link) return false;
+    this.link = undefined;
     this.acp.close();
-    this.process = undefined;
-    const crashed = !exit.requested;
-    if (crashed) {
-      const decision = this.restartPolicy.recordCrash(this.name);
-      const description = describeAgentExit(exit);
-      this.options.log.error(`${this.name} ${description}`);
-      this.crash = {
-        message: decision.allowed
-          ? `${this.name} ${description}.`
-          : `${this.name} ${description}. ${decision.reason}`,
-        exitCode: exit.code,
-        signal: exit.signal,
-        stderrTail: [...exit.stderrTail],
-      };
-      if (!decision.allowed) this.restartRefused = decision.reason;
-      this.setStatus('crashed');
-    } else {
-      this.setStatus('stopped');
-    }
-    this.exitEmitter.fire({ exit, crashed });
+    return true;
+  }
+
+  private showCrash(crash: AgentCrash): void {
+    this.crash = crash;
+    this.setStatus('crashed');
   }
 
   private setStatus(status: AgentStatus, detail?: string): void {
@@ -389,15 +245,3 @@ export class AgentStoppedError extends Error {
     this.name = 'AgentStoppedError';
   }
 }
-
-/** For logs: no query string (it may carry a token). */
-function describeUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-}
-
-/** The promise's value if it settles before the next macrotask, else undefined. */
-function settledNow<T>(promise: Promise<T>): Promise<T | undefined> {
-  return Promise.race([promise, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
-}
-

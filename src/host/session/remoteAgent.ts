@@ -1,12 +1,13 @@
-// What a remote agent (a `url` entry) needs beyond a local one: the URL and credentials policy checked
-// before any secret is asked for, `${secret}` header values from SecretStorage, the transport, and the
-// retries with backoff after a dropped connection.
+// How a remote agent (a `url` entry) starts and ends: the URL and credentials policy checked before any
+// secret is asked for, `${secret}` header values from SecretStorage, the transport and the ACP connection
+// over it; a dropped connection is reported like a crash and retried with backoff.
 import {
   assertCredentialsAllowed,
   connectRemoteTransport,
   isCredentialHeader,
   parseRemoteUrl,
   RemoteConnectionError,
+  type AcpClientConnection,
   type Logger,
   type RemoteTransport,
 } from '../../acp';
@@ -14,6 +15,76 @@ import { ReconnectBackoff, type RemoteAgentEndpoint } from '../../agents';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import { windowAuthUi, type AuthUi } from '../auth/authFlow';
 import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders } from '../auth/secretHeaders';
+import type { AgentLaunch } from './agentLaunch';
+
+export interface RemoteAgentOptions {
+  /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
+  secrets?: AgentSecrets;
+  /** Asks for those values (replaceable in tests). */
+  secretUi?(): AuthUi;
+}
+
+/** How long a remote agent may take to answer initialize (a local one gets longer: it may be installing). */
+const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
+
+/**
+ * Checks the URL and the credentials policy (before asking for any secret), fills in the secret headers,
+ * connects, initializes. The agent's `fs/*` and `terminal/*` requests run here, through the same handlers
+ * and confinement as a local agent's.
+ */
+export async function launchRemoteAgent(run: AgentLaunch, remote: RemoteAgentEndpoint, o: RemoteAgentOptions, reconnect: RemoteReconnect): Promise<AcpClientConnection> {
+  const { name } = run.definition;
+  let transport: RemoteTransport;
+  try {
+    transport = await connectRemoteAgent({
+      name,
+      remote,
+      logger: run.logger,
+      secrets: o.secrets,
+      secretUi: o.secretUi,
+      connecting: (host) => run.setStatus('starting', `connecting to ${host}…`),
+      onDrop: (dropped, error) => onDrop(run, reconnect, dropped, error),
+    });
+  } catch (error) {
+    run.check();
+    await forgetRefusedSecrets(name, error, remote, o.secrets);
+    run.failed(error);
+    throw error;
+  }
+  if (!run.own(transport)) {
+    await transport.close();
+    run.check();
+  }
+  run.log.info(`Connecting to ${name} at ${describeUrl(remote.url)}`);
+  const connection = run.connect((Connection, options) => new Connection(transport.input, transport.output, { ...options, framing: 'message' }));
+  try {
+    // The agent's login command cannot run here: it lives on the server.
+    await run.initialize(connection, { terminalAuth: false, timeoutMs: REMOTE_INITIALIZE_TIMEOUT_MS });
+  } catch (error) {
+    run.check();
+    // When the transport failed (a 401, a network error) it says why better than the request does.
+    const failure = await settledNow(transport.closed);
+    run.release(transport);
+    await transport.close();
+    const reason = failure ?? error;
+    await forgetRefusedSecrets(name, reason, remote, o.secrets);
+    run.failed(reason);
+    throw reason;
+  }
+  run.check();
+  reconnect.reset();
+  run.log.info(`Connected to ${name} at ${describeUrl(remote.url)}`);
+  run.ready(connection);
+  return connection;
+}
+
+/** The connection ended without being asked to: reported like a crash, then retried. */
+function onDrop(run: AgentLaunch, reconnect: RemoteReconnect, transport: RemoteTransport, error: RemoteConnectionError): void {
+  if (!run.release(transport)) return;
+  run.log.error(`${run.definition.name}: ${error.message}`);
+  reconnect.dropped(error);
+  run.exited({ exit: { code: null, signal: null, requested: false, stderrTail: [] }, crashed: true });
+}
 
 export interface RemoteConnectOptions {
   name: string;
@@ -127,4 +198,15 @@ export class RemoteReconnect {
 
 function isRetryable(error: unknown): boolean {
   return error instanceof RemoteConnectionError ? ['unreachable', 'timeout', 'lost'].includes(error.kind) : true;
+}
+
+/** For logs: no query string (it may carry a token). */
+function describeUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+/** The promise's value if it settles before the next macrotask, else undefined. */
+function settledNow<T>(promise: Promise<T>): Promise<T | undefined> {
+  return Promise.race([promise, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
 }
