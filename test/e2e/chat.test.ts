@@ -269,6 +269,31 @@ describe('Chat panel with the demo agent', function () {
     assert.ok(await messageBox(chat).isEditable());
   });
 
+  it('follows a streamed answer while at the bottom, stays where the user scrolled up to, and follows again on send', async () => {
+    const log = transcript(chat);
+    /** Pixels between the bottom of what is shown and the end of the transcript. */
+    const below = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    // The scroll event (which decides whether to follow) is dispatched with the next frame.
+    const nextFrames = () => log.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await sendMessage(chat, 'stream 3000', { waitForEnd: true });
+    await until(async () => (await below()) < 2, 'the transcript scrolled to the end of the answer');
+
+    // Scrolled up while an answer streams (explain streams word by word): the view stays there.
+    const before = await turnsEnded(chat);
+    const answers = await log.getByRole('article', { name: 'Agent' }).count();
+    await sendMessage(chat, 'explain');
+    await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming');
+    await log.evaluate((el) => el.scrollTo({ top: 0 }));
+    await nextFrames();
+    await waitForTurnEnd(chat, before);
+    await nextFrames();
+    assert.strictEqual(await log.evaluate((el) => el.scrollTop), 0, 'the transcript stays where the user scrolled up to');
+
+    // Sending a message goes back to the end and follows the answer.
+    await sendMessage(chat, 'stream 3000', { waitForEnd: true });
+    await until(async () => (await below()) < 2, 'the transcript follows again after a message is sent');
+  });
+
   it('opens a second session in a new tab with "New session"', async () => {
     const count = await tabs(chat).count();
     assert.ok(count >= 1);

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
@@ -49,6 +49,11 @@ function placePermissions(
   return { inCard, standalone };
 }
 
+function lastUserMessageId(items: readonly TranscriptItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'user_message') return items[i].id;
+  return undefined;
+}
+
 /**
  * The transcript: `role="log"` + `aria-live="polite"`. Windowed: only the last N items are rendered
  * ("Show earlier messages" adds more), each with `content-visibility: auto`. Keyed by item id and
@@ -57,6 +62,7 @@ function placePermissions(
 export function Transcript({ session }: { session: SessionState }) {
   const store = useStore();
   const ref = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const { view, transcript } = session;
   const items = transcript.items;
@@ -66,16 +72,33 @@ export function Transcript({ session }: { session: SessionState }) {
   const { items: rendered, deferred } = itemsToMount(items.slice(start), mounted.current, MOUNTS_PER_FRAME);
   mounted.current = new Set(rendered.map((i) => i.id));
   const { inCard, standalone } = placePermissions(view.permissions, rendered);
+  // A new message from the user (sent, or a loaded session's last) brings the view back to the end.
+  const lastUser = lastUserMessageId(items);
+  const seenUser = useRef(lastUser);
+  if (lastUser !== seenUser.current) {
+    seenUser.current = lastUser;
+    stick.current = true;
+  }
 
   // More items wait: render again on the next frame (through the store, so tests drive frames).
   useEffect(() => {
     if (deferred) store.changed();
   });
 
-  useLayoutEffect(() => {
+  // Stuck to the bottom while the content grows: heights are read once the browser has laid the content out
+  // (a ResizeObserver runs then), not in a layout effect, which would force a layout of the whole transcript
+  // in the middle of each render.
+  useEffect(() => {
     const el = ref.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  });
+    const inner = content.current;
+    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(inner);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = () => {
     const el = ref.current;
@@ -118,29 +141,31 @@ export function Transcript({ session }: { session: SessionState }) {
       onScroll={onScroll}
       onClick={onClick}
     >
-      {start > 0 && (
-        <button type="button" class="show-earlier secondary-button" onClick={() => store.showEarlier(view.sessionId)}>
-          Show earlier messages ({start} hidden)
-        </button>
-      )}
-      {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
-      {view.loading && <div class="muted">Loading session…</div>}
-      {rendered.map((item) => (
-        <div class="item" key={item.id} data-kind={item.kind}>
-          <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
-        </div>
-      ))}
-      {view.turn !== 'idle' && (
-        <div class="working muted" aria-hidden="true">
-          <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
-        </div>
-      )}
-      {standalone.map((p) => (
-        <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
-      ))}
-      {view.elicitations.map((el) => (
-        <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
-      ))}
+      <div class="transcript-content" ref={content}>
+        {start > 0 && (
+          <button type="button" class="show-earlier secondary-button" onClick={() => store.showEarlier(view.sessionId)}>
+            Show earlier messages ({start} hidden)
+          </button>
+        )}
+        {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
+        {view.loading && <div class="muted">Loading session…</div>}
+        {rendered.map((item) => (
+          <div class="item" key={item.id} data-kind={item.kind}>
+            <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
+          </div>
+        ))}
+        {view.turn !== 'idle' && (
+          <div class="working muted" aria-hidden="true">
+            <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
+          </div>
+        )}
+        {standalone.map((p) => (
+          <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
+        ))}
+        {view.elicitations.map((el) => (
+          <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
+        ))}
+      </div>
     </div>
   );
 }
