@@ -24,6 +24,12 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** How much HTML a frame may still add (renderBudget.ts): rendering stops once it is spent. */
+export interface MarkupBudget {
+  spend(chars: number): void;
+  exhausted(): boolean;
+}
+
 /** Highlight only blocks up to this size (keeps a streamed giant code block cheap). */
 const MAX_HIGHLIGHT = 20_000;
 
@@ -189,15 +195,15 @@ export class IncrementalMarkdown {
   }
 
   /** The view of `text`; an append to the last text is rendered incrementally (reads the text once). */
-  update(text: string, deadline = Infinity): MarkdownView {
-    if (text === this.seen) return this.render(deadline);
-    if (text.length >= this.length && text.startsWith(this.seen)) return this.append([text.slice(this.length)], text, deadline);
+  update(text: string, deadline = Infinity, markup?: MarkupBudget): MarkdownView {
+    if (text === this.seen) return this.render(deadline, markup);
+    if (text.length >= this.length && text.startsWith(this.seen)) return this.append([text.slice(this.length)], text, deadline, markup);
     this.reset();
-    return this.append([text], text, deadline);
+    return this.append([text], text, deadline, markup);
   }
 
   /** The view after `chunks` were appended to the last text, giving `text` (used by reference only). */
-  append(chunks: readonly string[], text: string, deadline = Infinity): MarkdownView {
+  append(chunks: readonly string[], text: string, deadline = Infinity, markup?: MarkupBudget): MarkdownView {
     let added = 0;
     for (const c of chunks) added += c.length;
     if (this.length + added !== text.length) {
@@ -210,7 +216,7 @@ export class IncrementalMarkdown {
       this.length += added;
     }
     this.seen = text;
-    return this.render(deadline);
+    return this.render(deadline, markup);
   }
 
   private reset(): void {
@@ -228,9 +234,9 @@ export class IncrementalMarkdown {
     this.tailStable = -1;
   }
 
-  private render(deadline: number): MarkdownView {
+  private render(deadline: number, markup: MarkupBudget | undefined): MarkdownView {
     const added: MarkdownBlock[] = [];
-    const outOfTime = () => added.length > 0 && performance.now() > deadline;
+    const outOfTime = () => added.length > 0 && (performance.now() > deadline || markup?.exhausted() === true);
     let pending = false;
     search: for (;;) {
       let start = this.stable;
@@ -246,7 +252,8 @@ export class IncrementalMarkdown {
         if (!this.continuing && !this.startsWithFence(start)) {
           while (i + 1 < cuts.length && cuts[i + 1] - start <= SOFT_TAIL && !this.startsWithFence(cuts[i])) end = cuts[++i];
         }
-        this.push(added, start, end, false);
+        const markupAdded = this.push(added, start, end, false);
+        markup?.spend(markupAdded);
         start = end;
         this.setStable(start);
       }
@@ -258,7 +265,8 @@ export class IncrementalMarkdown {
         pending = true;
         break;
       }
-      this.push(added, start, start + forced.at, forced.paragraph);
+      const markupAdded = this.push(added, start, start + forced.at, forced.paragraph);
+      markup?.spend(markupAdded);
       this.setStable(start + forced.at);
     }
     if (added.length) this.blocks = this.blocks.concat(added);
@@ -331,7 +339,8 @@ export class IncrementalMarkdown {
   }
 
   /** Renders a finished piece; `splitsParagraph`: the piece ends inside a paragraph that goes on. */
-  private push(out: MarkdownBlock[], start: number, end: number, splitsParagraph: boolean): void {
+  /** Renders [start, end) into `out`; returns the characters of markup it added. */
+  private push(out: MarkdownBlock[], start: number, end: number, splitsParagraph: boolean): number {
     const inline = this.continuing || splitsParagraph;
     const startsParagraph = splitsParagraph && !this.continuing;
     this.continuing = splitsParagraph;
@@ -339,14 +348,15 @@ export class IncrementalMarkdown {
     if (long) {
       out.push(this.fencePieces(long, long.closeAt!));
       this.openCode = undefined;
-      return;
+      return long.closeAt! - long.codeAt;
     }
     const src = this.work.slice(start - this.base, end - this.base);
-    if (!src.trim()) return;
+    if (!src.trim()) return 0;
     this.openCode = undefined;
     this.renders++;
     // A space the cut took from between two words is put back (markdown-it trims it from the piece).
     const html = renderMarkdown(src) + (inline && /\s$/.test(src) ? ' ' : '');
     out.push({ kind: 'html', key: this.seq++, html, inline, ...(startsParagraph ? { startsParagraph } : {}) });
+    return html.length;
   }
 }

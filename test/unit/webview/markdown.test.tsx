@@ -288,6 +288,29 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     assert.ok(inc.renders < 50, `small blocks that arrive together share a render: ${inc.renders}`);
     assert.equal(viewHtml(view).textContent!.replace(/\s+/g, ' ').trim(), viewHtml(new IncrementalMarkdown().update(full)).textContent!.replace(/\s+/g, ' ').trim());
   });
+
+  it('a burst of small blocks is spread over frames by the HTML it makes, however fast markdown-it is', () => {
+    const full = Array.from({ length: 1000 }, (_, i) => `### Section ${i}\n\nSome **bold** text.\n\n- one\n- two`).join('\n\n') + '\n\nend';
+    const CAP = 2_000;
+    const inc = new IncrementalMarkdown();
+    let view: MarkdownView | undefined;
+    let frames = 0;
+    let shown = 0;
+    do {
+      let spent = 0;
+      // No time limit: only the markup budget stops a frame.
+      view = inc.update(full, Infinity, { spend: (n) => void (spent += n), exhausted: () => spent >= CAP });
+      const added = view.blocks.slice(shown);
+      shown = view.blocks.length;
+      // The render that crosses the budget is the frame's last (small blocks share one render of up to SOFT_TAIL).
+      const before = added.slice(0, -1).reduce((n, b) => n + htmlOf(b).length, 0);
+      assert.ok(before < CAP, `frame ${frames}: ${before} characters of markup before its last block`);
+      frames++;
+    } while (view.pending && frames < 1000);
+    assert.equal(view.pending, false);
+    assert.ok(frames > 10, `${frames} frames`);
+    assert.equal(viewHtml(view).textContent!.replace(/\s+/g, ' ').trim(), viewHtml(new IncrementalMarkdown().update(full)).textContent!.replace(/\s+/g, ' ').trim());
+  });
 });
 
 function htmlOf(b: MarkdownBlock): string {

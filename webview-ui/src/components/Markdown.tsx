@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
 import { textStreams } from '../textStreams';
-import { markdownDeadline } from '../renderBudget';
+import { frameMarkup, markdownDeadline } from '../renderBudget';
 import { memo } from './common';
 
 const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
@@ -112,7 +112,8 @@ export function Markdown({ text, stream }: { text: string; stream?: string }) {
   const chunks =
     before !== undefined && before.epoch === textStreams.epoch && before.length + (appended?.length ?? 0) === text.length ? (appended?.chunks ?? []) : undefined;
   shown.current = { epoch: textStreams.epoch, length: text.length };
-  const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, markdownDeadline()) : inc.current.update(text, markdownDeadline());
+  const deadline = markdownDeadline();
+  const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, deadline, frameMarkup) : inc.current.update(text, deadline, frameMarkup);
   useEffect(() => {
     if (!pending) return;
     const handle = requestAnimationFrame(() => setFrame((n) => n + 1));
