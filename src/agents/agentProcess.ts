@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
 import type { Readable, Writable } from 'stream';
 import type { AgentDefinition } from './agentDefinition';
+import { AgentSpawnError } from './agentStartErrors';
 import { neverThrows, silentLogger, type AgentLogger } from './logger';
 import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type ProcessEntry } from './processTree';
 import { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
@@ -53,20 +54,6 @@ export interface AgentExit {
   readonly requested: boolean;
   /** The last stderr lines at exit time (for the crash banner). */
   readonly stderrTail: readonly string[];
-}
-
-/** spawn itself failed (ENOENT, EACCES, ...): a message for users, with the system code. */
-export class AgentSpawnError extends Error {
-  override readonly name = 'AgentSpawnError';
-  constructor(
-    readonly agentName: string,
-    readonly executable: string,
-    /** Node's error code, e.g. 'ENOENT', 'EACCES'. */
-    readonly code: string | undefined,
-    cause: Error,
-  ) {
-    super(spawnErrorMessage(agentName, executable, code, cause), { cause });
-  }
 }
 
 const DEFAULT_STOP: StopTimeouts = { stdinCloseMs: 2000, terminateMs: 2000 };
@@ -314,17 +301,4 @@ function setEnvVar(env: Record<string, string>, key: string, value: string, plat
 export function describeAgentExit(exit: Pick<AgentExit, 'code' | 'signal'>): string {
   if (exit.signal) return `was ended by ${exit.signal}`;
   return `exited with code ${exit.code ?? 'unknown'}`;
-}
-
-function spawnErrorMessage(agentName: string, executable: string, code: string | undefined, cause: Error): string {
-  switch (code) {
-    case 'EACCES':
-      return `Cannot start ${agentName}: "${executable}" is not executable (permission denied). Make it executable (chmod +x) or check "command" in the "switchboard.agents" setting.`;
-    case 'ENOENT':
-      return `Cannot start ${agentName}: "${executable}" or its working folder does not exist (or its script interpreter is missing).`;
-    case 'ENOTDIR':
-      return `Cannot start ${agentName}: a part of the path "${executable}" or of its working folder is not a folder.`;
-    default:
-      return `Cannot start ${agentName} ("${executable}"): ${cause.message}`;
-  }
 }

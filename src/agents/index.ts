@@ -6,7 +6,8 @@ export type { AgentConfigProblem, AgentDefinition, AgentDefinitionSource, Remote
 export { SECRET_PLACEHOLDER } from './agentDefinition';
 export { agentEntrySchema, mergeWithPresets, parseAgentEntry, parseAgentSettings, resolveAgentSetting } from './agentSettings';
 export type { AgentEntry, AgentEntryResult, ParsedAgentSettings } from './agentSettings';
-export { AgentProcess, AgentSpawnError, buildAgentEnvironment, describeAgentExit, startAgentProcess } from './agentProcess';
+export { AgentProcess, buildAgentEnvironment, describeAgentExit, startAgentProcess } from './agentProcess';
+export { AgentSpawnError, CommandNotFoundError } from './agentStartErrors';
 export type { AgentExit, AgentProcessOptions, StopTimeouts } from './agentProcess';
 export { importJetBrainsAcpJson, importZedSettings } from './importers';
 export type { AgentImportResult } from './importers';
@@ -17,7 +18,7 @@ export { BUILTIN_PRESETS } from './presets';
 export type { AgentPreset } from './presets';
 export { isProcessAlive, killProcessTree, listDescendants, signalProcessTrees } from './processTree';
 export { REDACTED, redactProtocolMessage, redactSecrets } from './redact';
-export { CommandNotFoundError, buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
+export { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
 export type { ResolveCommandOptions, ResolvedCommand, SpawnInvocation } from './resolveCommand';
 export { RestartPolicy } from './restartPolicy';
 export type { RestartDecision, RestartPolicyOptions } from './restartPolicy';

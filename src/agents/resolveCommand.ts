@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { CommandNotFoundError } from './agentStartErrors';
 
 /*
  * Finding the agent's executable ourselves (instead of letting spawn fail with ENOENT) gives a clear
@@ -27,26 +28,6 @@ export interface ResolveCommandOptions {
   readonly agentName?: string;
   /** File probe, injectable so Windows lookups can be unit-tested on Linux. */
   readonly isExecutableFile?: (candidate: string, platform: NodeJS.Platform) => boolean;
-}
-
-/** The agent's command could not be found: a message for users, not a stack trace. */
-export class CommandNotFoundError extends Error {
-  override readonly name = 'CommandNotFoundError';
-  readonly command: string;
-  /** PATH folders searched, or the single path checked when the command contains a separator. */
-  readonly searched: readonly string[];
-  /** True when `command` was a bare name looked up on PATH. */
-  readonly searchedPath: boolean;
-  readonly installHint: string | undefined;
-  readonly agentName: string | undefined;
-  constructor(details: { command: string; searched: readonly string[]; searchedPath: boolean; installHint?: string; agentName?: string }) {
-    super(commandNotFoundMessage(details));
-    this.command = details.command;
-    this.searched = details.searched;
-    this.searchedPath = details.searchedPath;
-    this.installHint = details.installHint;
-    this.agentName = details.agentName;
-  }
 }
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
@@ -164,17 +145,4 @@ function isExecutableFile(candidate: string, platform: NodeJS.Platform): boolean
   } catch {
     return false;
   }
-}
-
-function commandNotFoundMessage(details: { command: string; searched: readonly string[]; searchedPath: boolean; installHint?: string; agentName?: string }): string {
-  const who = details.agentName ? `Cannot start ${details.agentName}: ` : '';
-  const count = details.searched.length;
-  const where = details.searchedPath
-    ? `the command "${details.command}" was not found on PATH (${count} ${count === 1 ? 'folder' : 'folders'} searched)`
-    : `"${details.searched[0] ?? details.command}" does not exist or is not an executable file`;
-  const hint = details.installHint ? ` ${details.installHint.trim().replace(/\.?$/, '.')}` : '';
-  const fix = details.searchedPath
-    ? ' If it is installed somewhere else, set "command" to its absolute path in the "switchboard.agents" setting.'
-    : ' Check "command" in the "switchboard.agents" setting.';
-  return `${who}${where}.${hint}${fix}`;
 }

@@ -12,8 +12,10 @@ import type { AgentCrash, AgentStatus } from '../../shared/chatState';
 import { SecretNotGivenError } from '../auth/secretHeaders';
 import { AgentConnection, type AgentConnectionOptions } from './agentConnection';
 import type { AgentExitEvent, AgentLaunch, AgentLink } from './agentLaunch';
-import { RestartCap, launchLocalAgent, type LocalAgentOptions } from './localAgent';
-import { RemoteReconnect, launchRemoteAgent, type RemoteAgentOptions } from './remoteAgent';
+import type { LocalAgentOptions } from './localAgent';
+import type { RemoteAgentOptions } from './remoteAgent';
+import { RemoteReconnect } from './remoteReconnect';
+import { RestartCap } from './restartCap';
 
 export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentOptions, RemoteAgentOptions {
   definition: ResolvedAgentDefinition;
@@ -21,8 +23,13 @@ export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentO
   reconnect?: ConstructorParameters<typeof ReconnectBackoff>[0];
 }
 
-/** The ACP connection (vscode-jsonrpc, the message schemas) loads when the first agent starts, not at activation. */
+/**
+ * The ACP connection (vscode-jsonrpc, the message schemas) and the launchers (a local agent's process code,
+ * a remote agent's transports) load when the first agent starts, not with the services.
+ */
 const loadConnection = () => import('../../acp/connection/clientConnection');
+const loadLocalLauncher = () => import('./localAgent');
+const loadRemoteLauncher = () => import('./remoteAgent');
 
 export class AgentRuntime implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -161,12 +168,21 @@ export class AgentRuntime implements vscode.Disposable {
     this.superseded(generation);
     this.reconnect.cancel();
     const { definition } = this.options;
-    const { AcpClientConnection } = await loadConnection();
+    const [{ AcpClientConnection }, launcher] = await Promise.all([loadConnection(), this.launcherFor(definition)]);
     this.superseded(generation);
     this.crash = undefined;
-    const run = this.launchFor(generation, definition, AcpClientConnection);
+    return launcher(this.launchFor(generation, definition, AcpClientConnection));
+  }
+
+  /** The launcher of `definition`'s kind of agent: a process, or a remote connection. */
+  private async launcherFor(definition: ResolvedAgentDefinition): Promise<(run: AgentLaunch) => Promise<AcpClientConnection>> {
     const { remote } = definition;
-    return remote ? launchRemoteAgent(run, remote, this.options, this.reconnect) : launchLocalAgent(run, this.options, this.restarts);
+    if (remote) {
+      const { launchRemoteAgent } = await loadRemoteLauncher();
+      return (run) => launchRemoteAgent(run, remote, this.options, this.reconnect);
+    }
+    const { launchLocalAgent } = await loadLocalLauncher();
+    return (run) => launchLocalAgent(run, this.options, this.restarts);
   }
 
   /** What the launcher of the start that belongs to `generation` may do here. */

@@ -1,18 +1,13 @@
 // How a local agent (a `command` entry) starts and ends: its process spawned with the login shell's PATH
 // and the sign-in secrets, its stderr in the agent's channel, its ACP connection over stdio; an exit nobody
-// asked for is a crash with the last stderr lines, and too many crashes stop automatic restarts.
+// asked for is a crash with the last stderr lines, and too many crashes stop automatic restarts (RestartCap).
+// Loaded with the process code (agentProcess.ts, resolveCommand.ts) when the first local agent starts
+// (agentRuntime.ts), not with the services.
 import type * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection } from '../../acp';
-import {
-  RestartPolicy,
-  describeAgentExit,
-  startAgentProcess,
-  type AgentExit,
-  type AgentProcess,
-  type LoginShellEnvironmentCache,
-  type RestartDecision,
-} from '../../agents';
+import { describeAgentExit, startAgentProcess, type AgentExit, type AgentProcess, type LoginShellEnvironmentCache } from '../../agents';
 import type { AgentLaunch, AgentLink } from './agentLaunch';
+import type { RestartCap } from './restartCap';
 
 export interface LocalAgentOptions {
   cwd: string;
@@ -25,25 +20,6 @@ export interface LocalAgentOptions {
 
 /** A local agent gets longer than a remote one to answer initialize: it may be installing. */
 const LOCAL_INITIALIZE_TIMEOUT_MS = 120_000;
-
-/** The crashes of one agent against its restart cap: once past it, the agent is not started until the user restarts it. */
-export class RestartCap {
-  private readonly policy = new RestartPolicy();
-  /** Why automatic restarts stopped, once the cap was hit. */
-  refused: string | undefined;
-
-  recordCrash(name: string): RestartDecision {
-    const decision = this.policy.recordCrash(name);
-    if (!decision.allowed) this.refused = decision.reason;
-    return decision;
-  }
-
-  /** The user asked for a restart: a fresh budget. */
-  reset(): void {
-    this.refused = undefined;
-    this.policy.reset();
-  }
-}
 
 /** Spawns the agent, connects over its stdin and stdout, initializes. */
 export async function launchLocalAgent(run: AgentLaunch, o: LocalAgentOptions, restarts: RestartCap): Promise<AcpClientConnection> {

@@ -1,6 +1,7 @@
 // How a remote agent (a `url` entry) starts and ends: the URL and credentials policy checked before any
 // secret is asked for, `${secret}` header values from SecretStorage, the transport and the ACP connection
-// over it; a dropped connection is reported like a crash and retried with backoff.
+// over it; a dropped connection is reported like a crash and retried with backoff (remoteReconnect.ts).
+// Loaded when a remote agent starts (agentRuntime.ts), not with the services.
 import {
   assertCredentialsAllowed,
   connectRemoteTransport,
@@ -11,11 +12,12 @@ import {
   type Logger,
   type RemoteTransport,
 } from '../../acp';
-import { ReconnectBackoff, type RemoteAgentEndpoint } from '../../agents';
+import type { RemoteAgentEndpoint } from '../../agents';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import { windowAuthUi, type AuthUi } from '../auth/authFlow';
 import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders } from '../auth/secretHeaders';
 import type { AgentLaunch } from './agentLaunch';
+import type { RemoteReconnect } from './remoteReconnect';
 
 export interface RemoteAgentOptions {
   /** Where a remote agent's `${secret}` header values are kept; without it such an agent cannot connect. */
@@ -126,78 +128,6 @@ export async function forgetRefusedSecrets(name: string, error: unknown, remote:
   if (error instanceof RemoteConnectionError && error.kind === 'unauthorized' && secrets) {
     await forgetSecretHeaders(name, remote.headers, secrets);
   }
-}
-
-export interface RemoteReconnectOptions {
-  backoff?: ConstructorParameters<typeof ReconnectBackoff>[0];
-  /** What the chat says meanwhile (the agent shows as crashed with this message). */
-  report(message: string): void;
-  /** Try to connect again. */
-  retry(): void;
-}
-
-/**
- * Between a dropped connection and the next working one: failed attempts are retried with backoff until
- * the connection is back, the user reconnects, or the attempts run out.
- */
-export class RemoteReconnect {
-  private readonly backoff: ReconnectBackoff;
-  private timer: NodeJS.Timeout | undefined;
-  private active = false;
-  private disposed = false;
-
-  constructor(private readonly o: RemoteReconnectOptions) {
-    this.backoff = new ReconnectBackoff(o.backoff);
-  }
-
-  dropped(error: Error): void {
-    this.active = true;
-    this.backoff.reset();
-    this.schedule(error);
-  }
-
-  /** A start failed: retried while reconnecting, unless the server refused the credentials or the URL. */
-  failed(error: unknown, message: string): void {
-    if (!this.active) return;
-    if (isRetryable(error)) this.schedule(error instanceof Error ? error : new Error(message));
-    else this.active = false;
-  }
-
-  /** Connected, or the user asked for a fresh start: the attempts start from the beginning next time. */
-  reset(): void {
-    this.cancel();
-    this.backoff.reset();
-    this.active = false;
-  }
-
-  cancel(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    this.cancel();
-  }
-
-  private schedule(error: Error): void {
-    const next = this.disposed ? undefined : this.backoff.next();
-    if (!next) {
-      this.active = false;
-      this.o.report(`${error.message} Switchboard stopped trying to reconnect; use Reconnect to try again.`);
-      return;
-    }
-    const seconds = Math.round(next.delayMs / 100) / 10;
-    this.o.report(`${error.message} Reconnecting in ${seconds} s (attempt ${next.attempt} of ${this.backoff.maxAttempts})…`);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.o.retry();
-    }, next.delayMs);
-  }
-}
-
-function isRetryable(error: unknown): boolean {
-  return error instanceof RemoteConnectionError ? ['unreachable', 'timeout', 'lost'].includes(error.kind) : true;
 }
 
 /** For logs: no query string (it may carry a token). */

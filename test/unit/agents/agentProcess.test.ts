@@ -1,10 +1,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { AgentSpawnError, buildAgentEnvironment, describeAgentExit, startAgentProcess, type AgentProcess, type AgentProcessOptions } from '../../../src/agents/agentProcess';
+import { buildAgentEnvironment, describeAgentExit, startAgentProcess, type AgentProcess, type AgentProcessOptions } from '../../../src/agents/agentProcess';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import { resolveAgentSetting } from '../../../src/agents/agentSettings';
-import { CommandNotFoundError } from '../../../src/agents/resolveCommand';
+import { AgentSpawnError, CommandNotFoundError } from '../../../src/agents/agentStartErrors';
 import { fixture, killQuietly, LineReader, nextLine, pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;

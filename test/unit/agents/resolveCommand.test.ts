@@ -1,13 +1,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import {
-  buildSpawnInvocation,
-  CommandNotFoundError,
-  escapeCmdArgument,
-  getPathFromEnv,
-  resolveCommand,
-} from '../../../src/agents/resolveCommand';
+import { CommandNotFoundError } from '../../../src/agents/agentStartErrors';
+import { buildSpawnInvocation, escapeCmdArgument, getPathFromEnv, resolveCommand } from '../../../src/agents/resolveCommand';
 import { tempDir, writeExecutable } from './helpers';
 
 describe('resolveCommand on POSIX', () => {
