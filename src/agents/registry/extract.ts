@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type * as yauzl from 'yauzl';
+import { isInside } from './agentFolders';
 import { abortError, formatBytes } from './http';
 
 /*
@@ -231,11 +232,6 @@ async function checkLinksStayInside(root: string, dir: string, what: string): Pr
       await checkLinksStayInside(root, full, what);
     }
   }
-}
-
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 function runStream(

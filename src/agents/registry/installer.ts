@@ -3,7 +3,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { planInstall, type InstallPlan } from './distribution';
 import { downloadFile } from './download';
-import { DEFAULT_EXTRACT_LIMITS, extractArchive, isInside, safeSegments, UnsafeArchiveError, type ExtractLimits } from './extract';
+import { isInside, removeFolder, scratchFolder } from './agentFolders';
+import { DEFAULT_EXTRACT_LIMITS, extractArchive, safeSegments, UnsafeArchiveError, type ExtractLimits } from './extract';
 import { abortError, resolveHttpUrl, type FetchLike } from './http';
 import { fetchIcon } from './icon';
 import { InstalledAgents, type InstalledAgent } from './installedAgents';
@@ -81,7 +82,7 @@ export class RegistryInstaller {
     }
     await this.installed.put(record);
     // The previous version's files go only once the new record is in place.
-    if (previous?.directory && previous.directory !== record.directory) await this.removeFolder(previous.directory);
+    if (previous?.directory && previous.directory !== record.directory) await removeFolder(this.options.root, previous.directory);
     request.onProgress?.({ step: 'finish' });
     return record;
   }
@@ -89,38 +90,8 @@ export class RegistryInstaller {
   /** Removes the record and the agent's files. */
   async uninstall(id: string): Promise<InstalledAgent | undefined> {
     const removed = await this.installed.remove(id);
-    await this.removeFolder(path.join(this.options.root, id));
+    await removeFolder(this.options.root, path.join(this.options.root, id));
     return removed;
-  }
-
-  /**
-   * Removes what an interrupted install left behind (a window closed mid-download) and folders no record
-   * names (an update that could not delete the old version while it ran). Only old leftovers: another
-   * window may be installing right now.
-   */
-  async cleanup(minAgeMs = 60 * 60 * 1000): Promise<void> {
-    const records = await this.installed.list();
-    const now = (this.options.now ?? Date.now)();
-    const stale = async (folder: string) => {
-      const stat = await fs.stat(folder).catch(() => undefined);
-      return stat !== undefined && now - stat.mtimeMs >= minAgeMs;
-    };
-    const children = async (folder: string) => (await fs.readdir(folder).catch(() => [] as string[])).map((name) => path.join(folder, name));
-    for (const leftover of [...(await children(this.scratch('.downloads'))), ...(await children(this.scratch('.staging')))]) {
-      if (await stale(leftover)) await this.removeFolder(leftover);
-    }
-    for (const folder of await children(this.options.root)) {
-      const name = path.basename(folder);
-      if (name.startsWith('.') || !(await fs.stat(folder).catch(() => undefined))?.isDirectory()) continue;
-      const record = records.find((r) => r.id === name);
-      if (!record) {
-        if (await stale(folder)) await this.removeFolder(folder);
-        continue;
-      }
-      for (const version of await children(folder)) {
-        if (version !== record.directory && (await stale(version))) await this.removeFolder(version);
-      }
-    }
   }
 
   private async installBinary(request: InstallRequest, plan: Extract<InstallPlan, { kind: 'binary' }>): Promise<{ command: string; directory: string }> {
@@ -135,8 +106,8 @@ export class RegistryInstaller {
     }
     if (cmd.length === 0) throw new InstallError(`${agent.name}'s "cmd" (${JSON.stringify(plan.target.cmd)}) names no file.`);
     const token = `${agent.id}-${randomBytes(6).toString('hex')}`;
-    const download = path.join(this.scratch('.downloads'), token);
-    const staging = path.join(this.scratch('.staging'), token);
+    const download = path.join(scratchFolder(this.options.root, '.downloads'), token);
+    const staging = path.join(scratchFolder(this.options.root, '.staging'), token);
     await fs.mkdir(path.dirname(download), { recursive: true });
     try {
       await downloadFile(url, download, what, {
@@ -174,15 +145,5 @@ export class RegistryInstaller {
       throw new UnsafeArchiveError(`${agent.name}'s command "${cmd}" is a link to outside its folder; nothing was installed`);
     }
     if (!this.options.isWindows) await fs.chmod(real, stat.mode | 0o755);
-  }
-
-  private scratch(name: '.downloads' | '.staging'): string {
-    return path.join(this.options.root, name);
-  }
-
-  private async removeFolder(folder: string): Promise<void> {
-    if (!isInside(this.options.root, folder) || path.resolve(folder) === path.resolve(this.options.root)) return;
-    // Windows keeps a running executable locked: cleanup() retries at the next start.
-    await fs.rm(folder, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
   }
 }

@@ -18,7 +18,7 @@ export interface RegistryUiDeps {
 export async function installWithProgress(deps: RegistryUiDeps, agent: RegistryAgent, load: RegistryLoad): Promise<InstalledAgent | undefined> {
   const previous = deps.service.find(agent.id);
   const verb = previous ? 'Updating' : 'Installing';
-  const plan = deps.service.installer.plan(agent);
+  const plan = (await deps.service.installs()).plan(agent);
   if (plan.kind === 'unsupported') {
     void vscode.window.showErrorMessage(`Switchboard: ${plan.reason}.`);
     return undefined;

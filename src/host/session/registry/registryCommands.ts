@@ -1,9 +1,11 @@
-// Registers the registry commands and the update check that runs once the window has started.
+// Registers the registry commands and the update check that runs once the window has started. The list
+// of the registry's agents (registryPicker.ts) and the install flow behind it load when the command runs.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../acp';
 import type { RegistryUiDeps } from './installFlow';
-import { addAgentFromRegistry } from './registryPicker';
 import { UpdateNotifier } from './updateCheck';
+
+const loadPicker = () => import('./registryPicker');
 
 export function registerRegistryCommands(deps: RegistryUiDeps): vscode.Disposable[] {
   const updates = new UpdateNotifier(deps);
@@ -17,7 +19,7 @@ export function registerRegistryCommands(deps: RegistryUiDeps): vscode.Disposabl
   };
   void updates.check().catch((error: unknown) => deps.log.warn(`registry: update check failed: ${errorMessage(error)}`));
   return [
-    vscode.commands.registerCommand('switchboard.addAgentFromRegistry', guarded(() => addAgentFromRegistry(deps))),
+    vscode.commands.registerCommand('switchboard.addAgentFromRegistry', guarded(async () => (await loadPicker()).addAgentFromRegistry(deps))),
     vscode.commands.registerCommand('switchboard.checkAgentUpdates', guarded(() => updates.check(true))),
   ];
 }

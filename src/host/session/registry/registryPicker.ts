@@ -5,6 +5,7 @@ import { errorMessage } from '../../../acp';
 import { describePlan, isAbortError, isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
 import { cachedIcons } from './registryIcons';
 import { confirmUninstall, installWithProgress, makeDefaultAgent, type RegistryUiDeps } from './installFlow';
+import type { RegistryInstalls } from './registryInstalls';
 
 interface AgentItem extends vscode.QuickPickItem {
   readonly agent?: RegistryAgent;
@@ -39,8 +40,8 @@ export async function addAgentFromRegistry(deps: RegistryUiDeps): Promise<void> 
     if (!isAbortError(error)) void showLoadError(deps, errorMessage(error));
     return;
   }
-  const icons = await cachedIcons(deps.service, load, controller.signal);
-  pick.items = buildItems(deps, load, icons);
+  const [icons, installs] = await Promise.all([cachedIcons(deps.service, load, controller.signal), deps.service.installs()]);
+  pick.items = buildItems(deps, installs, load, icons);
   pick.busy = false;
   if (load.source === 'cache') {
     const saved = new Date(load.fetchedAt).toLocaleString();
@@ -56,11 +57,11 @@ export async function addAgentFromRegistry(deps: RegistryUiDeps): Promise<void> 
   else if (chosen.agent) await installWithProgress(deps, chosen.agent, load);
 }
 
-function buildItems(deps: RegistryUiDeps, load: RegistryLoad, icons: ReadonlyMap<string, vscode.Uri>): AgentItem[] {
+function buildItems(deps: RegistryUiDeps, installs: RegistryInstalls, load: RegistryLoad, icons: ReadonlyMap<string, vscode.Uri>): AgentItem[] {
   const installed = deps.service.installed;
   const byId = new Map(load.registry.agents.map((a) => [a.id, a]));
   const item = (agent: RegistryAgent, record: InstalledAgent | undefined): AgentItem => {
-    const plan = deps.service.installer.plan(agent);
+    const plan = installs.plan(agent);
     const status = record
       ? isNewer(agent.version, record.version)
         ? `update available (installed ${record.version})`

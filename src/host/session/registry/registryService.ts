@@ -1,16 +1,15 @@
 // The ACP Registry inside VS Code: where its files live (the extension's global storage, shared by every
-// window), which registry URL counts (workspace trust), the installed agents as a live list for
-// AgentConfiguration, and the runtime checks (npx, uvx) that need the user's login-shell PATH.
+// window), which registry URL counts (workspace trust), and the installed agents as a live list for
+// AgentConfiguration. Installing, updating and uninstalling (registryInstalls.ts, with the download and
+// archive code) load on first use.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CommandNotFoundError, getPathFromEnv, resolveCommand, type LoginShellEnvironmentCache } from '../../../agents';
+import type { LoginShellEnvironmentCache } from '../../../agents';
 import {
   DEFAULT_REGISTRY_URL,
+  InstalledAgents,
   RegistryClient,
-  RegistryInstaller,
-  registryInstallHint,
-  registryPlatform,
-  InstallError,
+  removeLeftovers,
   type FetchLike,
   type InstalledAgent,
   type InstallStep,
@@ -18,6 +17,9 @@ import {
   type RegistryLoad,
 } from '../../../agents/registry';
 import type { InstalledAgentSource } from '../agentConfiguration';
+import type { RegistryInstalls } from './registryInstalls';
+
+const loadInstalls = () => import('./registryInstalls');
 
 export interface RegistryServiceOptions {
   /** The extension's global storage folder. */
@@ -28,26 +30,32 @@ export interface RegistryServiceOptions {
 }
 
 export class RegistryService implements InstalledAgentSource, vscode.Disposable {
-  readonly installer: RegistryInstaller;
   readonly fetch: FetchLike;
   readonly client: RegistryClient;
   readonly iconFolder: string;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
+  /** `<global storage>/agents`: the installed agents and their record. */
+  private readonly root: string;
+  private readonly record: InstalledAgents;
   private current: InstalledAgent[];
+  private installsLoad: Promise<RegistryInstalls> | undefined;
 
   constructor(private readonly options: RegistryServiceOptions) {
-    const fetchFn = (this.fetch = options.fetch ?? ((url, init) => fetch(url, init)));
-    const root = path.join(options.storage, 'agents');
-    this.installer = new RegistryInstaller({ root, fetch: fetchFn, platform: registryPlatform(), isWindows: process.platform === 'win32' });
-    this.client = new RegistryClient({ fetch: fetchFn, cacheFile: path.join(options.storage, 'registry', 'registry-cache.json') });
+    this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
+    this.root = path.join(options.storage, 'agents');
+    this.record = new InstalledAgents(this.root);
+    this.client = new RegistryClient({ fetch: this.fetch, cacheFile: path.join(options.storage, 'registry', 'registry-cache.json') });
     this.iconFolder = path.join(options.storage, 'registry', 'icons');
-    this.current = this.installer.installed.listSync();
+    this.current = this.record.listSync();
     // Another window may install or remove agents: the record file is shared.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), 'installed.json'));
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.root), 'installed.json'));
     this.disposables.push(watcher, watcher.onDidChange(() => this.reload()), watcher.onDidCreate(() => this.reload()), watcher.onDidDelete(() => this.reload()));
-    void this.installer.cleanup().catch((error: unknown) => options.log.warn(`registry: could not remove leftovers: ${String(error)}`));
+    void this.record
+      .list()
+      .then((records) => removeLeftovers(this.root, records))
+      .catch((error: unknown) => options.log.warn(`registry: could not remove leftovers: ${String(error)}`));
   }
 
   get installed(): readonly InstalledAgent[] {
@@ -60,7 +68,7 @@ export class RegistryService implements InstalledAgentSource, vscode.Disposable 
 
   /** Re-reads the record; tells AgentConfiguration when something changed. */
   reload(): void {
-    const next = this.installer.installed.listSync();
+    const next = this.record.listSync();
     if (JSON.stringify(next) === JSON.stringify(this.current)) return;
     this.current = next;
     this.changeEmitter.fire();
@@ -86,38 +94,25 @@ export class RegistryService implements InstalledAgentSource, vscode.Disposable 
     return load;
   }
 
+  /** Installing and uninstalling, loaded on first use. */
+  installs(): Promise<RegistryInstalls> {
+    this.installsLoad ??= loadInstalls().then(({ RegistryInstalls }) => new RegistryInstalls({ root: this.root, fetch: this.fetch, log: this.options.log, shellEnvironment: this.options.shellEnvironment }));
+    return this.installsLoad;
+  }
+
   /**
-   * Installs (or updates) `agent` from the list `load` came from: checks that npx or uvx is there, then
-   * downloads what a binary needs. The agent joins the picker when this resolves.
+   * Installs (or updates) `agent` from the list `load` came from (see RegistryInstalls.install). The agent
+   * joins the picker when this resolves.
    */
   async install(agent: RegistryAgent, load: RegistryLoad, signal?: AbortSignal, onProgress?: (step: InstallStep) => void): Promise<InstalledAgent> {
-    const plan = this.installer.plan(agent);
-    if (plan.kind === 'npx' || plan.kind === 'uvx') {
-      const missing = await this.missingRuntime(plan.kind, agent.name);
-      if (missing) throw new InstallError(missing);
-    }
-    const record = await this.installer.install({ agent, registryUrl: load.url, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) });
-    this.options.log.info(`registry: installed ${agent.id} ${agent.version} (${record.kind}: ${record.command})`);
+    const record = await (await this.installs()).install(agent, load, signal, onProgress);
     this.reload();
     return record;
   }
 
   async uninstall(id: string): Promise<void> {
-    const removed = await this.installer.uninstall(id);
-    this.options.log.info(`registry: uninstalled ${id}${removed ? ` ${removed.version}` : ''}`);
+    await (await this.installs()).uninstall(id);
     this.reload();
-  }
-
-  /** Undefined when `kind`'s runtime (npx, uvx) is on the user's PATH, else what to do about it. */
-  async missingRuntime(kind: 'npx' | 'uvx', agentName: string): Promise<string | undefined> {
-    const shell = await this.options.shellEnvironment.get();
-    try {
-      resolveCommand(kind, getPathFromEnv(shell.env) ?? getPathFromEnv(process.env));
-      return undefined;
-    } catch (error) {
-      if (!(error instanceof CommandNotFoundError)) throw error;
-      return `${agentName} runs with ${kind}, which is not on your PATH. ${registryInstallHint(kind)}`;
-    }
   }
 
   dispose(): void {

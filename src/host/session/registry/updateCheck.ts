@@ -1,9 +1,12 @@
 // Tells the user when the registry has a newer version of an agent they installed from it: once per
 // version per window, with an Update button. Quiet when the registry cannot be reached (the list says so).
+// The install flow loads when the user chooses Update.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../acp';
 import { isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
-import { installWithProgress, type RegistryUiDeps } from './installFlow';
+import type { RegistryUiDeps } from './installFlow';
+
+const loadInstallFlow = () => import('./installFlow');
 
 export interface AgentUpdate {
   readonly installed: InstalledAgent;
@@ -54,6 +57,6 @@ export class UpdateNotifier {
       `Switchboard: ${update.agent.name} ${update.agent.version} is available in the agent registry (you have ${update.installed.version}).`,
       action,
     );
-    if (choice === action) await installWithProgress(this.deps, update.agent, load);
+    if (choice === action) await (await loadInstallFlow()).installWithProgress(this.deps, update.agent, load);
   }
 }

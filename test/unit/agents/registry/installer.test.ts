@@ -3,6 +3,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { removeLeftovers } from '../../../../src/agents/registry/agentFolders';
 import { InstallError, RegistryInstaller } from '../../../../src/agents/registry/installer';
 import type { InstallStep } from '../../../../src/agents/registry/installer';
 import { parseRegistry, type RegistryAgent } from '../../../../src/agents/registry/registrySchema';
@@ -168,14 +169,14 @@ describe('registry installer', function () {
     await nothingInstalled();
   });
 
-  it('cleanup removes old leftovers of interrupted installs and unrecorded folders', async () => {
+  it('removeLeftovers removes old leftovers of interrupted installs and unrecorded folders', async () => {
     await installer.install({ agent: binaryAgent(), registryUrl: server.registryUrl });
     fs.mkdirSync(path.join(root, '.staging', 'x-1'), { recursive: true });
     fs.mkdirSync(path.join(root, 'bin-agent', '0.9.0'), { recursive: true });
     fs.mkdirSync(path.join(root, 'ghost', '1.0.0'), { recursive: true });
-    await installer.cleanup(60_000);
+    await removeLeftovers(root, await installer.installed.list(), 60_000);
     assert.ok(fs.existsSync(path.join(root, 'ghost')), 'recent leftovers may belong to another window installing now');
-    await installer.cleanup(0);
+    await removeLeftovers(root, await installer.installed.list(), 0);
     assert.deepStrictEqual(fs.readdirSync(path.join(root, '.staging')), []);
     assert.deepStrictEqual(versionFolders(), ['1.0.0']);
     assert.ok(!fs.existsSync(path.join(root, 'ghost')));
