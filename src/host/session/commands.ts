@@ -3,10 +3,12 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AuthRequiredError, errorMessage } from '../../acp';
-import { importJetBrainsAcpJson, importZedSettings } from '../../agents';
 import type { ChatViewProvider } from '../../chat/chatViewProvider';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { SessionBackend } from './sessionBackend';
+
+/** The readers of Zed's and JetBrains' agent lists load when the import command runs. */
+const loadImporters = () => import('../../agents/importers');
 
 export interface CommandDeps {
   backend: SessionBackend;
@@ -95,6 +97,7 @@ async function importAgents(log: vscode.LogOutputChannel): Promise<void> {
   } catch {
     throw new Error(`Could not read ${file}.`);
   }
+  const { importJetBrainsAcpJson, importZedSettings } = await loadImporters();
   const result = kind === 'jetbrains' ? importJetBrainsAcpJson(text) : importZedSettings(text);
   for (const p of [...result.problems, ...result.skipped]) log.warn(`Import from ${file}: ${p.message}`);
   if (result.agents.length === 0) {
