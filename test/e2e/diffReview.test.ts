@@ -39,10 +39,22 @@ function editorTitleAction(page: Page, name: string): Locator {
  * VS Code first re-renders the lenses it showed the last time the file was open (its CodeLens cache)
  * and appends widgets for new lines after them.
  */
-async function topmost(locator: Locator): Promise<Locator> {
-  const tops: number[] = [];
-  for (let i = 0; i < (await locator.count()); i++) tops.push((await locator.nth(i).boundingBox())?.y ?? Infinity);
-  return locator.nth(tops.indexOf(Math.min(...tops)));
+/**
+ * Clicks the topmost of the elements `locator` matches, measured and clicked as one element: VS Code
+ * renders CodeLenses again at any time, so an index measured first (`nth(i)`) may name the other lens by
+ * the time it is clicked. A lens rendered away meanwhile is measured again.
+ */
+async function clickTopmost(locator: Locator): Promise<void> {
+  await until(async () => {
+    const handles = await locator.elementHandles();
+    const tops = await Promise.all(handles.map(async (h) => (await h.boundingBox())?.y ?? Infinity));
+    const top = handles[tops.indexOf(Math.min(...tops))];
+    if (!top) return false;
+    return top.click({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+  }, 'a click on the topmost of them');
 }
 
 /**
@@ -244,7 +256,7 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
     const undoLenses = page.locator('.part.editor .editor-group-container.active .codelens-decoration a', { hasText: 'Undo' });
     await until(async () => (await undoLenses.count()) === 2, 'an Undo CodeLens on each of the 2 hunks', 30_000);
-    await (await topmost(undoLenses)).click();
+    await clickTopmost(undoLenses);
     // The file was clean, so the hunk's Undo saves it (no save of ours needed).
     const result: string = await until(() => {
       const t = fs.readFileSync(greet(), 'utf8');
