@@ -287,7 +287,7 @@ describe('Real agents from npm in the chat', function () {
     const codexTitle = titles.get(codex.label)!;
     const codexEntry = panel.locator('.history-item').filter({ hasText: codex.label });
     await button(codexEntry, `Open ${codexTitle}`).click();
-    await until(async () => (await tabs(chat).count()) === 1, 'the session to open in a tab', 60_000);
+    await until(async () => (await tabs(chat).count()) === 1, 'the session to open in a tab (Codex starts again after the reload)', 120_000);
     await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'Thanks, second turn here.' }).first().waitFor({ timeout: 30_000 });
     await transcript(chat).getByText('All done: the greeting now says hello, world.').first().waitFor({ timeout: 30_000 });
     if ((await history.getAttribute('aria-expanded')) === 'true') await history.click();
