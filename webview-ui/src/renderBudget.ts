@@ -9,7 +9,8 @@ import type { MarkupBudget } from './markdown';
 const FRAME_MS = 16;
 let budgetMs = 8;
 /** Characters of HTML per frame (about 600 elements of typical answer Markdown). */
-let markupBudget = 12_000;
+const MARKUP_PER_FRAME = 12_000;
+let markupBudget = MARKUP_PER_FRAME;
 let windowStart = -Infinity;
 let markupSpent = 0;
 
@@ -32,7 +33,7 @@ export const frameMarkup: MarkupBudget = {
 /** Tests: Infinity renders everything at once; 0 renders one block per update. */
 export function setMarkdownBudget(ms: number): void {
   budgetMs = ms;
-  markupBudget = ms === Infinity ? Infinity : ms === 0 ? 0 : 12_000;
+  markupBudget = ms === Infinity ? Infinity : ms === 0 ? 0 : MARKUP_PER_FRAME;
   windowStart = -Infinity;
   markupSpent = 0;
 }
