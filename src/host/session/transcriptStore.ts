@@ -1,6 +1,12 @@
 // Local transcript store: history that survives a window reload even for agents that cannot load
-// sessions. One JSON file per session under the extension's (workspace) storage, an index in a
-// Memento, bounded by count and by size so it never grows without limit.
+// sessions. An index in the workspace Memento; one JSON file per session in a folder of the extension's
+// global storage that the Memento names, bounded by count and by size so it never grows without limit.
+//
+// Not in `context.storageUri`: VS Code locks that folder per extension host, and a host that starts
+// while the last one is still shutting down (a reload, remote windows above all) gets `<id>-1` instead,
+// where the transcripts the index lists are missing. The Memento follows the workspace, so the folder
+// it names does too.
+import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import type { Transcript } from '../../shared/transcript';
 
@@ -16,19 +22,41 @@ export interface StoredSessionMeta {
 
 const INDEX_KEY = 'switchboard.history.v1';
 const OPEN_KEY = 'switchboard.openTabs.v1';
+const FOLDER_KEY = 'switchboard.transcriptFolder.v1';
 const MAX_SESSIONS = 100;
 /** A transcript larger than this is stored without its oldest items. */
 const MAX_TRANSCRIPT_BYTES = 8 * 1024 * 1024;
 
-export class TranscriptStore {
-  private readonly folder: vscode.Uri;
+export interface TranscriptStoreOptions {
+  /** The workspace's Memento: the index, the open tabs and the name of the transcripts' folder. */
+  memento: vscode.Memento;
+  /** The extension's global storage; the transcripts live in `transcripts/<folder>` below it. */
+  globalStorage: vscode.Uri;
+  /** `context.storageUri`, where transcripts used to be written: read when a transcript is not found in the new folder. */
+  legacyStorage?: vscode.Uri;
+  log: vscode.LogOutputChannel;
+}
 
-  constructor(
-    private readonly memento: vscode.Memento,
-    storageUri: vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
-    this.folder = vscode.Uri.joinPath(storageUri, 'transcripts');
+export class TranscriptStore {
+  private readonly memento: vscode.Memento;
+  private readonly log: vscode.LogOutputChannel;
+  private readonly folder: vscode.Uri;
+  private readonly legacyFolder: vscode.Uri | undefined;
+
+  constructor(o: TranscriptStoreOptions) {
+    this.memento = o.memento;
+    this.log = o.log;
+    this.folder = vscode.Uri.joinPath(o.globalStorage, 'transcripts', this.folderName());
+    this.legacyFolder = o.legacyStorage && vscode.Uri.joinPath(o.legacyStorage, 'transcripts');
+  }
+
+  /** Named once per workspace and kept in its Memento, so every extension host of the workspace agrees. */
+  private folderName(): string {
+    const stored = this.memento.get<unknown>(FOLDER_KEY);
+    if (typeof stored === 'string' && /^[0-9a-f-]{36}$/.test(stored)) return stored;
+    const name = randomUUID();
+    void this.memento.update(FOLDER_KEY, name);
+    return name;
   }
 
   /** The tabs open when the window went away, to reopen after a reload. */
@@ -54,7 +82,12 @@ export class TranscriptStore {
   async save(meta: StoredSessionMeta, transcript: Transcript): Promise<void> {
     try {
       await vscode.workspace.fs.createDirectory(this.folder);
-      await vscode.workspace.fs.writeFile(this.fileFor(meta.key), Buffer.from(serialiseBounded(transcript)));
+      // Written aside and renamed over: a host reading it meanwhile (the next one, during a reload)
+      // sees the old transcript or the new one, never half of one.
+      const file = this.fileFor(meta.key);
+      const partial = vscode.Uri.joinPath(this.folder, `${encodeURIComponent(meta.key)}.${randomUUID()}.partial`);
+      await vscode.workspace.fs.writeFile(partial, Buffer.from(serialiseBounded(transcript)));
+      await vscode.workspace.fs.rename(partial, file, { overwrite: true });
       const index = this.list().filter((m) => m.key !== meta.key);
       index.unshift(meta);
       const kept = index.slice(0, MAX_SESSIONS);
@@ -67,7 +100,7 @@ export class TranscriptStore {
 
   async load(key: string): Promise<Transcript | undefined> {
     try {
-      const bytes = await vscode.workspace.fs.readFile(this.fileFor(key));
+      const bytes = await this.read(key);
       const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
       if (typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as Transcript).items)) return parsed as Transcript;
       this.log.warn(`The stored transcript ${key} is not a transcript; ignored.`);
@@ -85,16 +118,28 @@ export class TranscriptStore {
     );
   }
 
-  private async deleteFile(key: string): Promise<void> {
+  private async read(key: string): Promise<Uint8Array> {
     try {
-      await vscode.workspace.fs.delete(this.fileFor(key));
-    } catch {
-      // Already gone.
+      return await vscode.workspace.fs.readFile(this.fileFor(key));
+    } catch (error) {
+      if (!this.legacyFolder || !(error instanceof vscode.FileSystemError && error.code === 'FileNotFound')) throw error;
+      return await vscode.workspace.fs.readFile(this.fileFor(key, this.legacyFolder));
     }
   }
 
-  private fileFor(key: string): vscode.Uri {
-    return vscode.Uri.joinPath(this.folder, `${encodeURIComponent(key)}.json`);
+  private async deleteFile(key: string): Promise<void> {
+    for (const folder of [this.folder, this.legacyFolder]) {
+      if (!folder) continue;
+      try {
+        await vscode.workspace.fs.delete(this.fileFor(key, folder));
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  private fileFor(key: string, folder = this.folder): vscode.Uri {
+    return vscode.Uri.joinPath(folder, `${encodeURIComponent(key)}.json`);
   }
 }
 

@@ -85,7 +85,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
-  const store = new TranscriptStore(context.workspaceState, context.storageUri ?? context.globalStorageUri, log);
+  const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
     protocolLog,
