@@ -16,7 +16,7 @@
 //
 // Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--no-write]
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
-//   (BENCH_TRACE=stream: the first `stream` run)
+//   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -249,14 +249,16 @@ async function streamRun(frame, { agent, command, first, last, n }) {
   return { ...t, ...c, heapStart, n, command, renderMs: t.tLast - t.tFirst, sendToFirst: t.tFirst - (t.enter ?? t.tFirst), chunksPerSec: n / ((t.tLast - t.tFirst) / 1000) };
 }
 
-async function transcriptRun(frame, page, n) {
+async function transcriptRun(frame, page, n, trace) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
+  if (trace) await trace.start();
   const watching = frame.evaluate(watchMessages, { marker: `Message ${n - 1}`, timeoutMs: 300_000 });
   await send(frame, `messages ${n}`);
   const t = await watching;
   await sleep(COLLECT_AFTER_MS);
+  if (trace) await trace.stop();
   const build = await frame.evaluate(collect, { from: t.enter ?? t.tFirst, to: t.tLast + COLLECT_AFTER_MS });
   await waitIdle(frame);
   const earlier = await frame.getByRole('button', { name: /Show earlier messages/ }).first().innerText().catch(() => '');
@@ -457,7 +459,8 @@ async function main() {
   }
   let tr;
   if (MESSAGES > 0) {
-    tr = await transcriptRun(frame, page, MESSAGES);
+    const trace = process.env.BENCH_TRACE === 'messages' && { start: () => startTrace(browser, page), stop: () => browser.stopTracing() };
+    tr = await transcriptRun(frame, page, MESSAGES, trace);
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(tr.streamOnTop.chunksPerSec)} chunks/s`);
   }
   await page.screenshot({ path: join(TEST_RESULTS, 'bench', 'chat-render.png') }).catch(() => {});

@@ -24,10 +24,16 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** How much HTML a frame may still add (renderBudget.ts): rendering stops once it is spent. */
+/**
+ * How much HTML a frame may still add (renderBudget.ts), shared by every message: rendering stops once it
+ * is spent. The frame's first block is always rendered, so each frame makes progress; a message that comes
+ * after it in a spent frame waits for the next (mounting ten messages is not ten first blocks).
+ */
 export interface MarkupBudget {
   spend(chars: number): void;
   exhausted(): boolean;
+  /** Whether this frame has rendered anything yet. */
+  started(): boolean;
 }
 
 /** Highlight only blocks up to this size (keeps a streamed giant code block cheap). */
@@ -236,7 +242,7 @@ export class IncrementalMarkdown {
 
   private render(deadline: number, markup: MarkupBudget | undefined): MarkdownView {
     const added: MarkdownBlock[] = [];
-    const outOfTime = () => added.length > 0 && (performance.now() > deadline || markup?.exhausted() === true);
+    const outOfTime = () => (added.length > 0 || markup?.started() === true) && (performance.now() > deadline || markup?.exhausted() === true);
     let pending = false;
     search: for (;;) {
       let start = this.stable;
@@ -272,9 +278,12 @@ export class IncrementalMarkdown {
     if (added.length) this.blocks = this.blocks.concat(added);
     if (pending) return { blocks: this.blocks, tail: undefined, pending };
     if (this.tailLength !== this.length || this.tailStable !== this.stable) {
+      // Out of budget: a tail that only grew shows as it was; one the new blocks overtook waits.
+      if (outOfTime()) return { blocks: this.blocks, tail: this.tailStable === this.stable ? this.tailBlock : undefined, pending: true };
       this.tailLength = this.length;
       this.tailStable = this.stable;
       this.tailBlock = this.renderTail();
+      if (this.tailBlock?.kind === 'html') markup?.spend(this.tailBlock.html.length);
     }
     return { blocks: this.blocks, tail: this.tailBlock, pending };
   }

@@ -1,6 +1,7 @@
 // A per-frame budget for Markdown rendering, shared by every message on screen: a burst of finished blocks
 // (a whole answer arriving at once, a tab with long messages) is rendered over several frames instead of
-// one long task. The first render in a frame opens the window; later ones share it. Two limits: time spent
+// one long task. The first render in a frame opens the window; later ones share it, and once something was
+// rendered in it, a message past the limits waits for the next frame. Two limits: time spent
 // in markdown-it and DOMPurify, and the HTML handed to the DOM, since the browser's parsing, style, layout
 // and paint of new markup cost several times what producing it did (a burst of small sections could stay
 // inside the time budget and still make a frame of 90 ms).
@@ -28,6 +29,7 @@ export function markdownDeadline(): number {
 export const frameMarkup: MarkupBudget = {
   spend: (chars) => void (markupSpent += chars),
   exhausted: () => markupSpent >= markupBudget,
+  started: () => markupSpent > 0,
 };
 
 /** Tests: Infinity renders everything at once; 0 renders one block per update. */

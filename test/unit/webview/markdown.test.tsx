@@ -299,7 +299,7 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     do {
       let spent = 0;
       // No time limit: only the markup budget stops a frame.
-      view = inc.update(full, Infinity, { spend: (n) => void (spent += n), exhausted: () => spent >= CAP });
+      view = inc.update(full, Infinity, { spend: (n) => void (spent += n), exhausted: () => spent >= CAP, started: () => spent > 0 });
       const added = view.blocks.slice(shown);
       shown = view.blocks.length;
       // The render that crosses the budget is the frame's last (small blocks share one render of up to SOFT_TAIL).
@@ -310,6 +310,46 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     assert.equal(view.pending, false);
     assert.ok(frames > 10, `${frames} frames`);
     assert.equal(viewHtml(view).textContent!.replace(/\s+/g, ' ').trim(), viewHtml(new IncrementalMarkdown().update(full)).textContent!.replace(/\s+/g, ' ').trim());
+  });
+  it('the frame budget is shared: once one message spent it, the next waits, tail included, and follows on a later frame', () => {
+    const message = (i: number) => `**Message ${i}** with \`inline code\` and a [link](https://example.com/${i}).\n\n- first point of ${i}\n- second point\n`;
+    const CAP = 50;
+    let spent = 0;
+    const frame = { spend: (n: number) => void (spent += n), exhausted: () => spent >= CAP, started: () => spent > 0 };
+    const messages = Array.from({ length: 10 }, () => new IncrementalMarkdown());
+    // Ten messages mounted in one frame: the budget covers the first, not ten first blocks.
+    const views = messages.map((inc, i) => inc.update(message(i), Infinity, frame));
+    assert.equal(views[0].pending, true, 'the first message renders its first block, then the budget stops it');
+    assert.equal(views[0].blocks.length, 1);
+    for (const [i, v] of views.slice(1).entries()) {
+      assert.equal(v.pending, true, `message ${i + 1} waits`);
+      assert.equal(v.blocks.length + (v.tail ? 1 : 0), 0, `message ${i + 1} shows nothing yet`);
+    }
+    // Later frames: every message completes, the same as rendered at once.
+    let frames = 1;
+    let latest = views;
+    while (latest.some((v) => v.pending) && frames < 100) {
+      spent = 0;
+      latest = messages.map((inc, i) => inc.update(message(i), Infinity, frame));
+      frames++;
+    }
+    assert.ok(frames >= 10, `${frames} frames`);
+    for (const [i, v] of latest.entries()) {
+      assert.equal(v.pending, false);
+      assert.equal(viewHtml(v).innerHTML, viewHtml(new IncrementalMarkdown().update(message(i))).innerHTML);
+    }
+  });
+
+  it('a streamed tail that only grew stays on screen while the frame has no budget left', () => {
+    const inc = new IncrementalMarkdown();
+    const grown = inc.update('Para one\n\nstreaming tail');
+    assert.ok(grown.tail);
+    const spentFrame = { spend: () => undefined, exhausted: () => true, started: () => true };
+    const waiting = inc.update('Para one\n\nstreaming tail grows', Infinity, spentFrame);
+    assert.equal(waiting.pending, true);
+    assert.equal(waiting.tail, grown.tail, 'the tail as last rendered, not nothing');
+    const next = inc.update('Para one\n\nstreaming tail grows', Infinity);
+    assert.match(viewHtml(next).textContent ?? '', /streaming tail grows/);
   });
 });
 
