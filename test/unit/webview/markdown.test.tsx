@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
-import { inRuns, RUN_PIECES, type Run } from '../../../webview-ui/src/components/Markdown';
+import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -485,12 +485,57 @@ describe('webview markdown: the text the host appended to streamed blocks', () =
   });
 });
 
+describe('webview markdown: blocks in pages', () => {
+  const html = (key: number, inline = false, startsParagraph = false): MarkdownBlock => ({ kind: 'html', key, html: `<p>${key}</p>`, inline, startsParagraph });
+  const keysOf = (pages: { items: readonly (MarkdownBlock | Run)[] }[]) => pages.flatMap((p) => p.items.map((i) => (i.kind === 'run' ? `run${i.key}:${i.pieces.length}` : String(i.key))));
+
+  it('a page that no longer holds the last item keeps its identity; an item never changes page; the tail sits where its block will', () => {
+    const layout = new BlockPages();
+    const blocks: MarkdownBlock[] = [];
+    const pageOf = new Map<string, number>();
+    let before: ReturnType<BlockPages['pages']> = [];
+    for (let k = 0; k < PAGE_SIZE * 3 + 5; k++) {
+      const tail = html(k);
+      const withTail = layout.pages(blocks, tail);
+      const tailPage = withTail.find((p) => p.items.includes(tail))!;
+      blocks.push(tail);
+      const pages = layout.pages(blocks, undefined);
+      assert.equal(pages.find((p) => p.items.includes(tail))?.key, tailPage.key, `block ${k} is in the page its tail was in`);
+      for (const p of pages) {
+        assert.ok(p.items.length <= PAGE_SIZE);
+        for (const i of p.items) {
+          const key = String(i.key);
+          if (pageOf.has(key)) assert.equal(pageOf.get(key), p.key, `item ${key} stays in its page`);
+          pageOf.set(key, p.key);
+        }
+      }
+      for (const p of before.slice(0, -1)) assert.equal(pages[p.key], p, `page ${p.key} is final and kept as it was`);
+      before = pages;
+    }
+    assert.equal(before.length, 4);
+  });
+
+  it('is the same layout as placing every block at once, runs included, and starts over when the blocks are replaced', () => {
+    const layout = new BlockPages();
+    const blocks: MarkdownBlock[] = [];
+    for (let k = 0; k < 200; k++) {
+      blocks.push(k % 37 === 0 ? html(k) : html(k, true, k % 11 === 0));
+      layout.pages(blocks.slice(), k % 3 ? html(1000 + k, true) : undefined);
+    }
+    const whole = new BlockPages().pages(blocks, undefined);
+    assert.deepEqual(keysOf(layout.pages(blocks, undefined)), keysOf(whole));
+    assert.ok(keysOf(whole).every((k) => !k.startsWith('run') || Number(k.split(':')[1]) <= RUN_PIECES));
+    const replaced = [html(5000), html(5001)];
+    assert.deepEqual(keysOf(layout.pages(replaced, undefined)), ['5000', '5001']);
+  });
+});
+
 describe('webview markdown: a long paragraph lays out in runs', () => {
   it('pieces of one paragraph go into runs of RUN_PIECES; the next long paragraph starts a run of its own', () => {
     const paragraph = (word: string) => Array.from({ length: 2500 }, (_, i) => `${word} ${i} `).join('');
     const text = `${paragraph('alpha')}\n\n${paragraph('beta')}`;
     const { view } = streamInto(new IncrementalMarkdown(), text.match(/[\s\S]{1,10}/g)!);
-    const items = inRuns(view.tail ? [...view.blocks, view.tail] : view.blocks);
+    const items = new BlockPages().pages(view.blocks, view.tail).flatMap((p) => p.items);
     const runs = items.filter((i): i is Run => i.kind === 'run');
     assert.equal(runs.length, items.length, 'every piece is in a run');
     assert.ok(runs.every((r) => r.pieces.length <= RUN_PIECES));

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { BlockPages, type PageItem } from '../blockPages';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
 import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline } from '../renderBudget';
@@ -56,35 +57,7 @@ function Block({ block }: { block: MarkdownBlock }) {
   return block.kind === 'html' ? <HtmlBlock html={block.html} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
 }
 
-/**
- * Pieces of one long paragraph per run: a run is a block of its own, so appending to the paragraph lays out
- * the last run only, not the whole paragraph (one inline formatting context costs layout in proportion to
- * it), and runs out of view are not laid out at all. The price: a line break every RUN_PIECES pieces
- * (~16 KB of one paragraph).
- */
-export const RUN_PIECES = 8;
-
-export type Run = { kind: 'run'; key: number; starts: boolean; pieces: MarkdownBlock[] };
-
-export function inRuns(blocks: readonly MarkdownBlock[]): (MarkdownBlock | Run)[] {
-  const out: (MarkdownBlock | Run)[] = [];
-  let run: Run | undefined;
-  for (const b of blocks) {
-    if (b.kind !== 'html' || !b.inline) {
-      run = undefined;
-      out.push(b);
-      continue;
-    }
-    if (!run || b.startsParagraph || run.pieces.length === RUN_PIECES) {
-      run = { kind: 'run', key: b.key, starts: b.startsParagraph === true, pieces: [] };
-      out.push(run);
-    }
-    run.pieces.push(b);
-  }
-  return out;
-}
-
-function RunOrBlock({ item }: { item: MarkdownBlock | Run }) {
+const RunOrBlock = memo(function RunOrBlock({ item }: { item: PageItem }) {
   if (item.kind !== 'run') return <Block block={item} />;
   return (
     <div class={item.starts ? 'md-run md-run-start' : 'md-run'}>
@@ -93,7 +66,18 @@ function RunOrBlock({ item }: { item: MarkdownBlock | Run }) {
       ))}
     </div>
   );
-}
+});
+
+/** A page of a message's items (blockPages.ts); a page that no longer changes is not diffed again. */
+const PageView = memo(function PageView({ items }: { items: readonly PageItem[] }) {
+  return (
+    <div class="md-page">
+      {items.map((item) => (
+        <RunOrBlock key={item.kind === 'run' ? `run${item.key}` : item.key} item={item} />
+      ))}
+    </div>
+  );
+});
 
 /**
  * Sanitised, incrementally rendered Markdown. Clicks on links and code-block buttons are handled by
@@ -102,8 +86,10 @@ function RunOrBlock({ item }: { item: MarkdownBlock | Run }) {
  */
 export function Markdown({ text, stream }: { text: string; stream?: string }) {
   const inc = useRef<IncrementalMarkdown | null>(null);
+  const layout = useRef<BlockPages | null>(null);
   const shown = useRef<{ epoch: number; length: number } | undefined>(undefined);
   if (!inc.current) inc.current = new IncrementalMarkdown();
+  if (!layout.current) layout.current = new BlockPages();
   const [, setFrame] = useState(0);
   // A streamed block: parse only the text the host's ops appended since the block last rendered. The
   // length check catches any other change (an item replaced): then the whole text is read once.
@@ -121,9 +107,10 @@ export function Markdown({ text, stream }: { text: string; stream?: string }) {
   });
   return (
     <div class="md">
-      {/* One keyed list: a code block keeps its key from streaming (tail) to finished (blocks). */}
-      {inRuns(tail ? [...blocks, tail] : blocks).map((b) => (
-        <RunOrBlock key={b.kind === 'run' ? `run${b.key}` : b.key} item={b} />
+      {/* The tail is placed in the page it will have as a block: a code block keeps its element from
+          streaming (tail) to finished (blocks). */}
+      {layout.current.pages(blocks, tail).map((page) => (
+        <PageView key={page.key} items={page.items} />
       ))}
     </div>
   );
