@@ -2,12 +2,15 @@
 // agent (test/fixtures/agents/fake-agent.mjs: it forks, sets titles and says who is signed in): "Fork
 // session" opens a new tab with the transcript; "Fork from here" on the first message opens one with only
 // the first turn; "Rename session" and a double-click on a tab rename it, and the title survives a reload
-// of the workbench; an empty or a 201-character title is refused where it is typed and the old title
-// stays; "Sign out" in the header's account display leaves it saying "Not signed in".
+// of the workbench and shows in a second window of the workspace; an empty or a 201-character title is
+// refused where it is typed and the old title stays; "Sign out" in the header's account display leaves it
+// saying "Not signed in".
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { button, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, transcript, until } from './helpers/chat';
-import { closeWorkbench, openWorkbench, persistedWorkspaceState, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { closeWorkbench, e2eEnv, openWorkbench, persistedWorkspaceState, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
 
 const RENAMED = 'Parser work';
 const RENAMED_FROM_TAB = 'Lexer work';
@@ -156,5 +159,21 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     assert.strictEqual(await tabTitled(BEFORE_RELOAD).count(), 0, 'the title of the last rename');
     await selectTab(KEPT_ACROSS_RELOAD);
     await header().getByRole('heading', { name: KEPT_ACROSS_RELOAD }).waitFor({ timeout: 30_000 });
+  });
+
+  it('a second window of the workspace, whose extension host gets another storage folder, reopens the saved tabs', async () => {
+    // Opened while this window's extension host holds the lock of the workspace's storage folder, the
+    // second window's host is given `<id>-1` (as the next host of a reload is when the last one is still
+    // shutting down). The saved sessions must not depend on that folder.
+    const second = await wb!.page.context().newPage();
+    try {
+      await second.goto(e2eEnv().url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      const secondChat = await openChat(second);
+      await tabs(secondChat).filter({ hasText: KEPT_ACROSS_RELOAD }).first().waitFor({ timeout: 90_000 });
+      const storage = path.join(e2eEnv().userDataDir, 'User', 'workspaceStorage');
+      assert.ok(fs.readdirSync(storage).some((name) => name.endsWith('-1')), `a second storage folder was handed out: ${fs.readdirSync(storage).join(', ')}`);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -54,7 +54,8 @@ export async function openWorkbench({ width = 1280, height = 800 } = {}): Promis
   const env = e2eEnv();
   const browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: env.chromiumArgs, timeout: 60_000 });
   try {
-    const page = await browser.newPage({ viewport: { width, height } });
+    // A context of its own (not browser.newPage()), so a test can open a second window that shares its storage.
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     const lines: string[] = [];
     page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
