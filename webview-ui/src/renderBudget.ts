@@ -7,20 +7,32 @@
 // inside the time budget and still make a frame of 90 ms).
 import type { MarkupBudget } from './markdown';
 
+/** Without animation frames (plain DOM tests), a window lasts this long. */
 const FRAME_MS = 16;
+/** A window still open after this long belongs to a frame that never came (a hidden webview). */
+const STALE_WINDOW_MS = 500;
 let budgetMs = 8;
 /** Characters of HTML per frame (about 600 elements of typical answer Markdown). */
 const MARKUP_PER_FRAME = 12_000;
 let markupBudget = MARKUP_PER_FRAME;
 let windowStart = -Infinity;
+let windowOpen = false;
 let markupSpent = 0;
 
-/** The performance.now() time by which Markdown rendering in this frame should stop. */
+/**
+ * The performance.now() time by which Markdown rendering in this frame should stop. A window ends when the
+ * next animation frame starts, not after a fixed time: several renders in one long task (the store's
+ * frame, then each message's own) share one budget instead of each opening a new one.
+ */
 export function markdownDeadline(): number {
   const now = performance.now();
-  if (now - windowStart >= FRAME_MS) {
+  const frames = typeof requestAnimationFrame === 'function';
+  const over = frames ? !windowOpen || now - windowStart >= STALE_WINDOW_MS : now - windowStart >= FRAME_MS;
+  if (over) {
     windowStart = now;
     markupSpent = 0;
+    windowOpen = true;
+    if (frames) requestAnimationFrame(() => (windowOpen = false));
   }
   return windowStart + budgetMs;
 }
@@ -37,5 +49,6 @@ export function setMarkdownBudget(ms: number): void {
   budgetMs = ms;
   markupBudget = ms === Infinity ? Infinity : ms === 0 ? 0 : MARKUP_PER_FRAME;
   windowStart = -Infinity;
+  windowOpen = false;
   markupSpent = 0;
 }

@@ -4,6 +4,7 @@ import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, ty
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
 import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';
+import { frameMarkup, markdownDeadline, setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -482,6 +483,27 @@ describe('webview markdown: the text the host appended to streamed blocks', () =
     streams.reset();
     assert.equal(streams.take('s\ni2\n0'), undefined);
     assert.equal(streams.epoch, epoch + 1);
+  });
+});
+
+describe('webview markdown: the frame budget window', () => {
+  afterEach(() => setMarkdownBudget(Infinity));
+
+  it('lasts until the next animation frame, however long the task that renders runs', async () => {
+    setMarkdownBudget(8);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const deadline = markdownDeadline();
+    frameMarkup.spend(100);
+    // One long task (the store's render, then each message's own): 30 ms later it is still the same frame.
+    const busyUntil = performance.now() + 30;
+    while (performance.now() < busyUntil) {
+      // busy: no frame can start
+    }
+    assert.equal(markdownDeadline(), deadline, 'the same window');
+    assert.equal(frameMarkup.started(), true);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    assert.ok(markdownDeadline() > deadline, 'a new window in the next frame');
+    assert.equal(frameMarkup.started(), false);
   });
 });
 
