@@ -5,6 +5,8 @@ import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../..
 import { TextStreams } from '../../../webview-ui/src/textStreams';
 import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';
 import { frameMarkup, markdownDeadline, setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
+import { render } from 'preact';
+import { Markdown } from '../../../webview-ui/src/components/Markdown';
 
 function inert(html: string): void {
   const host = document.createElement('div');
@@ -504,6 +506,44 @@ describe('webview markdown: the frame budget window', () => {
     await new Promise((resolve) => requestAnimationFrame(resolve));
     assert.ok(markdownDeadline() > deadline, 'a new window in the next frame');
     assert.equal(frameMarkup.started(), false);
+  });
+});
+
+describe('webview markdown: messages waiting for a frame', () => {
+  afterEach(() => setMarkdownBudget(Infinity));
+
+  it('all of them are rendered again from one animation-frame callback a frame, until each is complete', async () => {
+    setMarkdownBudget(0); // one block a frame, so every message but one waits
+    const texts = Array.from({ length: 10 }, (_, i) => Array.from({ length: 3 }, (_, j) => `Paragraph ${i}.${j} of message ${i}.`).join('\n\n'));
+    const g = globalThis as { requestAnimationFrame: typeof requestAnimationFrame };
+    const realFrame = g.requestAnimationFrame;
+    const nextFrame = () => new Promise((resolve) => realFrame(resolve));
+    let requests = 0;
+    g.requestAnimationFrame = (callback) => {
+      requests++;
+      return realFrame(callback);
+    };
+    const root = document.createElement('div');
+    document.body.appendChild(root);
+    try {
+      await nextFrame();
+      render(<div>{texts.map((text, i) => <Markdown key={i} text={text} />)}</div>, root);
+      const complete = () => texts.every((t) => t.split('\n\n').every((p) => root.textContent!.includes(p)));
+      requests = 0;
+      let frames = 0;
+      while (!complete() && frames < 200) {
+        await nextFrame();
+        frames++;
+      }
+      assert.ok(complete(), `complete after ${frames} frames`);
+      assert.ok(frames >= 10, `spread over frames: ${frames}`);
+      // Per frame: the budget window's end and one callback for all waiting messages (one each: ~6 a frame here).
+      assert.ok(requests <= 2 * frames + 2, `${requests} animation frames requested in ${frames} frames`);
+    } finally {
+      g.requestAnimationFrame = realFrame;
+      render(null, root);
+      root.remove();
+    }
   });
 });
 

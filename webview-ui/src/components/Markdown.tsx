@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { BlockPages, type PageItem } from '../blockPages';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
 import { textStreams } from '../textStreams';
-import { frameMarkup, markdownDeadline } from '../renderBudget';
+import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
 import { memo } from './common';
 
 const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
@@ -101,9 +101,7 @@ export function Markdown({ text, stream }: { text: string; stream?: string }) {
   const deadline = markdownDeadline();
   const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, deadline, frameMarkup) : inc.current.update(text, deadline, frameMarkup);
   useEffect(() => {
-    if (!pending) return;
-    const handle = requestAnimationFrame(() => setFrame((n) => n + 1));
-    return () => cancelAnimationFrame(handle);
+    if (pending) return renderNextFrame(() => setFrame((n) => n + 1));
   });
   return (
     <div class="md">
