@@ -80,14 +80,13 @@ export class TranscriptStore {
   }
 
   async save(meta: StoredSessionMeta, transcript: Transcript): Promise<void> {
+    // Written aside and renamed over: a host reading it meanwhile (the next one, during a reload) sees the
+    // old transcript or the new one, never half of one.
+    const partial = vscode.Uri.joinPath(this.folder, `${encodeURIComponent(meta.key)}.${randomUUID()}.partial`);
     try {
       await vscode.workspace.fs.createDirectory(this.folder);
-      // Written aside and renamed over: a host reading it meanwhile (the next one, during a reload)
-      // sees the old transcript or the new one, never half of one.
-      const file = this.fileFor(meta.key);
-      const partial = vscode.Uri.joinPath(this.folder, `${encodeURIComponent(meta.key)}.${randomUUID()}.partial`);
       await vscode.workspace.fs.writeFile(partial, Buffer.from(serialiseBounded(transcript)));
-      await vscode.workspace.fs.rename(partial, file, { overwrite: true });
+      await vscode.workspace.fs.rename(partial, this.fileFor(meta.key), { overwrite: true });
       const index = this.list().filter((m) => m.key !== meta.key);
       index.unshift(meta);
       const kept = index.slice(0, MAX_SESSIONS);
@@ -95,6 +94,7 @@ export class TranscriptStore {
       await this.memento.update(INDEX_KEY, kept);
     } catch (error) {
       this.log.warn(`Could not save the transcript of ${meta.key}: ${String(error)}`);
+      await Promise.resolve(vscode.workspace.fs.delete(partial)).catch(() => undefined);
     }
   }
 
