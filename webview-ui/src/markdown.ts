@@ -264,13 +264,14 @@ export class IncrementalMarkdown {
         this.setStable(start);
       }
       if (start < this.base || this.scanner.openFence()?.at === start) break; // a fence is never cut
-      const tail = this.work.slice(start - this.base);
-      const forced = tail.length > SOFT_TAIL ? forcedCut(tail) : undefined;
-      if (!forced) break;
+      if (this.length - start <= SOFT_TAIL) break;
+      // Checked before looking for a cut, which reads the tail: a render that waits costs nothing.
       if (outOfTime()) {
         pending = true;
         break;
       }
+      const forced = forcedCut(this.work.slice(start - this.base));
+      if (!forced) break;
       const markupAdded = this.push(added, start, start + forced.at, forced.paragraph);
       markup?.spend(markupAdded);
       this.setStable(start + forced.at);

@@ -140,6 +140,8 @@ export function findCuts(text: string, from: number): number[] {
 
 /** Above this many characters the live tail is cut even without a blank line (bounded cost per chunk). */
 export const SOFT_TAIL = 2048;
+/** How far forcedCut looks for the end of the tail's first line. */
+const FIRST_LINE_SEARCH = 8 * SOFT_TAIL;
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 /** First lines of blocks a whitespace cut must not turn a paragraph's continuation into. */
 const BLOCK_START = /^ {0,3}(?:[-*+>#|]|\d{1,9}[.)]|`{3}|~{3}|={2,}|-{2,})|^ {4}/;
@@ -151,8 +153,11 @@ const INTERRUPTING_LINE = /\n {0,3}(?:[-*+>|=#]|\d{1,9}[.)]|`{3}|~{3})/;
  * as one paragraph). Returns the offset and whether the cut splits a paragraph, or undefined.
  */
 export function forcedCut(tail: string): { at: number; paragraph: boolean } | undefined {
-  const firstEnd = tail.indexOf('\n');
-  const first = firstEnd < 0 ? tail : tail.slice(0, firstEnd);
+  // The first line's end is looked for near the start only: a long paragraph has none, and reading all of
+  // it on every cut would make cutting a backlog quadratic. A list item longer than that is not cut.
+  const head = tail.length > FIRST_LINE_SEARCH ? tail.slice(0, FIRST_LINE_SEARCH) : tail;
+  const firstEnd = head.indexOf('\n');
+  const first = firstEnd < 0 ? head : head.slice(0, firstEnd);
   if (fenceOpener(first)) return undefined;
   if (LIST_ITEM.test(first)) {
     let best = -1;

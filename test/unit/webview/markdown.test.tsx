@@ -184,6 +184,14 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     assert.match((text + ' more '.repeat(200))[cut.at], /\p{L}/u, 'the next piece starts with a letter');
   });
 
+  it('a very long tail: a paragraph is cut near its start, a fence opener is never cut, whatever follows', () => {
+    const paragraph = 'word '.repeat(40_000);
+    const cut = forcedCut(paragraph);
+    assert.ok(cut && cut.at <= SOFT_TAIL && cut.paragraph);
+    assert.equal(forcedCut('```js ' + 'x'.repeat(40_000)), undefined, 'a fence line longer than the first-line search');
+    assert.equal(forcedCut('```js\n' + 'code '.repeat(20_000)), undefined);
+  });
+
   it('a long list is cut between items; the items and their numbers stay', () => {
     const items = Array.from({ length: 400 }, (_, i) => `${i + 1}. item number ${i + 1} with some text`);
     const chunks = (items.join('\n') + '\n').match(/[\s\S]{1,13}/g)!;
