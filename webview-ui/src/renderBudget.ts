@@ -32,7 +32,7 @@ export function markdownDeadline(): number {
     windowStart = now;
     markupSpent = 0;
     windowOpen = true;
-    if (frames) requestAnimationFrame(() => (windowOpen = false));
+    if (frames) requestFrame();
   }
   return windowStart + budgetMs;
 }
@@ -47,15 +47,20 @@ let frameRequested = false;
  */
 export function renderNextFrame(render: () => void): () => void {
   waiting.add(render);
-  if (!frameRequested) {
-    frameRequested = true;
-    requestAnimationFrame(renderWaiting);
-  }
+  requestFrame();
   return () => void waiting.delete(render);
 }
 
-function renderWaiting(): void {
+/** One callback at the next animation frame: it ends the budget window, then renders what waits for it. */
+function requestFrame(): void {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(onFrame);
+}
+
+function onFrame(): void {
   frameRequested = false;
+  windowOpen = false;
   const due = [...waiting];
   waiting.clear();
   for (const render of due) render();
