@@ -16,6 +16,7 @@ const RENAMED = 'Parser work';
 const RENAMED_FROM_TAB = 'Lexer work';
 const BEFORE_RELOAD = 'Before the reload';
 const KEPT_ACROSS_RELOAD = 'Kept across a reload';
+const SHOWN_IN_SECOND_WINDOW = 'Shown in a second window';
 
 describe('Session actions in the chat: fork, rename, sign out', function () {
   this.timeout(180_000);
@@ -44,6 +45,20 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
   async function selectTab(title: string): Promise<void> {
     await tabTitled(title).first().click();
     await until(async () => (await selectedTitle()) === title, `the tab "${title}" to be selected`, 30_000);
+  }
+
+  /**
+   * Waits until the browser's storage holds the session titled `title` and every open tab: the workspace
+   * state gets there a moment after the rename (and the open tabs a moment after they open).
+   */
+  async function untilStored(title: string): Promise<void> {
+    const shown = await tabs(chat).count();
+    await until(async () => {
+      const state = await persistedWorkspaceState(wb!.page);
+      const index = state?.['switchboard.history.v1'];
+      const open = (state?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined)?.keys;
+      return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === title) && Array.isArray(open) && open.length === shown;
+    }, 'the renamed session and the open tabs to be stored', 60_000);
   }
 
   before(async () => {
@@ -144,15 +159,7 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     // Its own renames, so it does not rely on what the rename test left.
     await renameSelected(BEFORE_RELOAD);
     await renameSelected(KEPT_ACROSS_RELOAD);
-    // The workspace state reaches the browser's storage a moment after the rename (and the open tabs a
-    // moment after they open): reload once it has.
-    const shown = await tabs(chat).count();
-    await until(async () => {
-      const state = await persistedWorkspaceState(wb!.page);
-      const index = state?.['switchboard.history.v1'];
-      const open = (state?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined)?.keys;
-      return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === KEPT_ACROSS_RELOAD) && Array.isArray(open) && open.length === shown;
-    }, 'the renamed session and the open tabs to be stored', 60_000);
+    await untilStored(KEPT_ACROSS_RELOAD);
     await wb!.page.reload();
     chat = await openChat(wb!.page);
     await tabTitled(KEPT_ACROSS_RELOAD).first().waitFor({ timeout: 90_000 });
@@ -165,11 +172,14 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     // Opened while this window's extension host holds the lock of the workspace's storage folder, the
     // second window's host is given `<id>-1` (as the next host of a reload is when the last one is still
     // shutting down). The saved sessions must not depend on that folder.
+    // Its own rename, so it does not rely on what the reload test left.
+    await renameSelected(SHOWN_IN_SECOND_WINDOW);
+    await untilStored(SHOWN_IN_SECOND_WINDOW);
     const second = await wb!.page.context().newPage();
     try {
       await second.goto(e2eEnv().url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
       const secondChat = await openChat(second);
-      await tabs(secondChat).filter({ hasText: KEPT_ACROSS_RELOAD }).first().waitFor({ timeout: 90_000 });
+      await tabs(secondChat).filter({ hasText: SHOWN_IN_SECOND_WINDOW }).first().waitFor({ timeout: 90_000 });
       const storage = path.join(e2eEnv().userDataDir, 'User', 'workspaceStorage');
       assert.ok(fs.readdirSync(storage).some((name) => name.endsWith('-1')), `a second storage folder was handed out: ${fs.readdirSync(storage).join(', ')}`);
     } finally {
