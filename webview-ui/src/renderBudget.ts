@@ -4,7 +4,8 @@
 // rendered in it, a message past the limits waits for the next frame. Two limits: time spent
 // in markdown-it and DOMPurify, and the HTML handed to the DOM, since the browser's parsing, style, layout
 // and paint of new markup cost several times what producing it did (a burst of small sections could stay
-// inside the time budget and still make a frame of 90 ms).
+// inside the time budget and still make a frame of 90 ms). The HTML is weighed per element as well as per
+// character (markupCost in markdown.ts).
 import type { MarkupBudget } from './markdown';
 
 /** Without animation frames (plain DOM tests), a window lasts this long. */
@@ -12,7 +13,7 @@ const FRAME_MS = 16;
 /** A window still open after this long belongs to a frame that never came (a hidden webview). */
 const STALE_WINDOW_MS = 500;
 let budgetMs = 8;
-/** Characters of HTML per frame (about 600 elements of typical answer Markdown). */
+/** Markup per frame, in markupCost units: 12 KB of paragraph text, or about 150 elements of short sections. */
 const MARKUP_PER_FRAME = 12_000;
 let markupBudget = MARKUP_PER_FRAME;
 let windowStart = -Infinity;

@@ -1,6 +1,6 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { IncrementalMarkdown, isSafeHref, markupCost, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
 import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';
@@ -322,6 +322,36 @@ describe('webview markdown: long blocks stream with bounded cost', () => {
     assert.ok(frames > 10, `${frames} frames`);
     assert.equal(viewHtml(view).textContent!.replace(/\s+/g, ' ').trim(), viewHtml(new IncrementalMarkdown().update(full)).textContent!.replace(/\s+/g, ' ').trim());
   });
+  it('markup is weighed per element as well as per character: short sections take more frames than plain text of the same length', () => {
+    assert.equal(markupCost('<p>a</p>'), 8 + 2 * 30);
+    assert.equal(markupCost('plain'), 5);
+    const sections = Array.from({ length: 300 }, (_, i) => `### Section ${i}\n\nSome **bold** and \`code\`.\n\n- one\n- two`).join('\n\n');
+    const words = 'plain words of an answer that is mostly prose '.repeat(Math.ceil(sections.length / 46)).slice(0, sections.length);
+    const prose = words.replace(/(.{180}) /g, '$1\n\n');
+    const CAP = 12_000;
+    const framesFor = (full: string): { frames: number; maxElements: number } => {
+      const inc = new IncrementalMarkdown();
+      let view: MarkdownView;
+      let frames = 0;
+      let shown = 0;
+      let maxElements = 0;
+      do {
+        let spent = 0;
+        view = inc.update(full, Infinity, { spend: (n) => void (spent += n), exhausted: () => spent >= CAP, started: () => spent > 0 });
+        // Elements the frame added before its last render (the render that crosses the budget is the frame's last).
+        const added = view.blocks.slice(shown, -1);
+        shown = view.blocks.length;
+        maxElements = Math.max(maxElements, added.reduce((n, b) => n + (htmlOf(b).match(/<[a-z]/g)?.length ?? 0), 0));
+        frames++;
+      } while (view.pending && frames < 1000);
+      return { frames, maxElements };
+    };
+    const s = framesFor(sections);
+    const p = framesFor(prose);
+    assert.ok(s.frames > 3 * p.frames, `sections ${s.frames} frames, prose of the same length ${p.frames}`);
+    assert.ok(s.maxElements <= CAP / 30, `at most ${CAP / 30} elements before a frame's last render: ${s.maxElements}`);
+  });
+
   it('the frame budget is shared: once one message spent it, the next waits, tail included, and follows on a later frame', () => {
     const message = (i: number) => `**Message ${i}** with \`inline code\` and a [link](https://example.com/${i}).\n\n- first point of ${i}\n- second point\n`;
     const CAP = 50;
