@@ -14,7 +14,8 @@
 // task over 50 ms. Benchmarks are not tests:
 // nothing here fails on a number; the report goes between the "chat" markers of bench/RESULTS.md.
 //
-// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--no-write]
+// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--no-write] [--cpu-throttle <n>]
+//   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
@@ -37,11 +38,14 @@ const { values: opts } = parseArgs({
     chunks: { type: 'string', default: '5000' },
     messages: { type: 'string', default: '2000' },
     'no-write': { type: 'boolean', default: false },
+    'cpu-throttle': { type: 'string', default: '1' },
   },
 });
 const RUNS = Number(opts.runs);
 const CHUNKS = Number(opts.chunks);
 const MESSAGES = Number(opts.messages);
+/** Chromium's CPU throttling of the renderer (DevTools' "CPU: Nx slowdown"): a slower machine, reproducibly. */
+const CPU_THROTTLE = Number(opts['cpu-throttle']);
 const TRANSCRIPT_AGENT = join(REPO, 'bench', 'lib', 'transcript-agent.mjs');
 const CODE_LINES = 5000;
 const SECTIONS = 500;
@@ -431,6 +435,12 @@ async function main() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(workbenchUrl(server), { waitUntil: 'domcontentloaded', timeout: 90_000 });
   await waitForWorkbench(page, { timeout: 90_000 });
+  if (CPU_THROTTLE > 1) {
+    // The workbench page and its webview iframes share one renderer here, so throttling the page slows the chat too.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE });
+    say(`CPU throttled ${CPU_THROTTLE}x`);
+  }
   const frame = await openChat(page);
   say('chat webview ready');
 
