@@ -3,12 +3,14 @@
 //   2. the SDK 2.4 `client()` over `ndJsonStream` (what an SDK-based client pays),
 //   3. our AcpClientConnection: decode + lean dispatch + zod validation + TranscriptState,
 // interleaved in one run (rounds rotate the order), each fed from a pull-based Readable of
-// 64 KiB chunks. Reports CPU time (process.cpuUsage) and wall time, ratios vs the floor and
+// 64 KiB chunks. Reports CPU time (process.cpuUsage: the whole process, GC helper threads included), the
+// main thread's own CPU time (the metric DESIGN.md sets the target on; Linux only) and wall time, ratios vs the floor and
 // the SDK, and peak heap above a post-GC baseline, sampled during the run and at quarters of
 // the stream (flat = no growth beyond the transcript itself). Writes its section of
 // bench/RESULTS.md between the "protocol" markers.
 // Run: npm run bench -- protocol   (or: node --expose-gc out/bench/protocol.bench.js)
 // ACP_BENCH_PIPELINES=floor,ours runs only those (a quick check; RESULTS.md is then left alone).
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { Readable, Writable } from 'node:stream';
 import { AcpClientConnection, TranscriptState } from '../src/acp';
@@ -16,7 +18,7 @@ import { generateUpdateStream } from './protocol.stream';
 import { writeResultsSection } from './lib/results';
 
 const LINES = Number(process.env.ACP_BENCH_LINES ?? 200_000);
-const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 5);
 const CHUNK = 64 * 1024;
 const MB = 1024 * 1024;
 
@@ -24,6 +26,7 @@ type Pipeline = 'floor' | 'sdk' | 'ours';
 
 interface Sample {
   cpuMs: number;
+  mainCpuMs: number;
   wallMs: number;
   peakHeapMB: number;
   quarterHeapMB: number[];
@@ -42,6 +45,18 @@ function source(data: Buffer): Readable {
       at += CHUNK;
     },
   });
+}
+
+/**
+ * CPU time of the main thread alone, in ms: the first field of /proc/self/task/<pid>/schedstat is the
+ * nanoseconds the thread ran (the main thread's id is the process id). NaN where there is no procfs.
+ */
+function mainThreadCpuMs(): number {
+  try {
+    return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
 }
 
 const sink = () => new Writable({ write: (_c, _e, cb) => cb() });
@@ -64,12 +79,14 @@ async function measure(run: (progress: (n: number) => void) => Promise<void>): P
     }
   };
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpuMs();
   const start = performance.now();
   await run(progress);
   const wallMs = performance.now() - start;
+  const mainCpuMs = mainThreadCpuMs() - mainCpu;
   const used = process.cpuUsage(cpu);
   clearInterval(sampler);
-  return { cpuMs: (used.user + used.system) / 1000, wallMs, peakHeapMB: (peak - baseHeap) / MB, quarterHeapMB: quarters };
+  return { cpuMs: (used.user + used.system) / 1000, mainCpuMs, wallMs, peakHeapMB: (peak - baseHeap) / MB, quarterHeapMB: quarters };
 }
 
 async function runFloor(data: Buffer, progress: (n: number) => void): Promise<void> {
@@ -146,33 +163,38 @@ async function main(): Promise<void> {
       const p = order[(i + round) % order.length];
       const s = await measure((progress) => RUNNERS[p](data, progress));
       samples[p].push(s);
-      console.log(`round ${round + 1} ${p.padEnd(5)} cpu ${s.cpuMs.toFixed(0)} ms, wall ${s.wallMs.toFixed(0)} ms, peak heap +${s.peakHeapMB.toFixed(1)} MB, heap at quarters ${s.quarterHeapMB.map((q) => q.toFixed(0)).join('/')} MB`);
+      console.log(`round ${round + 1} ${p.padEnd(5)} cpu ${s.cpuMs.toFixed(0)} ms, main thread ${s.mainCpuMs.toFixed(0)} ms, wall ${s.wallMs.toFixed(0)} ms, peak heap +${s.peakHeapMB.toFixed(1)} MB, heap at quarters ${s.quarterHeapMB.map((q) => q.toFixed(0)).join('/')} MB`);
     }
   }
   if (order.length < all.length) {
-    for (const p of order) console.log(`${p}: median cpu ${median(samples[p].map((s) => s.cpuMs)).toFixed(0)} ms, ${(median(samples.floor.map((s) => s.cpuMs)) / median(samples[p].map((s) => s.cpuMs))).toFixed(2)}x floor`);
+    for (const p of order) {
+      const cpu = (k: 'cpuMs' | 'mainCpuMs', q: Pipeline) => median(samples[q].map((s) => s[k]));
+      console.log(`${p}: median cpu ${cpu('cpuMs', p).toFixed(0)} ms, ${(cpu('cpuMs', 'floor') / cpu('cpuMs', p)).toFixed(2)}x floor; main thread ${cpu('mainCpuMs', p).toFixed(0)} ms, ${(cpu('mainCpuMs', 'floor') / cpu('mainCpuMs', p)).toFixed(2)}x floor`);
+    }
     return;
   }
-  const med = (p: Pipeline, k: 'cpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
-  const speed = (p: Pipeline, k: 'cpuMs' | 'wallMs') => med('floor', k) / med(p, k);
+  const med = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
+  const speed = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs') => med('floor', k) / med(p, k);
   const rows = order.map((p) => {
     const q = samples[p][samples[p].length - 1].quarterHeapMB.map((x) => x.toFixed(0)).join(' / ');
-    return `| ${LABELS[p]} | ${med(p, 'cpuMs').toFixed(0)} | ${speed(p, 'cpuMs').toFixed(2)}x | ${med(p, 'wallMs').toFixed(0)} | ${speed(p, 'wallMs').toFixed(2)}x | ${med(p, 'peakHeapMB').toFixed(1)} | ${q} |`;
+    return `| ${LABELS[p]} | ${med(p, 'mainCpuMs').toFixed(0)} | ${speed(p, 'mainCpuMs').toFixed(2)}x | ${med(p, 'cpuMs').toFixed(0)} | ${speed(p, 'cpuMs').toFixed(2)}x | ${med(p, 'wallMs').toFixed(0)} | ${speed(p, 'wallMs').toFixed(2)}x | ${med(p, 'peakHeapMB').toFixed(1)} | ${q} |`;
   });
   const vsSdkCpu = med('sdk', 'cpuMs') / med('ours', 'cpuMs');
+  const met = (ratio: number) => (ratio >= 0.55 ? 'meets 0.5x and 0.55x' : ratio >= 0.5 ? 'meets 0.5x, misses 0.55x' : 'misses 0.5x');
   const vsSdkWall = med('sdk', 'wallMs') / med('ours', 'wallMs');
   const section = [
     '## Protocol engine',
     '',
     `Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end (other jobs share the machine: compare rows of one run); ${new Date().toISOString().slice(0, 10)}.`,
-    `Stream: ${LINES.toLocaleString('en')} \`session/update\` lines, ${(data.length / MB).toFixed(1)} MiB (thought and message chunks with messageIds, tool calls, tool call updates with diffs and terminal content), fed in 64 KiB chunks from a pull-based Readable; ${ROUNDS} interleaved rounds, medians. CPU = \`process.cpuUsage()\` (user+system, whole process, so it includes GC threads); peak heap = max \`heapUsed\` above a post-GC baseline, sampled every 5 ms; quarters = heap growth at 25/50/75/100 % of the stream (last round).`,
+    `Stream: ${LINES.toLocaleString('en')} \`session/update\` lines, ${(data.length / MB).toFixed(1)} MiB (thought and message chunks with messageIds, tool calls, tool call updates with diffs and terminal content), fed in 64 KiB chunks from a pull-based Readable; ${ROUNDS} interleaved rounds, medians. Main-thread CPU = the main thread's own run time (\`/proc/self/task/<pid>/schedstat\`), the metric DESIGN.md sets the target on; process CPU = \`process.cpuUsage()\` (user+system of every thread, so it includes V8's parallel and concurrent GC helpers); peak heap = max \`heapUsed\` above a post-GC baseline, sampled every 5 ms; quarters = heap growth at 25/50/75/100 % of the stream (last round).`,
     '',
-    '| pipeline | CPU ms | speed vs floor (CPU) | wall ms | speed vs floor (wall) | peak heap MB | heap at quarters MB |',
-    '|---|---|---|---|---|---|---|',
+    '| pipeline | main-thread CPU ms | speed vs floor (main-thread CPU) | process CPU ms | speed vs floor (process CPU) | wall ms | speed vs floor (wall) | peak heap MB | heap at quarters MB |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
-    `Switchboard vs the SDK client: **${vsSdkCpu.toFixed(2)}x** (CPU), **${vsSdkWall.toFixed(2)}x** (wall). Targets: >= 0.5x the floor, >= 1.5x the SDK (DESIGN: 3x), peak heap <= 60 MB.`,
-    `Met in this run: vs floor ${speed('ours', 'cpuMs') >= 0.5 ? 'yes' : 'NO'} (${speed('ours', 'cpuMs').toFixed(2)}x CPU), vs SDK ${vsSdkCpu >= 3 ? 'yes (>= 3x)' : vsSdkCpu >= 1.5 ? 'yes (>= 1.5x, < 3x)' : 'NO'}, peak heap ${med('ours', 'peakHeapMB') <= 60 ? 'yes' : 'NO'}. The floor ratio swings between runs of the same code on this shared 2-core machine: 0.41x-0.63x on 2026-11-24 (the floor's own CPU time varied 250-500 ms). Where the time goes (CPU profile and --trace-gc): decoding + JSON.parse cost about the floor; session/update parsing and the reducer's own JavaScript ~0.15x of it; the rest is garbage collection of the retained transcript (~35 MB: every scavenge copies what the transcript keeps). Streamed text is flattened as it grows (src/acp/session/contentMerge.ts), which took the retained rope nodes from 176,000 to 23,000 and the ratio from 0.38x to 0.42x in back-to-back runs on an idle machine; without the reducer the pipeline runs at 0.7-0.77x.`,
+    `Switchboard vs the SDK client: **${vsSdkCpu.toFixed(2)}x** (process CPU), **${vsSdkWall.toFixed(2)}x** (wall). Targets: >= 0.5x the floor in main-thread CPU (DESIGN.md), >= 0.55x (issue 13: no regression from the 0.55x read before the redesign), >= 3x the SDK, peak heap <= 60 MB.`,
+    `Met in this run: main-thread CPU ${speed('ours', 'mainCpuMs').toFixed(2)}x the floor (${met(speed('ours', 'mainCpuMs'))}); process CPU ${speed('ours', 'cpuMs').toFixed(2)}x (${met(speed('ours', 'cpuMs'))}); vs SDK ${vsSdkCpu >= 3 ? 'yes (>= 3x)' : 'NO'}; peak heap ${med('ours', 'peakHeapMB') <= 60 ? 'yes' : 'NO'}.`,
+    'Where the time goes (CPU profile and --trace-gc): decoding + JSON.parse cost about the floor; session/update parsing and the reducer\'s own JavaScript ~0.15x of it; the rest is garbage collection of the retained transcript (~25-35 MB: each scavenge copies what the transcript keeps, and the major GCs mark it). The GC threads are why process CPU reads lower than main-thread CPU: V8 scavenges in parallel and marks concurrently on the second core. Without the reducer the pipeline runs at 0.7-0.77x. Runs of the same code swing by about 0.05x on this 2-core machine.',
     'The Switchboard row includes building the transcript (the merged message and thought text is retained: that is the data, not a leak).',
     '',
   ].join('\n');
