@@ -19,13 +19,13 @@ import {
 import { silentLogger, type Logger } from '../logger';
 import * as R from '../schema/agentResponses';
 import { CompleteElicitationParamsSchema, type CompleteElicitationParams } from '../schema/agentRequests';
-import { parseSessionNotification, type SessionNotification } from '../schema/sessionUpdate';
-import { summarizeIssues } from '../schema/sessionUpdate';
+import { parseSessionNotification, summarizeIssues, type SessionNotification } from '../schema/sessionUpdate';
 import { isRecord } from '../schema/lenient';
 import { AuthStatusUpdateSchema, ClaudeAuthStatusSchema, type AgentAuthStatus } from '../schema/authStatus';
 import { ListProvidersResultSchema, type ListProvidersResult, type SetProviderParams } from '../schema/providers';
 import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
+import { agentSupports, OPTIONAL_METHODS, type OptionalMethod } from './agentFeatures';
 import { clientCapabilitiesFor } from './clientCapabilities';
 import {
   CLIENT_REQUEST_PARAMS,
@@ -128,6 +128,11 @@ export class AcpClientConnection {
     this.channel.close(reason);
   }
 
+  /** Whether the agent announced `method` (false until initialized). */
+  supports(method: OptionalMethod): boolean {
+    return agentSupports(this.agentInfo?.agentCapabilities, method);
+  }
+
   // ---- agent -> client --------------------------------------------------------------
 
   onSessionUpdate(listener: SessionUpdateListener): Disposable {
@@ -210,43 +215,43 @@ export class AcpClientConnection {
   }
 
   async logout(request?: RequestOptions): Promise<void> {
-    this.require(this.capabilities().auth.logout, 'auth.logout', 'logout');
+    this.require('logout');
     await this.call('logout', {}, R.EmptyResultSchema, request);
   }
 
   /** Unstable `auth/status`: asks who the agent is signed in as. */
   async authStatus(request?: RequestOptions): Promise<AgentAuthStatus> {
-    this.require(this.capabilities().auth.status, 'auth.status', 'auth/status');
+    this.require('auth/status');
     return this.call('auth/status', {}, AuthStatusUpdateSchema, request);
   }
 
   /** Unstable `session/fork`: a new session with the whole context of `sessionId` (the protocol has no fork point). */
   async forkSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.ForkSessionResult> {
-    this.require(this.capabilities().sessionCapabilities.fork, 'sessionCapabilities.fork', 'session/fork');
+    this.require('session/fork');
     return this.call('session/fork', { sessionId, ...this.sessionSetup(params, 'session/fork') }, R.ForkSessionResultSchema, request);
   }
 
   /** Unstable `session/set_title`; resolves with the title the agent stored. */
   async setSessionTitle(sessionId: string, title: string, request?: RequestOptions): Promise<string> {
-    this.require(this.capabilities().sessionCapabilities.title, 'sessionCapabilities.title', 'session/set_title');
+    this.require('session/set_title');
     return (await this.call('session/set_title', { sessionId, title }, R.SetSessionTitleResultSchema, request)).title;
   }
 
   /** Unstable `providers/list`: the agent's configurable LLM providers and where each routes now. */
   async listProviders(request?: RequestOptions): Promise<ListProvidersResult> {
-    this.require(this.capabilities().providers, 'providers', 'providers/list');
+    this.require('providers/list');
     return this.call('providers/list', {}, ListProvidersResultSchema, request);
   }
 
   /** Unstable `providers/set`: replaces the provider's whole configuration (`headers` may hold credentials). */
   async setProvider(params: SetProviderParams, request?: RequestOptions): Promise<void> {
-    this.require(this.capabilities().providers, 'providers', 'providers/set');
+    this.require('providers/set');
     await this.call('providers/set', params, R.EmptyResultSchema, request);
   }
 
   /** Unstable `providers/disable` (never for a provider the agent lists as `required`). */
   async disableProvider(providerId: string, request?: RequestOptions): Promise<void> {
-    this.require(this.capabilities().providers, 'providers', 'providers/disable');
+    this.require('providers/disable');
     await this.call('providers/disable', { providerId }, R.EmptyResultSchema, request);
   }
 
@@ -256,18 +261,18 @@ export class AcpClientConnection {
 
   /** Resolves after the agent has replayed the whole session (its updates arrive first). */
   async loadSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.LoadSessionResult> {
-    this.require(this.capabilities().loadSession, 'loadSession', 'session/load');
+    this.require('session/load');
     return this.call('session/load', { sessionId, ...this.sessionSetup(params, 'session/load') }, R.LoadSessionResultSchema, request);
   }
 
   async resumeSession(sessionId: string, params: SessionParams, request?: RequestOptions): Promise<R.ResumeSessionResult> {
-    this.require(this.capabilities().sessionCapabilities.resume, 'sessionCapabilities.resume', 'session/resume');
+    this.require('session/resume');
     return this.call('session/resume', { sessionId, ...this.sessionSetup(params, 'session/resume') }, R.ResumeSessionResultSchema, request);
   }
 
   /** One page of the agent's sessions. */
   async listSessions(params: { cwd?: string; cursor?: string } = {}, request?: RequestOptions): Promise<R.ListSessionsResult> {
-    this.require(this.capabilities().sessionCapabilities.list, 'sessionCapabilities.list', 'session/list');
+    this.require('session/list');
     return this.call('session/list', params, R.ListSessionsResultSchema, request);
   }
 
@@ -289,12 +294,12 @@ export class AcpClientConnection {
 
   /** Closing an already-gone session is not an error (-32002 is treated as done). */
   async closeSession(sessionId: string, request?: RequestOptions): Promise<void> {
-    this.require(this.capabilities().sessionCapabilities.close, 'sessionCapabilities.close', 'session/close');
+    this.require('session/close');
     await this.idempotent(this.call('session/close', { sessionId }, R.EmptyResultSchema, request));
   }
 
   async deleteSession(sessionId: string, request?: RequestOptions): Promise<void> {
-    this.require(this.capabilities().sessionCapabilities.delete, 'sessionCapabilities.delete', 'session/delete');
+    this.require('session/delete');
     await this.idempotent(this.call('session/delete', { sessionId }, R.EmptyResultSchema, request));
   }
 
@@ -459,8 +464,9 @@ export class AcpClientConnection {
     return this.agentInfo.agentCapabilities;
   }
 
-  private require(supported: boolean, capability: string, method: string): void {
-    if (!supported) throw new CapabilityNotSupportedError(capability, method);
+  /** Refuses a call the agent did not announce, before anything is sent. */
+  private require(method: OptionalMethod): void {
+    if (!agentSupports(this.capabilities(), method)) throw new CapabilityNotSupportedError(OPTIONAL_METHODS[method].capability, method);
   }
 
   private async idempotent(call: Promise<unknown>): Promise<void> {

@@ -135,7 +135,7 @@ export class AgentControl implements vscode.Disposable {
   /** Logs out where the agent supports it, and forgets the secrets Switchboard kept for it. */
   async logout(agentId: string): Promise<void> {
     const connection = this.runtimes.get(agentId)?.connection;
-    if (connection?.agent?.agentCapabilities.auth.logout) await connection.logout();
+    if (connection?.supports('logout')) await connection.logout();
     await this.o.secrets.clear(agentId);
     this.providers.forget(agentId);
   }

@@ -40,7 +40,7 @@ export class AgentProviders implements vscode.Disposable {
 
   /** The settings as the chat shows them; undefined unless `connection` is live and advertises `providers`. */
   view(agentId: string, connection: AcpClientConnection | undefined): AgentProvidersView | undefined {
-    if (!connection || connection.isClosed || !connection.agent?.agentCapabilities.providers) return undefined;
+    if (!connection || connection.isClosed || !connection.supports('providers/list')) return undefined;
     const state = this.states.get(agentId);
     const view: AgentProvidersView = {};
     if (!state) return view;
@@ -57,7 +57,7 @@ export class AgentProviders implements vscode.Disposable {
     state.providers = undefined;
     state.saved = await this.load(agentId);
     const choices = Object.entries(state.saved);
-    if (!connection.agent?.agentCapabilities.providers) {
+    if (!connection.supports('providers/set')) {
       if (choices.length > 0) this.o.log.info(`[${agentId}] does not advertise providers: the kept Model provider choice is not applied`);
       return;
     }

@@ -48,7 +48,7 @@ export class SessionConnector implements SessionHost {
     const connection = await runtime.start();
     if (!session.detached) return connection;
     const params = this.paramsOf(session);
-    if (connection.agent?.agentCapabilities.loadSession) {
+    if (connection.supports('session/load')) {
       session.suppressReplay = true;
       try {
         session.applySetup(await this.withAuth(session.agentId, () => connection.loadSession(session.acpSessionId, params)));

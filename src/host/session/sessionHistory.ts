@@ -66,8 +66,8 @@ export class SessionHistory {
 
   private async listFrom(runtime: AgentRuntime, cwd: string): Promise<void> {
     const connection = runtime.connection;
-    if (!connection?.agent?.agentCapabilities.sessionCapabilities.list) return;
-    const actions = listedSessionActions(connection.agent.agentCapabilities);
+    if (!connection?.supports('session/list')) return;
+    const actions = listedSessionActions(connection.agent?.agentCapabilities);
     let count = 0;
     for await (const info of connection.listAllSessions({ cwd })) {
       const id = `agent:${runtime.name}:${info.sessionId}`;

@@ -134,7 +134,7 @@ export class SessionLifecycle {
     session.detach();
     await this.o.tabs.save(session);
     const connection = this.o.agents.running(session.agentId)?.connection;
-    if (connection && session.acpSessionId && connection.agent?.agentCapabilities.sessionCapabilities.close) {
+    if (connection && session.acpSessionId && connection.supports('session/close')) {
       await connection.closeSession(session.acpSessionId).catch((e: unknown) => this.o.log.warn(`session/close failed: ${errorMessage(e)}`));
     }
     // Closed while session/close was in flight (a second close): already gone.
