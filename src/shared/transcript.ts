@@ -146,6 +146,11 @@ export type TranscriptItem =
       rawOutput?: unknown;
       /** What a command run inside the agent printed (streamed terminal output, or its rawOutput). */
       output?: ToolOutput;
+      /**
+       * The turn ended, for this reason, while the call was still pending or in progress: the agent never
+       * reported its result (Codex does that for some fast shell commands), so it is no longer shown running.
+       */
+      unfinished?: StopReason;
     }
   | { kind: 'plan'; id: string; planId?: string; entries: PlanEntry[]; markdown?: string; fileUri?: string }
   | { kind: 'notice'; id: string; severity: 'info' | 'warning' | 'error' | string; title: string; description?: string }

@@ -202,6 +202,9 @@ describe('Real agents from npm in the chat', function () {
         const output = shellCard.locator('pre.terminal-output');
         await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
       }
+      // The turn is over: no card of it shows running, whether or not the agent reported each call's end
+      // (Codex does not always: the chat then says "No result").
+      await until(async () => (await log.locator('.tool-status .codicon-modifier-spin').count()) === 0, 'no tool call shown running after the turn', 10_000);
       await screenshot(wb!.page, `real-${id}-turn`);
     });
 

@@ -43,7 +43,11 @@ export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): T
       next.rawKind = update.kind;
     }
   }
-  if (update.status !== undefined && STATUSES.has(update.status)) next.status = update.status as ToolCallStatus;
+  if (update.status !== undefined && STATUSES.has(update.status)) {
+    next.status = update.status as ToolCallStatus;
+    // A result that comes after the turn ended is shown as it is.
+    if (next.unfinished !== undefined && (next.status === 'completed' || next.status === 'failed')) delete next.unfinished;
+  }
   if (update.content !== undefined) next.content = update.content;
   if (update.locations !== undefined) next.locations = update.locations;
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;

@@ -152,9 +152,25 @@ export class TranscriptState {
   /** The end of a prompt turn; an end_turn after no agent content is flagged `empty`. */
   recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): TranscriptOp[] {
     const empty = stopReason === 'end_turn' && !this.turnHasAgentContent();
+    const ops = this.endUnfinishedToolCalls(stopReason);
     const item: ItemOf<'turn_end'> = { kind: 'turn_end', id: this.nextId(), stopReason, empty };
     if (usage) item.usage = usage;
-    return this.push(undefined, item);
+    ops.push(...this.push(undefined, item));
+    return ops;
+  }
+
+  /** The turn's tool calls the agent left pending or in progress are marked `unfinished`. */
+  private endUnfinishedToolCalls(stopReason: StopReason): TranscriptOp[] {
+    const ops: TranscriptOp[] = [];
+    const items = this.transcript.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item.kind === 'user_message' || item.kind === 'turn_end') break;
+      if (item.kind === 'tool_call' && (item.status === 'pending' || item.status === 'in_progress') && item.unfinished === undefined) {
+        ops.push(...this.replace(i, { ...item, unfinished: stopReason }));
+      }
+    }
+    return ops.reverse();
   }
 
   recordError(message: string, detail?: string): TranscriptOp[] {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import {
   AuthRequiredError,
   TranscriptState,
+  composerCapabilities,
   errorMessage,
   type AcpClientConnection,
   type ContentBlock,
@@ -170,15 +171,7 @@ export class Session implements vscode.Disposable {
   bind(acpSessionId: string, agentInfo: InitializeResult | undefined): void {
     this.acpSessionId = acpSessionId;
     this.detached = false;
-    const caps = agentInfo?.agentCapabilities;
-    this.capabilities = {
-      image: Boolean(caps?.promptCapabilities.image),
-      audio: Boolean(caps?.promptCapabilities.audio),
-      embeddedContext: Boolean(caps?.promptCapabilities.embeddedContext),
-      loadSession: Boolean(caps?.loadSession),
-      fork: Boolean(caps?.sessionCapabilities.fork),
-      title: Boolean(caps?.sessionCapabilities.title),
-    };
+    this.capabilities = composerCapabilities(agentInfo?.agentCapabilities);
   }
 
   // ---- the turn

@@ -220,6 +220,34 @@ describe('session reducer', () => {
     assert.equal(emptyTurnEnd(s.recordTurnEnd('refusal')), false);
   });
 
+  it('ends the turn\'s tool calls the agent left pending or in progress as unfinished, with the ops a copy applies', () => {
+    const s = new TranscriptState('s');
+    let copy: Transcript = structuredClone(s.transcript);
+    const step = (ops: TranscriptOp[]) => (copy = applyTranscriptOps(copy, ops));
+    step(s.recordUserPrompt([{ type: 'text', text: 'first' }]));
+    step(s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'old', title: 'Earlier turn', status: 'in_progress' })));
+    step(s.recordTurnEnd('end_turn'));
+    step(s.recordUserPrompt([{ type: 'text', text: 'second' }]));
+    step(s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Run', kind: 'execute', status: 'in_progress' })));
+    step(s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'wait', title: 'Wait', status: 'pending' })));
+    step(s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'done', title: 'Done', status: 'in_progress' })));
+    step(s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'done', status: 'completed' })));
+    const ops = s.recordTurnEnd('cancelled');
+    step(ops);
+    assert.deepEqual(ops.map((o) => o.op), ['replace', 'replace', 'append'], 'the two open calls, in order, then the turn end');
+    const call = (id: string) => s.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === id) as { status: string; unfinished?: string };
+    assert.equal(call('run').unfinished, 'cancelled');
+    assert.equal(call('run').status, 'in_progress', 'the agent\'s own status is kept');
+    assert.equal(call('wait').unfinished, 'cancelled');
+    assert.equal(call('done').unfinished, undefined);
+    assert.equal(call('old').unfinished, 'end_turn', 'marked when its own turn ended, not again');
+    // A result that arrives after the turn ended is shown as it is.
+    step(s.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed' })));
+    assert.equal(call('run').status, 'completed');
+    assert.equal(call('run').unfinished, undefined);
+    assert.deepEqual(copy, s.transcript);
+  });
+
   it('resumes from a persisted transcript with working indexes', () => {
     const s = new TranscriptState('s');
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' }));

@@ -2,12 +2,13 @@
 // Responses endpoint, through Switchboard's own protocol and process layers. The assertions pin what
 // Codex sends over ACP (measured): it applies patches and runs shells itself (no fs/*, no terminal/*),
 // and a shell's output reaches the client only in `rawOutput`, unless the client advertises
-// `_meta.terminal_output`, in which case output after the first chunk streams as `_meta.terminal_output`.
+// `_meta.terminal_output`, in which case output after the first chunk streams as `_meta.terminal_output`
+// (and the end of the command, as `_meta.terminal_exit`, does not always come: see that test).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { StringDecoder } from 'string_decoder';
-import { AuthRequiredError, ErrorCode } from '../../../src/acp';
+import { AuthRequiredError, ErrorCode, TranscriptState } from '../../../src/acp';
 import { openaiResponses } from '../../fixtures/modelEndpoint/openaiResponses';
 import { CODEX_MODEL, codex } from '../../fixtures/realAgents/codex';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
@@ -179,8 +180,6 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
     const shell = toolCallOf(c, 'execute');
     const id = shell.start.toolCallId;
     assert.deepStrictEqual(shell.start.content, [{ type: 'terminal', terminalId: id }], 'a terminal the client never created: its id is the call id');
-    assert.strictEqual(shell.final.status, 'completed');
-    assert.match(String((shell.final.rawOutput as Json).formatted_output), /second/);
     // The output itself only travels in `_meta`, so read it from the wire.
     const [start, ...updates] = wireToolCall(wire, id);
     assert.deepStrictEqual(start._meta, { terminal_info: { terminal_id: id, cwd: c.cwd } });
@@ -188,7 +187,25 @@ describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses
     assert.ok(streamed.every((o) => o.terminal_id === id));
     assert.match(streamed.map((o) => o.data).join(''), /second\n/);
     const exits = updates.map((u) => (u._meta as { terminal_exit?: unknown } | undefined)?.terminal_exit).filter((e) => e !== undefined);
-    assert.deepStrictEqual(exits, [{ terminal_id: id, exit_code: 0, signal: null }]);
+    // How the chat shows the call once the turn is over: the updates through the session reducer.
+    const state = new TranscriptState('codex');
+    for (const n of c.updates) state.apply(n.update);
+    state.recordTurnEnd(result.stopReason);
+    const card = state.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === id);
+    assert.ok(card?.kind === 'tool_call');
+    if (shell.final.status === 'completed') {
+      assert.match(String((shell.final.rawOutput as Json).formatted_output), /second/);
+      assert.deepStrictEqual(exits, [{ terminal_id: id, exit_code: 0, signal: null }]);
+      assert.strictEqual(card.unfinished, undefined);
+    } else {
+      // Codex does not always report the end of a command it ran through unified exec: on 2026-11-27 every run
+      // of this test got no completing tool_call_update and no terminal_exit for the call at all (the model was
+      // told "Process exited with code 0"). The chat must not show such a call running after the turn.
+      assert.strictEqual(shell.final.status, undefined, `a status other than completed: ${String(shell.final.status)}`);
+      assert.deepStrictEqual(exits, []);
+      assert.strictEqual(card.status, 'in_progress');
+      assert.strictEqual(card.unfinished, 'end_turn', 'ended as unfinished with the turn, not left running');
+    }
     // The model gets the whole output back (over ACP, output printed before the tool call started is lost).
     const modelSaw = inputItems(c.endpoint.requests[1].body, 'function_call_output').map((i) => String(i.output)).join('\n');
     assert.match(modelSaw, /first\nsecond\n/);

@@ -94,6 +94,19 @@ describe('webview: rendering every transcript item', () => {
     assert.match(out.textContent!, /Exited with code 0/);
   });
 
+  it('a tool call its turn ended without a result is not shown running: "No result", or "Cancelled" after Stop', () => {
+    const call = (id: string, title: string, unfinished: string) =>
+      ({ kind: 'tool_call', id, toolCallId: id, title, toolKind: 'execute', status: 'in_progress', content: [], locations: [], unfinished }) as const;
+    const m = mount(snapshot([call('t1', 'Run ls', 'end_turn'), call('t2', 'Run make', 'cancelled')]));
+    const ended = getByRole(m.root, 'group', 'Run ls');
+    assert.match(ended.textContent!, /No result/);
+    assert.doesNotMatch(ended.textContent!, /Running/);
+    assert.equal(ended.querySelector('.codicon-loading'), null, 'no spinner');
+    assert.match(ended.querySelector('.tool-status')!.getAttribute('title')!, /ended its turn without reporting/);
+    assert.match(getByRole(m.root, 'group', 'Run make').textContent!, /Cancelled/);
+    m.unmount();
+  });
+
   it('shows a message from another session as a message, not as an unsupported update', () => {
     const m = mount(snapshot([{ kind: 'session_message', id: 'sm', messageId: 'm1', senderSessionId: 'planner', content: [{ type: 'text', text: 'Plan is ready.' }] }]));
     const article = getByRole(m.root, 'article', 'Message from session planner');

@@ -32,6 +32,12 @@ export function statusOf(s: string): { icon: string; label: string; spin?: boole
   return STATUS[s as ToolCallStatus] ?? { icon: 'question', label: s };
 }
 
+/** A call the turn ended without a result for: not shown running any more. */
+function unfinishedStatus(stopReason: string): { icon: string; label: string; title: string } {
+  if (stopReason === 'cancelled') return { icon: 'circle-slash', label: 'Cancelled', title: 'The turn was stopped before this tool call finished' };
+  return { icon: 'circle-slash', label: 'No result', title: 'The agent ended its turn without reporting how this tool call ended' };
+}
+
 export function Locations({ locations }: { locations: ToolLocation[] }) {
   const store = useStore();
   if (!locations.length) return null;
@@ -199,7 +205,7 @@ function CommandOutput({ output, title }: { output: ToolOutput; title: string })
 
 export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
   const awaiting = permission !== undefined;
-  const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : statusOf(item.status);
+  const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
   const icon = KIND_ICON[item.toolKind] ?? 'tools';
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
   const hasBody = item.content.length > 0 || command !== undefined || item.output !== undefined;
@@ -211,8 +217,8 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
         <Icon name={icon} label={item.rawKind ?? item.toolKind} />
         <span class="tool-title">{title}</span>
         {item.toolName && !title.toLowerCase().includes(item.toolName.toLowerCase()) && <span class="tool-name muted">{item.toolName}</span>}
-        <span class={`tool-status status-${item.status}`}>
-          <Icon name={st.icon} spin={st.spin} />
+        <span class={`tool-status status-${item.unfinished !== undefined ? 'unfinished' : item.status}`} title={'title' in st ? st.title : undefined}>
+          <Icon name={st.icon} spin={'spin' in st ? st.spin : undefined} />
           {st.label}
         </span>
       </div>
