@@ -149,6 +149,7 @@ export type TranscriptItem =
       /**
        * The turn ended, for this reason, while the call was still pending or in progress: the agent never
        * reported its result (Codex does that for some fast shell commands), so it is no longer shown running.
+       * A session/load replay that ends with such calls marks them `end_turn`.
        */
       unfinished?: StopReason;
     }

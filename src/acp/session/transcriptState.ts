@@ -159,13 +159,21 @@ export class TranscriptState {
     return ops;
   }
 
-  /** The turn's tool calls the agent left pending or in progress are marked `unfinished`. */
-  private endUnfinishedToolCalls(stopReason: StopReason): TranscriptOp[] {
+  /**
+   * The agent finished replaying a session (session/load): it runs no turn, so no replayed tool call is
+   * running; those it left pending or in progress are marked `unfinished`.
+   */
+  recordReplayEnd(): TranscriptOp[] {
+    return this.endUnfinishedToolCalls('end_turn', true);
+  }
+
+  /** The tool calls the agent left pending or in progress are marked `unfinished`: the current turn's, or `all`. */
+  private endUnfinishedToolCalls(stopReason: StopReason, all = false): TranscriptOp[] {
     const ops: TranscriptOp[] = [];
     const items = this.transcript.items;
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
-      if (item.kind === 'user_message' || item.kind === 'turn_end') break;
+      if (!all && (item.kind === 'user_message' || item.kind === 'turn_end')) break;
       if (item.kind === 'tool_call' && (item.status === 'pending' || item.status === 'in_progress') && item.unfinished === undefined) {
         ops.push(...this.replace(i, { ...item, unfinished: stopReason }));
       }

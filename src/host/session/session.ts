@@ -270,10 +270,11 @@ export class Session implements vscode.Disposable {
     this.changed();
   }
 
-  /** A session/load or resume finished (with the error it failed with). */
+  /** A session/load or resume finished (with the error it failed with); no replayed tool call is running. */
   loaded(error?: SessionError): void {
     this.loading = false;
     if (error) this.error = error;
+    this.emit(this.state.recordReplayEnd());
     this.changed();
   }
 

@@ -161,6 +161,7 @@ describe('AcpClientConnection against the scripted fake agent', function () {
     const load = await h.conn.loadSession(sessionId, { cwd: '/work' });
     assert.ok(delivered - before >= 30, 'session/load resolves only after the whole replay was delivered');
     assert.equal(load.modes?.currentModeId, 'default');
+    replayed.recordReplayEnd();
     // Everything the updates produced is identical (modes/config come from the load result).
     const { items, commands, title, updatedAt, usage } = agentContent(replayed.transcript);
     const live = agentContent(t);

@@ -248,6 +248,20 @@ describe('session reducer', () => {
     assert.deepEqual(copy, s.transcript);
   });
 
+  it('at the end of a load replay, every replayed call left pending or in progress is unfinished, in every turn', () => {
+    const s = new TranscriptState('s');
+    s.recordUserPrompt([{ type: 'text', text: 'one' }]);
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'in_progress' }));
+    s.recordUserPrompt([{ type: 'text', text: 'two' }]);
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'pending' }));
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'C', status: 'failed' }));
+    const ops = s.recordReplayEnd();
+    assert.deepEqual(ops.map((o) => o.op === 'replace' && o.item.kind === 'tool_call' && o.item.toolCallId), ['a', 'b']);
+    const calls = s.transcript.items.filter((i) => i.kind === 'tool_call') as Array<{ unfinished?: string }>;
+    assert.deepEqual(calls.map((c) => c.unfinished), ['end_turn', 'end_turn', undefined]);
+    assert.deepEqual(s.recordReplayEnd(), [], 'twice: nothing more');
+  });
+
   it('resumes from a persisted transcript with working indexes', () => {
     const s = new TranscriptState('s');
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' }));
