@@ -209,15 +209,6 @@ export function mergeWithPresets(
   return merged;
 }
 
-/** `parseAgentSettings` then `mergeWithPresets`: everything the agent picker shows. */
-export function resolveAgentSetting(
-  value: unknown,
-  presets: readonly AgentPreset[] = BUILTIN_PRESETS,
-): { agents: ResolvedAgentDefinition[]; problems: AgentConfigProblem[] } {
-  const parsed = parseAgentSettings(value);
-  return { agents: mergeWithPresets(parsed.agents, presets), problems: parsed.problems };
-}
-
 function presetDefinition(preset: AgentPreset): AgentDefinition {
   return { name: preset.name, command: preset.command, args: preset.args, env: preset.env };
 }

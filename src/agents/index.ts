@@ -4,7 +4,7 @@
  */
 export type { AgentConfigProblem, AgentDefinition, AgentDefinitionSource, RemoteAgentEndpoint, ResolvedAgentDefinition } from './agentDefinition';
 export { SECRET_PLACEHOLDER } from './agentDefinition';
-export { agentEntrySchema, mergeWithPresets, parseAgentEntry, parseAgentSettings, resolveAgentSetting } from './agentSettings';
+export { agentEntrySchema, mergeWithPresets, parseAgentEntry, parseAgentSettings } from './agentSettings';
 export type { AgentEntry, AgentEntryResult, ParsedAgentSettings } from './agentSettings';
 export { AgentProcess, buildAgentEnvironment, describeAgentExit, startAgentProcess } from './agentProcess';
 export { AgentSpawnError, CommandNotFoundError } from './agentStartErrors';

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { buildAgentEnvironment, describeAgentExit, startAgentProcess, type AgentProcess, type AgentProcessOptions } from '../../../src/agents/agentProcess';
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
-import { resolveAgentSetting } from '../../../src/agents/agentSettings';
+import { mergeWithPresets } from '../../../src/agents/agentSettings';
 import { AgentSpawnError, CommandNotFoundError } from '../../../src/agents/agentStartErrors';
 import { fixture, killQuietly, LineReader, nextLine, pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
 
@@ -211,7 +211,7 @@ posixOnly('agentProcess', function () {
     it('a command missing from PATH -> CommandNotFoundError with the install hint', async () => {
       const emptyBin = tempDir('empty-bin');
       // As the host calls it: a merged preset entry (carrying its install hint) and the cached shell env.
-      const gemini = resolveAgentSetting({}).agents.find((agent) => agent.name === 'Gemini CLI');
+      const gemini = mergeWithPresets([]).find((agent) => agent.name === 'Gemini CLI');
       assert.ok(gemini);
       const error = await startAgentProcess({
         definition: gemini,

@@ -1,5 +1,11 @@
 import * as assert from 'assert';
-import { mergeWithPresets, parseAgentSettings, resolveAgentSetting } from '../../../src/agents/agentSettings';
+import { mergeWithPresets, parseAgentSettings } from '../../../src/agents/agentSettings';
+
+/** What the agent picker shows for one settings value: the parsed entries merged with the presets. */
+function resolveAgentSetting(value: unknown) {
+  const parsed = parseAgentSettings(value);
+  return { agents: mergeWithPresets(parsed.agents), problems: parsed.problems };
+}
 import { BUILTIN_PRESETS } from '../../../src/agents/presets';
 
 describe('agentSettings: parsing switchboard.agents', () => {
