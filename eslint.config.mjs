@@ -10,6 +10,10 @@ const zodImports = [
   { name: 'zod/v4', message: `${zodWrapper}; classic zod is ~105 KB more in the bundle.` },
   { name: 'zod/mini', message: `${zodWrapper} (zod/mini alone has none).` },
 ];
+const protocolOwnedByAcp = [
+  { group: ['@agentclientprotocol/sdk', '@agentclientprotocol/sdk/*'], message: 'Take protocol types from src/acp.' },
+  { group: ['vscode-jsonrpc', 'vscode-jsonrpc/*'], message: 'The JSON-RPC engine is src/acp’s: use its errors and connection.' },
+];
 const noVscode = { name: 'vscode', message: 'src/acp, src/agents and src/shared must not import vscode (see ARCHITECTURE.md).' };
 
 export default tseslint.config(
@@ -48,33 +52,27 @@ export default tseslint.config(
     },
   },
   {
+    // src/shared is what the webview compiles against: the transcript model is ours, not the wire's.
+    files: ['src/shared/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode, ...zodImports], patterns: protocolOwnedByAcp }] },
+  },
+  {
     // The two places zod/mini is imported from.
     files: ['src/shared/zod.ts', 'src/agents/zod.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noVscode, ...zodImports.filter((p) => p.name !== 'zod/mini')] }],
+      'no-restricted-imports': ['error', { paths: [noVscode, ...zodImports.filter((p) => p.name !== 'zod/mini')], patterns: protocolOwnedByAcp }],
     },
   },
   {
     // src/acp owns the protocol: host and chat code take its types and errors from there.
     files: ['src/host/**', 'src/chat/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: zodImports,
-          patterns: [
-            { group: ['@agentclientprotocol/sdk', '@agentclientprotocol/sdk/*'], message: 'Take protocol types from src/acp.' },
-            { group: ['vscode-jsonrpc', 'vscode-jsonrpc/*'], message: 'The JSON-RPC engine is src/acp’s: use its errors and connection.' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: zodImports, patterns: protocolOwnedByAcp }] },
   },
   {
-    // The webview is a browser bundle.
+    // The webview is a browser bundle that knows the shared transcript types, not ACP's wire format.
     files: ['webview-ui/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The webview cannot use the VS Code API.' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The webview cannot use the VS Code API.' }], patterns: protocolOwnedByAcp }],
     },
   },
   {

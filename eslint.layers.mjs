@@ -1,6 +1,7 @@
 // The layer table: for each folder, the folders of ours it may import. ARCHITECTURE.md draws the same
 // table; change both together. `layersPlugin` resolves every relative import to a file before matching,
-// so a barrel (`../../acp`) counts as its folder and `export … from` lines are checked too.
+// so a barrel (`../../acp`) counts as its folder; `export … from`, `import()` and `import('…').T` in types are
+// checked too. test/unit/lint/layers.test.ts lints snippets against it.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -9,6 +10,8 @@ const host = ['fs', 'terminal', 'permissions', 'auth', 'session', 'diff', 'log',
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
+  // Activation only: the log channels and the lazy services (ARCHITECTURE.md, "What loads when").
+  'src/extension.ts': ['src/host/log', 'src/host/startup'],
   'src/shared': [],
   'src/acp': ['src/shared'],
   'src/agents': [],
@@ -41,14 +44,16 @@ const importRule = {
     const from = roomOf(file);
     if (!from || !allowed[from]) return {};
     const check = (node) => {
-      const spec = node.source?.value;
+      // `import('…').T` in a type (TSImportType) names its module in `argument`, older parsers in `argument.literal`.
+      const source = node.type === 'TSImportType' ? (node.argument?.literal ?? node.argument) : node.source;
+      const spec = source?.value;
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
       const target = path.relative(root, resolve(context.filename, spec)).split(path.sep).join('/');
       const to = roomOf(target);
       if (!to || to === from || allowed[from].includes(to)) return;
-      context.report({ node: node.source, message: `${from} may not import ${to} (${spec}); it may import ${allowed[from].join(', ') || 'nothing of ours'} (see ARCHITECTURE.md).` });
+      context.report({ node: source, message: `${from} may not import ${to} (${spec}); it may import ${allowed[from].join(', ') || 'nothing of ours'} (see ARCHITECTURE.md).` });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check, TSImportType: check };
   },
 };
 
