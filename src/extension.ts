@@ -1,5 +1,5 @@
 // activate/deactivate only: the log channels and the registrations VS Code needs before Switchboard is used.
-// Everything else loads on first use (src/host/startup), so activation stays small and fast (issue 13).
+// Everything else loads on first use (src/host/startup), so activation stays small and fast (ARCHITECTURE.md, "What loads when").
 import * as vscode from 'vscode';
 import { LogChannels } from './host/log/logChannels';
 import { LazyServices } from './host/startup/lazyServices';

@@ -2,7 +2,7 @@
  * Which files an agent may touch. Pure (node `path`/`fs` only, no `vscode`), so it is unit-tested in plain
  * Node. The bridges call FileConfinement.authorize() before every read, write and terminal cwd.
  *
- * Rules (DESIGN.md security model):
+ * Rules (the security model: an agent is arbitrary code, so its file and terminal requests stay inside the session's folders):
  *  - relative paths are rejected (-32602);
  *  - symlinks are resolved (also a dangling one, and a missing tail under a symlinked folder) before the check,
  *    so a link inside the workspace pointing outside is treated as outside;
