@@ -270,12 +270,17 @@ export class Session implements vscode.Disposable {
     this.changed();
   }
 
-  /** A session/load or resume finished (with the error it failed with); no replayed tool call is running. */
+  /** A session/load or resume finished (with the error it failed with). */
   loaded(error?: SessionError): void {
     this.loading = false;
     if (error) this.error = error;
-    this.emit(this.state.recordReplayEnd());
+    this.replayEnded();
     this.changed();
+  }
+
+  /** The transcript was replayed by the agent or restored from the store: no tool call in it is running. */
+  replayEnded(): void {
+    this.emit(this.state.recordReplayEnd());
   }
 
   /** Something the user asked of this session failed: said in its banner. */

@@ -160,6 +160,8 @@ export class SessionLifecycle {
     if (this.o.sessions.has(key)) return;
     const session = new Session(this.o.host, key, meta.agentId, meta.acpSessionId, meta.cwd, additionalDirectories(meta.cwd), transcript);
     session.detached = true;
+    // Saved in the middle of a turn (a window reload): that turn is over.
+    session.replayEnded();
     this.add(session);
     this.o.historyChanged();
   }

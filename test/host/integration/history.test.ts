@@ -75,6 +75,39 @@ describe('history', function () {
     await sb.backend.deleteHistory(another.id);
     assert.strictEqual(sb.backend.getHistory().filter((h) => h.source === 'agent').length, before - 1);
   });
+
+  it('a tool call the agent never finished is shown unfinished after its turn, after a session/load replay, and after a reopen from the store', async () => {
+    const teleport = (sessionId: string) => transcriptOf(sb, sessionId).items.find((i) => i.kind === 'tool_call' && i.title === 'Teleport');
+    await sb.backend.refreshHistory();
+    const listedBefore = new Set(sb.backend.getHistory().filter((h) => h.source === 'agent').map((h) => h.id));
+    // `variants` leaves its "Teleport" call pending when the turn ends.
+    const id = await sb.backend.newSession('Historian');
+    await sb.backend.sendPrompt(id, prompt('variants'));
+    const live = teleport(id);
+    assert.ok(live?.kind === 'tool_call' && live.status === 'pending');
+    assert.strictEqual(live.unfinished, 'end_turn');
+    const title = sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view.title;
+    await sb.backend.closeSession(id);
+
+    // Reopened from the local store.
+    const local = sb.backend.getHistory().find((h) => h.source === 'local' && h.title === title)!;
+    await sb.backend.openHistory(local.id, 'load');
+    const reopened = sb.backend.getSessions().find((s) => s.view.title === title && s.transcript.items.length > 0)!;
+    const restored = teleport(reopened.view.sessionId);
+    assert.strictEqual(restored?.kind === 'tool_call' && restored.unfinished, 'end_turn');
+    await sb.backend.closeSession(reopened.view.sessionId);
+
+    // Replayed by the agent (session/load) once the local copy is gone: the replay has no turn end.
+    await sb.backend.deleteHistory(sb.backend.getHistory().find((h) => h.source === 'local' && h.title === title)!.id);
+    await sb.backend.refreshHistory();
+    const remote = await waitFor(() => sb.backend.getHistory().find((h) => h.source === 'agent' && h.agentId === 'Historian' && !listedBefore.has(h.id)), 'the agent-listed session');
+    const open = new Set(sb.backend.getSessions().map((s) => s.view.sessionId));
+    await sb.backend.openHistory(remote.id, 'load');
+    const replayed = sb.backend.getSessions().find((s) => !open.has(s.view.sessionId))!;
+    const call = teleport(replayed.view.sessionId);
+    assert.ok(call?.kind === 'tool_call' && call.status === 'pending', 'replayed as the agent sent it');
+    assert.strictEqual(call.unfinished, 'end_turn');
+  });
 });
 
 describe('history across agents', function () {
