@@ -149,7 +149,7 @@ export type TranscriptItem =
       /**
        * The turn ended, for this reason, while the call was still pending or in progress: the agent never
        * reported its result (Codex does that for some fast shell commands), so it is no longer shown running.
-       * A session/load replay that ends with such calls marks them `end_turn`.
+       * A session/load replay that ends with such calls marks them `end_turn`; a turn that failed, `error`.
        */
       unfinished?: StopReason;
     }

@@ -160,6 +160,14 @@ export class TranscriptState {
   }
 
   /**
+   * A turn that ended without the agent's answer (it failed, or the agent crashed): its tool calls left
+   * pending or in progress are marked `unfinished` ('error'). After a turn end there are none left.
+   */
+  recordTurnStopped(): TranscriptOp[] {
+    return this.endUnfinishedToolCalls('error');
+  }
+
+  /**
    * The agent finished replaying a session (session/load): it runs no turn, so no replayed tool call is
    * running; those it left pending or in progress are marked `unfinished`.
    */

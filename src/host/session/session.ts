@@ -203,6 +203,8 @@ export class Session implements vscode.Disposable {
     } catch (error) {
       this.fail(error);
     } finally {
+      // However the turn ended, none of its tool calls runs any more.
+      this.emit(this.state.recordTurnStopped());
       if (turn) await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
       this.turn = 'idle';
       this.abort = undefined;

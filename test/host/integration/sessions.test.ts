@@ -153,6 +153,9 @@ describe('sessions with a real agent process', function () {
     const items = transcriptOf(sb, id).items;
     assert.ok(items.some((i) => i.kind === 'user_message'), 'the transcript is kept');
     assert.ok(items.some((i) => i.kind === 'error'), 'the crash is recorded in the transcript');
+    const build = items.find((i) => i.kind === 'tool_call' && i.title === 'Run the build');
+    assert.ok(build?.kind === 'tool_call' && build.status === 'in_progress');
+    assert.strictEqual(build.unfinished, 'error', 'the tool call the crash cut off is no longer shown running');
     assert.strictEqual(sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
     // The next prompt restarts the agent and binds the session again (session/load).
     await sb.backend.sendPrompt(id, prompt('again'));

@@ -262,6 +262,21 @@ describe('session reducer', () => {
     assert.deepEqual(s.recordReplayEnd(), [], 'twice: nothing more');
   });
 
+  it('a turn that stopped without a turn end (failed, crashed) leaves none of its calls running; after a turn end it changes nothing', () => {
+    const s = new TranscriptState('s');
+    s.recordUserPrompt([{ type: 'text', text: 'one' }]);
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'in_progress' }));
+    s.recordTurnEnd('end_turn');
+    assert.deepEqual(s.recordTurnStopped(), [], 'the turn end already ended it');
+    s.recordUserPrompt([{ type: 'text', text: 'two' }]);
+    s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'in_progress' }));
+    s.recordError('the agent crashed');
+    const ops = s.recordTurnStopped();
+    assert.equal(ops.length, 1);
+    const b = s.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === 'b') as { unfinished?: string };
+    assert.equal(b.unfinished, 'error');
+  });
+
   it('resumes from a persisted transcript with working indexes', () => {
     const s = new TranscriptState('s');
     s.apply(u({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x' }));
