@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { button, configureAgents, messageBox, openChat, REPO, selectAgent, tabs, transcript, turnsEnded, until, waitForTurnEnd } from './helpers/chat';
+import { button, configureAgents, messageBox, newSession, openChat, REPO, selectAgent, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd } from './helpers/chat';
 import { closeWorkbench, openWorkbench, reportFailure, runCommand, saveConsole, type Workbench } from './helpers/workbench';
 
 const SLOW_AGENT = 'Slow Agent';
@@ -61,6 +61,9 @@ describe('A message sent while the agent starts', function () {
   });
 
   it('right after Restart Agent: the message waits for the agent and is answered once', async () => {
+    // A session of its own with a finished turn, so this test does not lean on the one before.
+    await newSession(chat);
+    await sendMessage(chat, 'before the restart', { waitForEnd: true });
     const ended = await turnsEnded(chat);
     await runCommand(wb!.page, 'Switchboard: Restart Agent');
     await typeAndSend('sent while restarting');
