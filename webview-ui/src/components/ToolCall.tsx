@@ -21,19 +21,27 @@ export const KIND_ICON: Record<ToolKind, string> = {
   other: 'tools',
 };
 
-const STATUS: Record<ToolCallStatus, { icon: string; label: string; spin?: boolean }> = {
+/** How a card shows its status; `title` explains a status the label alone does not. */
+interface StatusView {
+  icon: string;
+  label: string;
+  spin?: boolean;
+  title?: string;
+}
+
+const STATUS: Record<ToolCallStatus, StatusView> = {
   pending: { icon: 'circle-large-outline', label: 'Pending' },
   in_progress: { icon: 'loading', label: 'Running', spin: true },
   completed: { icon: 'check', label: 'Completed' },
   failed: { icon: 'error', label: 'Failed' },
 };
 
-export function statusOf(s: string): { icon: string; label: string; spin?: boolean } {
+export function statusOf(s: string): StatusView {
   return STATUS[s as ToolCallStatus] ?? { icon: 'question', label: s };
 }
 
 /** A call the turn ended without a result for: not shown running any more. */
-function unfinishedStatus(stopReason: string): { icon: string; label: string; title: string } {
+function unfinishedStatus(stopReason: string): StatusView {
   if (stopReason === 'cancelled') return { icon: 'circle-slash', label: 'Cancelled', title: 'The turn was stopped before this tool call finished' };
   return { icon: 'circle-slash', label: 'No result', title: 'The agent ended its turn without reporting how this tool call ended' };
 }
@@ -205,7 +213,7 @@ function CommandOutput({ output, title }: { output: ToolOutput; title: string })
 
 export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
   const awaiting = permission !== undefined;
-  const st = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
+  const st: StatusView = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
   const icon = KIND_ICON[item.toolKind] ?? 'tools';
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
   const hasBody = item.content.length > 0 || command !== undefined || item.output !== undefined;
@@ -217,8 +225,8 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
         <Icon name={icon} label={item.rawKind ?? item.toolKind} />
         <span class="tool-title">{title}</span>
         {item.toolName && !title.toLowerCase().includes(item.toolName.toLowerCase()) && <span class="tool-name muted">{item.toolName}</span>}
-        <span class={`tool-status status-${item.unfinished !== undefined ? 'unfinished' : item.status}`} title={'title' in st ? st.title : undefined}>
-          <Icon name={st.icon} spin={'spin' in st ? st.spin : undefined} />
+        <span class={`tool-status status-${item.unfinished !== undefined ? 'unfinished' : item.status}`} title={st.title}>
+          <Icon name={st.icon} spin={st.spin} />
           {st.label}
         </span>
       </div>
