@@ -166,15 +166,14 @@ async function main(): Promise<void> {
       console.log(`round ${round + 1} ${p.padEnd(5)} cpu ${s.cpuMs.toFixed(0)} ms, main thread ${s.mainCpuMs.toFixed(0)} ms, wall ${s.wallMs.toFixed(0)} ms, peak heap +${s.peakHeapMB.toFixed(1)} MB, heap at quarters ${s.quarterHeapMB.map((q) => q.toFixed(0)).join('/')} MB`);
     }
   }
+  const med = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
+  const speed = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs') => med('floor', k) / med(p, k);
   if (order.length < all.length) {
     for (const p of order) {
-      const cpu = (k: 'cpuMs' | 'mainCpuMs', q: Pipeline) => median(samples[q].map((s) => s[k]));
-      console.log(`${p}: median cpu ${cpu('cpuMs', p).toFixed(0)} ms, ${(cpu('cpuMs', 'floor') / cpu('cpuMs', p)).toFixed(2)}x floor; main thread ${cpu('mainCpuMs', p).toFixed(0)} ms, ${(cpu('mainCpuMs', 'floor') / cpu('mainCpuMs', p)).toFixed(2)}x floor`);
+      console.log(`${p}: median cpu ${med(p, 'cpuMs').toFixed(0)} ms, ${speed(p, 'cpuMs').toFixed(2)}x floor; main thread ${med(p, 'mainCpuMs').toFixed(0)} ms, ${speed(p, 'mainCpuMs').toFixed(2)}x floor`);
     }
     return;
   }
-  const med = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs' | 'peakHeapMB') => median(samples[p].map((s) => s[k]));
-  const speed = (p: Pipeline, k: 'cpuMs' | 'mainCpuMs' | 'wallMs') => med('floor', k) / med(p, k);
   const rows = order.map((p) => {
     const q = samples[p][samples[p].length - 1].quarterHeapMB.map((x) => x.toFixed(0)).join(' / ');
     return `| ${LABELS[p]} | ${med(p, 'mainCpuMs').toFixed(0)} | ${speed(p, 'mainCpuMs').toFixed(2)}x | ${med(p, 'cpuMs').toFixed(0)} | ${speed(p, 'cpuMs').toFixed(2)}x | ${med(p, 'wallMs').toFixed(0)} | ${speed(p, 'wallMs').toFixed(2)}x | ${med(p, 'peakHeapMB').toFixed(1)} | ${q} |`;
