@@ -112,8 +112,10 @@ describe('Chat panel with the demo agent', function () {
     await answer.getByRole('heading', { name: 'What I can do here', level: 2 }).waitFor({ timeout: 60_000 });
     await answer.locator('strong', { hasText: 'scripted demo agent' }).waitFor();
     const items = answer.getByRole('listitem');
-    await until(async () => (await items.count()) >= 4, 'the four list items', 30_000);
-    assert.deepStrictEqual((await items.allInnerTexts()).map((t) => t.trim()).slice(0, 4), [
+    const listed = async () => (await items.allInnerTexts()).map((t) => t.trim()).slice(0, 4);
+    // The last item may still be streaming when the fourth appears: wait for the list as it ends.
+    await until(async () => (await listed()).at(-1) === 'commands in real terminals', 'the four list items, streamed to their end', 30_000);
+    assert.deepStrictEqual(await listed(), [
       'streamed Markdown like this',
       'tool calls with locations you can click',
       'edits you review in a diff',
