@@ -21,7 +21,6 @@
 //   --vsix     measure this VSIX (default: package the working tree with scripts/package.mjs)
 //   --compare  also measure another VSIX in the same run (e.g. one built before a change), reported beside it
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import { join, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +29,9 @@ import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from '..
 import { DEMO_AGENT, EXTENSION_ID, REPO, TEST_RESULTS } from '../scripts/lib/paths.mjs';
 import { cleanupAll, onCleanup, run, sleep } from '../scripts/lib/proc.mjs';
 import { makeRunDirs, removeDir } from '../scripts/lib/workspace.mjs';
+import { benchLib } from './lib/compiled.mjs';
+
+const { median } = benchLib('stats');
 
 const { values: opts } = parseArgs({
   options: {
@@ -45,10 +47,6 @@ const PROBE = join(REPO, 'bench', 'lib', 'load-probe.cjs');
 const ACTIVATE_TARGET_MS = 50;
 const BYTES_TARGET = 300_000;
 const say = (m) => console.log(`[bench:activation] ${m}`);
-const median = (xs) => {
-  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  return v.length ? v[Math.floor(v.length / 2)] : NaN;
-};
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const kb = (n) => (Number.isFinite(n) ? `${(n / 1000).toFixed(1)} KB` : 'n/a');
 
@@ -288,9 +286,7 @@ async function main() {
   console.log(`\n${md}\n`);
   writeFileSync(join(TEST_RESULTS, 'bench', 'activation.json'), JSON.stringify(measured, null, 2));
   if (!opts['no-write']) {
-    const results = join(REPO, 'out', 'bench', 'lib', 'results.js');
-    if (!existsSync(results)) throw new Error('out/bench/lib/results.js is missing: run `npm run bench -- activation` (it compiles bench/lib first)');
-    createRequire(import.meta.url)(results).writeResultsSection('activation', md);
+    benchLib('results').writeResultsSection('activation', md);
   }
 }
 

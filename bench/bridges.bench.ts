@@ -18,14 +18,10 @@ import { TerminalOutputBuffer } from '../src/host/terminal/terminalOutputBuffer'
 import { TerminalProcess } from '../src/host/terminal/terminalProcess';
 import { decodeText, readLineWindow, sliceLines } from '../src/host/fs/textFileWindow';
 import { writeResultsSection } from './lib/results';
+import { median } from './lib/stats';
 
 const MB = 1024 * 1024;
 const fmt = (n: number, d = 1): string => n.toFixed(d);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 async function timeIt(runs: number, f: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];

@@ -29,7 +29,10 @@ import { run, onCleanup, cleanupAll, sleep } from '../scripts/lib/proc.mjs';
 import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from '../scripts/lib/code-server.mjs';
 import { makeRunDirs, removeDir } from '../scripts/lib/workspace.mjs';
 import { CHROMIUM_ARGS, waitForWorkbench } from '../scripts/lib/browser.mjs';
+import { benchLib } from './lib/compiled.mjs';
 import { blockChunks, codeChunks } from './lib/markdown-shapes.mjs';
+
+const { median } = benchLib('stats');
 
 const { values: opts } = parseArgs({
   options: {
@@ -62,7 +65,6 @@ const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const tasksCell = (r) => (r.longTasks ? `${r.longTasks} (${r.ownLongTasks} in the webview)` : '0');
 /** Chunks per second from Enter to the last chunk shown. */
 const e2eRate = (r) => r.n / ((r.tLast - (r.enter ?? r.tFirst)) / 1000);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- in-webview instrumentation (runs inside the chat webview's document) -------------------------------
 

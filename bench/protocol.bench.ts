@@ -16,6 +16,7 @@ import { Readable, Writable } from 'node:stream';
 import { AcpClientConnection, TranscriptState } from '../src/acp';
 import { generateUpdateStream } from './protocol.stream';
 import { writeResultsSection } from './lib/results';
+import { median } from './lib/stats';
 
 const LINES = Number(process.env.ACP_BENCH_LINES ?? 200_000);
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 5);
@@ -142,11 +143,6 @@ const LABELS: Record<Pipeline, string> = {
   sdk: '`@agentclientprotocol/sdk` 2.4 `client()` + `ndJsonStream`',
   ours: 'Switchboard: decode + lean dispatch + zod + `TranscriptState`',
 };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 async function main(): Promise<void> {
   const { data } = generateUpdateStream(LINES);

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { AcpClientConnection, connectRemoteTransport, silentLogger } from '../src/acp';
 import { startAcpServer, type AcpTestServer } from '../test/fixtures/remote/acpServer';
 import { writeResultsSection } from './lib/results';
+import { median } from './lib/stats';
 
 const UPDATES = Number(process.env.ACP_BENCH_REMOTE_UPDATES ?? 20_000);
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 3);
@@ -75,11 +76,6 @@ async function turn(client: Client): Promise<Sample> {
   sub.dispose();
   if (result.stopReason !== 'end_turn' || n !== UPDATES) throw new Error(`got ${n} updates, ${result.stopReason}`);
   return { wallMs, cpuMs: (used.user + used.system) / 1000 };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 async function main(): Promise<void> {

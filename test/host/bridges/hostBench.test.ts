@@ -10,15 +10,12 @@ import { FsBridge } from '../../../src/host/fs/fsBridge';
 import { TerminalBridge } from '../../../src/host/terminal/terminalBridge';
 import { sliceLines } from '../../../src/host/fs/textFileWindow';
 import { WriteHistory } from '../../../src/host/fs/writeHistory';
+import { median } from '../../../bench/lib/stats';
 import { makeSandbox, type Sandbox } from './helpers';
 
 const OUT = process.env.SWITCHBOARD_BRIDGES_BENCH;
 const MB = 1024 * 1024;
 const S = 'sess-1';
-
-function median(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
 
 async function timeIt(runs: number, f: () => unknown): Promise<number> {
   const t: number[] = [];
