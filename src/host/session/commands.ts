@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AuthRequiredError, errorMessage } from '../../acp';
 import type { ChatViewProvider } from '../../chat/chatViewProvider';
+import { transcriptMarkdown } from '../../shared/transcriptMarkdown';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { SessionBackend } from './sessionBackend';
 
@@ -56,6 +57,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     register('switchboard.showProtocolLog', () => deps.protocolLog.show()),
     register('switchboard.focusChat', () => chat.reveal()),
+    register('switchboard.exportSession', async () => {
+      const session = backend.sessions.active;
+      if (!session) {
+        void vscode.window.showInformationMessage('Switchboard: no session is open to export. Open one in the chat first.');
+        return;
+      }
+      const content = transcriptMarkdown(session.transcript, { agentName: session.agentId });
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+      await vscode.window.showTextDocument(doc, { preview: false });
+    }),
     register('switchboard.restartAgent', async (agent?: unknown) => {
       const name = typeof agent === 'string' ? agent : (backend.sessions.active?.agentId ?? (await pickAgent(backend, 'Restart which agent?')));
       if (name) await backend.restartAgent(name);

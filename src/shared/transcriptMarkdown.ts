@@ -1,0 +1,116 @@
+// A transcript as Markdown: the whole session for "Export Session as Markdown", one item for "Copy".
+// Pure: the host exports with it, the webview copies with it. Long texts are cut, and the cut is said.
+import { stripAnsi } from './ansi';
+import type { ToolCallContentItem, Transcript, TranscriptContent, TranscriptItem } from './transcript';
+
+/** The most characters one text block, diff or tool output contributes; the rest is cut, with a note. */
+export const MAX_EXPORT_BLOCK = 20_000;
+
+export interface MarkdownExportOptions {
+  /** The agent's display name, shown under the title. */
+  agentName?: string;
+  /** Characters kept per block (default MAX_EXPORT_BLOCK). */
+  maxBlock?: number;
+}
+
+function bounded(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters cut from the export)`;
+}
+
+/** A fence longer than any run of backticks inside `text`, so the block cannot end early. */
+function fenced(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+function contentMarkdown(c: TranscriptContent, max: number): string {
+  switch (c.type) {
+    case 'text':
+      return bounded(c.text, max);
+    case 'image':
+      return `*[image: ${c.mimeType}${c.uri ? `, ${c.uri}` : c.data ? `, ${Math.round((c.data.length * 3) / 4).toLocaleString('en-US')} bytes, not exported` : ''}]*`;
+    case 'audio':
+      return `*[audio: ${c.mimeType}, not exported]*`;
+    case 'resource_link':
+      return `[${c.title ?? c.name}](${c.uri})`;
+    case 'resource':
+      return c.text !== undefined ? `${c.uri}\n\n${fenced(bounded(c.text, max))}` : `*[${c.uri}${c.mimeType ? `, ${c.mimeType}` : ''}: binary, not exported]*`;
+    case 'unknown':
+      return fenced(bounded(JSON.stringify(c.raw, null, 2) ?? '', max), 'json');
+  }
+}
+
+function contents(items: readonly TranscriptContent[], max: number): string {
+  return items.map((c) => contentMarkdown(c, max)).join('\n\n');
+}
+
+/** A diff as unified-style lines: every old line removed, every new line added (enough to read it back). */
+function diffMarkdown(d: Extract<ToolCallContentItem, { type: 'diff' }>, max: number): string {
+  const lines = [`--- ${d.oldText === null ? '/dev/null' : `a/${d.path}`}`, `+++ b/${d.path}`];
+  if (d.oldText) for (const l of d.oldText.split('\n')) lines.push(`-${l}`);
+  for (const l of d.newText.split('\n')) lines.push(`+${l}`);
+  return fenced(bounded(lines.join('\n'), max), 'diff');
+}
+
+function toolCallMarkdown(t: Extract<TranscriptItem, { kind: 'tool_call' }>, max: number): string {
+  const status = t.unfinished ? `no result (${t.unfinished})` : t.status;
+  const parts = [`### Tool: ${t.title} (${t.rawKind ?? t.toolKind}, ${status})`];
+  if (t.locations.length) parts.push(t.locations.map((l) => `- ${l.path}${l.line ? `:${l.line}` : ''}`).join('\n'));
+  for (const c of t.content) {
+    if (c.type === 'content') parts.push(contentMarkdown(c.content, max));
+    else if (c.type === 'diff') parts.push(diffMarkdown(c, max));
+    else if (c.type === 'terminal') parts.push(`*[terminal ${c.terminalId}]*`);
+    else parts.push(fenced(bounded(JSON.stringify(c.raw, null, 2) ?? '', max), 'json'));
+  }
+  if (t.output) {
+    const cut = t.output.truncated ? '\n… (the start of this output was not kept)' : '';
+    const exit = t.output.exitCode === undefined || t.output.exitCode === null ? '' : `\nExit code ${t.output.exitCode}`;
+    parts.push(`${fenced(bounded(stripAnsi(t.output.text), max), 'text')}${cut}${exit}`);
+  }
+  return parts.join('\n\n');
+}
+
+/** One transcript item as Markdown ('' for items that say nothing on their own, such as a plain turn end). */
+export function itemMarkdown(item: TranscriptItem, options: MarkdownExportOptions = {}): string {
+  const max = options.maxBlock ?? MAX_EXPORT_BLOCK;
+  switch (item.kind) {
+    case 'user_message':
+      return `## You\n\n${contents(item.content, max)}`;
+    case 'agent_message':
+      return `## ${options.agentName ?? 'Agent'}\n\n${contents(item.content, max)}`;
+    case 'thought':
+      return `> *Thought:* ${contents(item.content, max).replace(/\n/g, '\n> ')}`;
+    case 'tool_call':
+      return toolCallMarkdown(item, max);
+    case 'plan':
+      return item.markdown !== undefined
+        ? `### Plan\n\n${bounded(item.markdown, max)}`
+        : `### Plan\n\n${item.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.content}${e.status === 'in_progress' ? ' (in progress)' : ''}`).join('\n')}`;
+    case 'notice':
+      return `> **${item.title}**${item.description ? ` ${item.description}` : ''}`;
+    case 'compaction':
+      return `> *Context compacted (${item.status})*${item.summary.length ? `\n\n${contents(item.summary, max)}` : ''}`;
+    case 'subagent':
+      return `> *Subagent ${item.title ?? item.sessionId}*`;
+    case 'session_message':
+      return `> *Message ${item.senderSessionId ? `from ${item.senderSessionId}` : `to ${item.recipientSessionId ?? 'another session'}`}:* ${contents(item.content, max)}`;
+    case 'turn_end':
+      if (item.empty) return '> *The agent returned no response.*';
+      return item.stopReason === 'end_turn' ? '' : `> *Turn ended: ${item.stopReason}*`;
+    case 'error':
+      return `> **Error:** ${item.message}${item.detail ? `\n>\n> ${item.detail.replace(/\n/g, '\n> ')}` : ''}`;
+    case 'unsupported':
+      return `> *Unsupported update \`${item.updateType}\`*`;
+  }
+}
+
+/** The whole session: title, agent, then every item in order. */
+export function transcriptMarkdown(transcript: Transcript, options: MarkdownExportOptions = {}): string {
+  const head = [`# ${transcript.title ?? 'Switchboard session'}`];
+  const meta = [options.agentName && `Agent: ${options.agentName}`, transcript.updatedAt && `Last updated: ${transcript.updatedAt}`].filter(Boolean);
+  if (meta.length) head.push(`*${meta.join(' · ')}*`);
+  const body = transcript.items.map((i) => itemMarkdown(i, options)).filter((s) => s !== '');
+  return `${[...head, ...body].join('\n\n')}\n`;
+}
