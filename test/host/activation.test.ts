@@ -10,6 +10,7 @@ interface Manifest {
     viewsContainers: { activitybar: { id: string }[] };
     views: Record<string, { id: string; type?: string }[]>;
     configuration: { properties: Record<string, { default?: unknown }> };
+    walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents?: string[] }[] }[];
   };
 }
 
@@ -61,6 +62,23 @@ describe('activation', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = manifest.contributes.commands.map((c) => c.command).filter((c) => !registered.has(c));
     assert.deepStrictEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  it('contributes a Get Started walkthrough whose steps link to contributed commands and ship their pages', async () => {
+    const walkthrough = manifest.contributes.walkthroughs.find((w) => w.id === 'getStarted');
+    assert.ok(walkthrough, 'walkthrough getStarted');
+    assert.deepStrictEqual(walkthrough.steps.map((s) => s.id), ['pickAgent', 'signIn', 'firstPrompt', 'reviewDiff']);
+    const commands = new Set(manifest.contributes.commands.map((c) => c.command));
+    for (const step of walkthrough.steps) {
+      const linked = [...step.description.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
+      const events = (step.completionEvents ?? []).filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length));
+      assert.ok(linked.length > 0, `${step.id} links to a command`);
+      for (const c of [...linked, ...events]) assert.ok(commands.has(c), `${step.id}: ${c} is a contributed command`);
+      assert.ok(step.media.markdown, `${step.id} has a page`);
+      const page = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(switchboardExtension().extensionUri, step.media.markdown));
+      assert.match(Buffer.from(page).toString('utf8'), /^# /, `${step.media.markdown} is shipped`);
+    }
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${switchboardExtension().id}#getStarted`, false);
   });
 
   it('runs switchboard.showProtocolLog', async () => {
