@@ -15,6 +15,9 @@ import type { SessionTabs } from './sessionTabs';
 import type { AgentStatusBar } from './statusBar';
 import type { TurnFiles } from './turnFiles';
 
+/** How a detached session is bound again, best first: resume sends no replay to download, parse and discard. */
+const REBIND_METHODS = ['session/resume', 'session/load'] as const;
+
 export interface SessionConnectorOptions {
   log: vscode.LogOutputChannel;
   turnFiles: TurnFiles;
@@ -42,24 +45,31 @@ export class SessionConnector implements SessionHost {
     return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: this.o.mcpServers() };
   }
 
-  /** Binds a detached session again: session/load when the agent can (the replay is skipped), else a new session. */
+  /**
+   * Binds a detached session again: session/resume where the agent offers it (nothing is replayed), else
+   * session/load (its replay is skipped: the transcript is already here), else a new session.
+   */
   async connect(session: Session): Promise<AcpClientConnection> {
     const runtime = this.o.agents.runtime(session.agentId);
     const connection = await runtime.start();
     if (!session.detached) return connection;
     const params = this.paramsOf(session);
-    if (connection.supports('session/load')) {
-      session.suppressReplay = true;
+    for (const method of REBIND_METHODS) {
+      if (!connection.supports(method)) continue;
+      session.suppressReplay = method === 'session/load';
       try {
-        session.applySetup(await this.withAuth(session.agentId, () => connection.loadSession(session.acpSessionId, params)));
+        const request = method === 'session/resume' ? () => connection.resumeSession(session.acpSessionId, params) : () => connection.loadSession(session.acpSessionId, params);
+        session.applySetup(await this.withAuth(session.agentId, request));
         this.bind(session, session.acpSessionId, runtime);
+        this.log.info(`Bound session ${session.acpSessionId} of ${session.agentId} again with ${method}`);
         return connection;
       } catch (error) {
-        this.log.warn(`Could not load session ${session.acpSessionId} again: ${errorMessage(error)}; starting a new one`);
+        this.log.warn(`Could not bind session ${session.acpSessionId} again with ${method}: ${errorMessage(error)}`);
       } finally {
         session.suppressReplay = false;
       }
     }
+    this.log.warn(`Starting a new session of ${session.agentId} in place of ${session.acpSessionId}`);
     const result = await this.withAuth(session.agentId, () => connection.newSession(params));
     session.applySetup(result);
     session.recordError(`${session.agentId} started a new session: it does not remember the messages above.`);
