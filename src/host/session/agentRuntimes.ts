@@ -1,7 +1,7 @@
 // The running agents, one AgentRuntime per agent name, shared by that agent's sessions. Created on first
 // use, kept in step with the settings, reported to the status bar, stopped on dispose.
 import * as vscode from 'vscode';
-import type { AcpClientConnection, AgentAuthStatus, ClientRequestHandlers, SessionNotification } from '../../acp';
+import { errorMessage, type AcpClientConnection, type AgentAuthStatus, type ClientRequestHandlers, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -77,7 +77,10 @@ export class AgentRuntimes implements vscode.Disposable {
       secrets: this.o.secrets,
       handlers: this.o.handlers(definition.name),
       clientVersion: this.o.clientVersion,
-      afterInitialize: async (connection) => this.o.afterInitialize?.(definition.name, connection),
+      afterInitialize: async (connection) => {
+        this.askAuthStatus(definition.name, connection);
+        await this.o.afterInitialize?.(definition.name, connection);
+      },
       onConnection: (connection) => {
         const updates = connection.onSessionUpdate((n) => this.o.onUpdate(definition.name, n));
         const auth = connection.onAuthStatus((s) => this.o.onAuthStatus(definition.name, s));
@@ -95,6 +98,23 @@ export class AgentRuntimes implements vscode.Disposable {
     );
     this.runtimes.set(definition.name, runtime);
     return runtime;
+  }
+
+  /**
+   * Who the agent is signed in as, asked once it started (where it offers auth/status), so it shows before the
+   * first prompt. A status the agent pushes meanwhile is at least as new as the answer, which then gives way.
+   */
+  private askAuthStatus(agentName: string, connection: AcpClientConnection): void {
+    if (!connection.supports('auth/status')) return;
+    let pushed = false;
+    const watch = connection.onAuthStatus(() => (pushed = true));
+    connection
+      .authStatus()
+      .then(
+        (status) => pushed || this.o.onAuthStatus(agentName, status),
+        (error: unknown) => this.o.logs.main.warn(`${agentName}: auth/status failed: ${errorMessage(error)}`),
+      )
+      .finally(() => watch.dispose());
   }
 
   /** The settings changed: running agents take their new definitions (used on their next start). */

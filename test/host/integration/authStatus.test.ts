@@ -7,7 +7,7 @@ import { withFakeAgents } from './helpers';
 
 describe('agent sign-in status', function () {
   this.timeout(60_000);
-  const context = withFakeAgents({ Accounted: [], Silent: ['--minimal-caps'] });
+  const context = withFakeAgents({ Accounted: [], Silent: ['--minimal-caps'], Asked: ['--no-auth-push'], Garbled: ['--no-auth-push', '--auth-status-garbage'] });
 
   const account = (id: string) => context.sb.backend.getAgents().find((a) => a.id === id)?.account;
 
@@ -18,6 +18,18 @@ describe('agent sign-in status', function () {
     await context.sb.backend.logout('Accounted');
     await waitFor(() => account('Accounted')?.signedIn === false, 'the status after logout');
     assert.strictEqual(account('Accounted')?.label, 'Not signed in');
+  });
+
+  it('asks auth/status once the agent started, so the account shows before the first prompt', async () => {
+    await context.sb.backend.newSession('Asked');
+    await waitFor(() => account('Asked') !== undefined, 'the account from auth/status');
+    assert.deepStrictEqual({ ...account('Asked') }, { signedIn: true, label: 'Fake Account', detail: 'fake@example.test' });
+  });
+
+  it('an auth/status answer of the wrong shape shows no account and breaks nothing', async () => {
+    const id = await context.sb.backend.newSession('Garbled');
+    assert.ok(id);
+    assert.strictEqual(account('Garbled'), undefined);
   });
 
   it('an agent that says nothing shows no account', async () => {
