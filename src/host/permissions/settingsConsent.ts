@@ -57,21 +57,24 @@ function commandOf(entry: unknown): string {
   return `${line.length > MAX_COMMAND_CHARS ? `${line.slice(0, MAX_COMMAND_CHARS - 1)}…` : line}${env}`;
 }
 
-function kindsAllowed(table: Record<string, unknown>): string[] {
-  return Object.keys(table)
+/** The kinds a table allows, as one phrase ("execute, edit"); empty when it allows none. */
+function kindsAllowed(table: Record<string, unknown>): string {
+  const kinds = Object.keys(table)
     .filter((k) => table[k] === true)
     .map((k) => (k === '*' ? 'every tool (*)' : quoted(k).slice(1, -1)));
+  const shown = kinds.slice(0, MAX_LISTED * 2).join(', ');
+  return kinds.length > MAX_LISTED * 2 ? `${shown} and ${kinds.length - MAX_LISTED * 2} more kinds` : shown;
 }
 
 function describeAutoApprove(value: unknown): string | undefined {
   if (!isTable(value)) return undefined;
   const parts: string[] = [];
   const global = kindsAllowed(value);
-  if (global.length) parts.push(`${global.join(', ')} for every agent`);
+  if (global) parts.push(`${global} for every agent`);
   for (const [agent, table] of Object.entries(value)) {
     if (!isTable(table)) continue;
     const kinds = kindsAllowed(table);
-    if (kinds.length) parts.push(`${kinds.join(', ')} for ${quoted(agent)}`);
+    if (kinds) parts.push(`${kinds} for ${quoted(agent)}`);
   }
   return parts.length ? `This workspace asks to auto-approve: ${listed(parts)}.` : undefined;
 }
