@@ -62,7 +62,8 @@ export class SensitiveWrites {
 
   /** Resolves when the write may go ahead; throws a BridgeError when the user did not allow it. */
   async check(write: SensitiveWrite): Promise<void> {
-    const pattern = this.patternFor(write.realPath);
+    // Both spellings: a symlinked `.vscode` pointing elsewhere has a real path without `.vscode` in it.
+    const pattern = this.patternFor(nodePath.resolve(write.path)) ?? this.patternFor(write.realPath);
     if (pattern === undefined) return;
     const before = await currentText(write.realPath);
     // A throwing ask counts as "no": never allow by accident.
