@@ -40,8 +40,16 @@ export function userSensitivePatterns(): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-export class SensitiveWrites {
+export class SensitiveWrites implements vscode.Disposable {
+  private readonly allowEmitter = new vscode.EventEmitter<SensitiveWrite>();
+  /** The user allowed a write (fired before it is made): the change that follows is no surprise. */
+  readonly onDidAllow = this.allowEmitter.event;
+
   constructor(private readonly opts: SensitiveWritesOptions) {}
+
+  dispose(): void {
+    this.allowEmitter.dispose();
+  }
 
   /** The pattern `realPath` matches, or undefined for an ordinary file. */
   patternFor(realPath: string): string | undefined {
@@ -68,14 +76,16 @@ export class SensitiveWrites {
     const before = await currentText(write.realPath);
     // A throwing ask counts as "no": never allow by accident.
     const allowed = await this.opts.ask({ ...write, pattern, before }).then((v) => v === true, () => false);
-    if (!allowed) {
-      throw invalidParams(`The user did not allow this write to a sensitive file (${pattern}): ${write.realPath}`, {
-        reason: 'access_denied',
-        path: write.realPath,
-        op: 'write',
-        why: 'sensitive_file',
-      });
+    if (allowed) {
+      this.allowEmitter.fire(write);
+      return;
     }
+    throw invalidParams(`The user did not allow this write to a sensitive file (${pattern}): ${write.realPath}`, {
+      reason: 'access_denied',
+      path: write.realPath,
+      op: 'write',
+      why: 'sensitive_file',
+    });
   }
 }
 

@@ -18,7 +18,7 @@ export const ALLOW_WRITE = 'switchboard-allow-sensitive-write';
 let nextId = 0;
 
 export function sensitiveWriteRequest(q: SensitiveWriteAsk): RequestPermissionRequest {
-  const shown = vscode.workspace.asRelativePath(q.realPath, true) || nodePath.basename(q.realPath);
+  const shown = vscode.workspace.asRelativePath(q.realPath) || nodePath.basename(q.realPath);
   return {
     sessionId: q.sessionId,
     toolCall: {

@@ -79,7 +79,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   });
   const history = new WriteHistory();
   const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
-  const sensitive: SensitiveWrites = new SensitiveWrites({ ask: (question): Promise<boolean> => askSensitiveWrite(permissions, question) });
+  const sensitive: SensitiveWrites = sub(new SensitiveWrites({ ask: (question): Promise<boolean> => askSensitiveWrite(permissions, question) }));
   const permissions: PermissionBroker = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
@@ -96,8 +96,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
   sub(diffReview.register({ treeView: changedFilesView }));
-  // Before the diff review hears of a write, so a write the user was asked about is known as such.
-  sub(watchSensitiveChanges({ tracker: diffReview.tracker, fsWrites: fs.onDidWrite, sensitive, sessions: { scoped: (id) => late.backend?.sessions.scoped(id) } }));
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [] }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
