@@ -6,9 +6,10 @@
  *  - relative paths are rejected (-32602);
  *  - symlinks are resolved (also a dangling one, and a missing tail under a symlinked folder) before the check,
  *    so a link inside the workspace pointing outside is treated as outside;
- *  - inside the session's cwd or additionalDirectories: allowed, except writes inside a `.git` folder,
- *    which always ask;
- *  - elsewhere `switchboard.fileAccess` decides: allow, deny, or ask the user.
+ *  - inside the session's cwd or additionalDirectories: allowed (a write to a sensitive file, `.git` among
+ *    them, still asks: sensitiveWrites.ts);
+ *  - elsewhere `switchboard.fileAccess` decides: allow, deny, or ask the user. Only the user's own setting
+ *    or a workspace value the user confirmed counts (host/permissions/workspaceSettingsGate.ts).
  */
 import * as nodePath from 'node:path';
 import { promises as fsp } from 'node:fs';
@@ -45,13 +46,6 @@ export function isInsideRoot(root: string, target: string, flavor: PathFlavor = 
   return !flavor.api.isAbsolute(rel); // another drive on Windows
 }
 
-/** True when any segment of the path is `.git` (the folder, or a worktree's `.git` file). */
-export function isInGitDir(p: string, flavor: PathFlavor = hostFlavor): boolean {
-  return p
-    .split(/[\\/]/)
-    .some((seg) => (flavor.caseInsensitive ? seg.toLowerCase() : seg) === '.git');
-}
-
 const MAX_LINK_DEPTH = 40;
 
 /**
@@ -82,7 +76,7 @@ function isNotFound(e: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-export type AccessReason = 'outside_roots' | 'git_write';
+export type AccessReason = 'outside_roots';
 export type AccessDecision = { kind: 'allow' } | { kind: 'deny'; reason: AccessReason } | { kind: 'ask'; reason: AccessReason };
 
 /** The pure decision, on real paths. */
@@ -99,7 +93,6 @@ export function decideAccess(args: {
     if (args.policy === 'deny') return { kind: 'deny', reason: 'outside_roots' };
     if (args.policy === 'ask') return { kind: 'ask', reason: 'outside_roots' };
   }
-  if (args.op === 'write' && isInGitDir(args.realPath, flavor)) return { kind: 'ask', reason: 'git_write' };
   return { kind: 'allow' };
 }
 
@@ -148,9 +141,7 @@ export class FileConfinement {
     if (decision.kind === 'allow') return realPath;
     if (decision.kind === 'ask' && (await this.ask(sessionId, path, realPath, op, decision.reason))) return realPath;
     throw invalidParams(
-      decision.reason === 'git_write'
-        ? `Writing inside .git was not allowed: ${realPath}`
-        : `Access outside the session's folders was ${decision.kind === 'deny' ? 'denied by switchboard.fileAccess' : 'not allowed by the user'}: ${realPath}`,
+      `Access outside the session's folders was ${decision.kind === 'deny' ? 'denied by switchboard.fileAccess' : 'not allowed by the user'}: ${realPath}`,
       { reason: 'access_denied', path: realPath, op, why: decision.reason },
     );
   }
@@ -172,10 +163,7 @@ export class FileConfinement {
     let pending = this.asking.get(askKey);
     if (!pending) {
       const verb = op === 'read' ? 'read' : 'write';
-      const message =
-        reason === 'git_write'
-          ? `The agent wants to write ${realPath}, inside a .git folder. Allow?`
-          : `The agent wants to ${verb} ${realPath}, which is outside the session's folders. Allow?`;
+      const message = `The agent wants to ${verb} ${realPath}, which is outside the session's folders. Allow?`;
       // A throwing askUser counts as "no": never allow by accident.
       pending = this.opts.askUser({ sessionId, op, path, realPath, reason, message }).then((v) => v === true, () => false);
       this.asking.set(askKey, pending);

@@ -16,11 +16,14 @@ import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, W
 import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from '../../acp';
 import { hostFlavor, type FileConfinement } from './fileConfinement';
 import { decodeText, hasWindow, readLineWindow, windowBounds, type LineWindow } from './textFileWindow';
+import type { SensitiveWrites } from './sensitiveWrites';
 import type { WriteHistory, WriteRecord } from './writeHistory';
 
 export interface FsBridgeOptions {
   confinement: FileConfinement;
   history: WriteHistory;
+  /** Asks before every write to a sensitive file (settings, hooks, CI, the agents' own configuration). */
+  sensitive: SensitiveWrites;
   /** The session's current prompt turn, to key WriteHistory; default "default". */
   getTurnId?(sessionId: string): string;
 }
@@ -85,7 +88,10 @@ export class FsBridge implements vscode.Disposable {
     const real = await this.opts.confinement.authorize(req.sessionId, req.path, 'write');
     // One write at a time per file: two overlapping edits of one document would interleave.
     const key = hostFlavor.caseInsensitive ? real.toLowerCase() : real;
-    const run = (this.queues.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.write(req, real));
+    const run = (this.queues.get(key) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.opts.sensitive.check({ sessionId: req.sessionId, path: req.path, realPath: real, content: req.content }))
+      .then(() => this.write(req, real));
     this.queues.set(key, run);
     try {
       await run;

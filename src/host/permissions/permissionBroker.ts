@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse, ToolCallUpdate } from '../../acp';
-import { matchAutoApprove, type AutoApproveConfig, type AutoApproveMatch } from './autoApproveRules';
+import { matchAutoApprove, type AutoApproveLayer, type AutoApproveMatch } from './autoApproveRules';
 
 export interface PermissionPrompt {
   /** Unique per request, for UI surfaces to answer with PermissionBroker.resolve(). */
@@ -42,8 +42,13 @@ export interface PermissionDecision {
 export interface PermissionBrokerOptions {
   /** Tried in order; the first whose canPresent() is true shows the prompt. */
   presenters: readonly PermissionPresenter[];
-  /** Default: the `switchboard.autoApprove` setting, read per request. */
-  getAutoApproveConfig?(): AutoApproveConfig | undefined;
+  /**
+   * The `switchboard.autoApprove` rules, read per request: the user's, and a workspace's only once the user
+   * confirmed it (WorkspaceSettingsGate.autoApproveLayers). None given: nothing is auto-approved.
+   */
+  getAutoApproveLayers?(): readonly AutoApproveLayer[];
+  /** A reason to ask whatever the rules say (a request that names a sensitive file), or undefined. */
+  mustAsk?(prompt: PermissionPrompt): string | undefined;
   /** The agent's display name (a key of switchboard.agents), for per-agent rules and the prompt text. */
   getAgentName?(sessionId: string): string | undefined;
   /** The permission request may omit the tool kind the earlier tool_call update carried. */
@@ -54,10 +59,6 @@ interface Pending {
   prompt: PermissionPrompt;
   controller: AbortController;
   settle(optionId: string | undefined, via: PermissionVia): void;
-}
-
-export function readAutoApproveSetting(): AutoApproveConfig | undefined {
-  return vscode.workspace.getConfiguration('switchboard').get<AutoApproveConfig>('autoApprove');
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -79,10 +80,12 @@ export class PermissionBroker implements vscode.Disposable {
     return (await this.request(req)).response;
   }
 
-  request(req: RequestPermissionRequest): Promise<PermissionDecision> {
+  /** `alwaysAsk`: a question Switchboard asks itself (a write to a sensitive file): never auto-approved. */
+  request(req: RequestPermissionRequest, o: { alwaysAsk?: boolean } = {}): Promise<PermissionDecision> {
     const prompt = this.makePrompt(req);
-    const config = (this.opts.getAutoApproveConfig ?? readAutoApproveSetting)();
-    const auto = matchAutoApprove(config, prompt.toolCall.kind, prompt.agentName, prompt.options);
+    const auto = o.alwaysAsk || this.opts.mustAsk?.(prompt) !== undefined
+      ? undefined
+      : matchAutoApprove(this.opts.getAutoApproveLayers?.() ?? [], prompt.toolCall.kind, prompt.agentName, prompt.options);
     if (auto) {
       return Promise.resolve(this.finish({ prompt, via: 'auto', autoApproved: auto, response: selected(auto.optionId) }));
     }

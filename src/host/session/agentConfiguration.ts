@@ -1,10 +1,12 @@
-// Reads `switchboard.agents` / `switchboard.defaultAgent` live, honouring workspace trust, and reports
-// each problem with a setting once (not on every read), naming the entry and what is wrong.
+// Reads `switchboard.agents` / `switchboard.defaultAgent` live, honouring workspace trust and the user's
+// confirmation of workspace-defined agents (WorkspaceSettingsGate), and reports each problem with a
+// setting once (not on every read), naming the entry and what is wrong.
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
 import { mergeRegistryAgents, registryDefinitions, resolveDefaultAgent, splitRegistryOverrides, type InstalledAgent } from '../../agents/registry';
+import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];
@@ -30,6 +32,7 @@ export class AgentConfiguration implements vscode.Disposable {
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
+    private readonly gate: WorkspaceSettingsGate,
     private readonly registry?: InstalledAgentSource,
   ) {
     this.current = this.read();
@@ -40,6 +43,7 @@ export class AgentConfiguration implements vscode.Disposable {
         else this.refreshIfChanged();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.refresh()),
+      gate.onDidChange(() => this.refresh()),
       ...(registry ? [registry.onDidChange(() => this.refresh())] : []),
     );
   }
@@ -87,8 +91,8 @@ export class AgentConfiguration implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('switchboard');
     const trusted = vscode.workspace.isTrusted;
     const inspected = config.inspect<unknown>('agents');
-    const workspaceAgents = trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
-    const userAgents = inspected?.globalValue;
+    // A workspace's agents run only once the user confirmed them (the gate asks).
+    const { user: userAgents, workspace: workspaceAgents } = this.gate.read<unknown>('agents');
     // Entries keyed by a registry agent's id tune that agent (see registryDefinitions.ts).
     const installed = this.registry?.installed ?? [];
     const userSplit = splitRegistryOverrides(userAgents, installed);
@@ -104,13 +108,15 @@ export class AgentConfiguration implements vscode.Disposable {
     const ignoredUntrustedWorkspaceAgents =
       !trusted &&
       (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || workspaceSettingsDefineAgents());
+    const agents = mergeRegistryAgents(mergeWithPresets([...byName.values()]), registry.agents);
     const inspectedDefault = config.inspect<string>('defaultAgent');
-    const defaultAgent =
-      (trusted ? (inspectedDefault?.workspaceFolderValue ?? inspectedDefault?.workspaceValue) : undefined) ??
-      inspectedDefault?.globalValue;
+    const resolve = (name: unknown): string | undefined => (typeof name === 'string' && name.trim() ? resolveDefaultAgent(name.trim(), installed) : undefined);
+    const workspaceDefault = resolve(trusted ? (inspectedDefault?.workspaceFolderValue ?? inspectedDefault?.workspaceValue) : undefined);
+    // A workspace's default applies when it names an agent that is there: not one still waiting for confirmation.
+    const waiting = workspaceDefault !== undefined && !agents.some((a) => a.name === workspaceDefault) && workspaceDefines(inspected, workspaceDefault);
     return {
-      agents: mergeRegistryAgents(mergeWithPresets([...byName.values()]), registry.agents),
-      defaultAgent: defaultAgent && defaultAgent.trim() ? resolveDefaultAgent(defaultAgent.trim(), installed) : undefined,
+      agents,
+      defaultAgent: (waiting ? undefined : workspaceDefault) ?? resolve(inspectedDefault?.globalValue),
       problems: [...user.problems, ...workspace.problems, ...registry.problems],
       ignoredUntrustedWorkspaceAgents,
     };
@@ -164,6 +170,12 @@ function sameSettings(a: AgentConfigurationSnapshot, b: AgentConfigurationSnapsh
     a.ignoredUntrustedWorkspaceAgents === b.ignoredUntrustedWorkspaceAgents &&
     JSON.stringify(a.agents) === JSON.stringify(b.agents)
   );
+}
+
+/** True when the workspace's own `switchboard.agents` value (confirmed or not) has an entry `name`. */
+function workspaceDefines(inspected: { workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined, name: string): boolean {
+  const value = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+  return typeof value === 'object' && value !== null && name in value;
 }
 
 function workspaceSettingsDefineAgents(): boolean {

@@ -143,9 +143,9 @@ export class Session implements vscode.Disposable {
     this.emit(this.state.apply({ sessionUpdate: 'notice', severity: 'info', title, description }));
   }
 
-  /** Said in the transcript where the user is looking (a fork's origin). */
-  note(title: string, description?: string): void {
-    this.emit(this.state.apply({ sessionUpdate: 'notice', severity: 'info', title, ...(description ? { description } : {}) }));
+  /** Said in the transcript where the user is looking (a fork's origin; a warning for a change to review). */
+  note(title: string, description?: string, severity: 'info' | 'warning' = 'info'): void {
+    this.emit(this.state.apply({ sessionUpdate: 'notice', severity, title, ...(description ? { description } : {}) }));
   }
 
   /**

@@ -9,15 +9,19 @@ import { DiffReview, type ExistingTreeView } from '../diff';
 import { connectPermissionBroker, connectWriteSource } from '../diff/adapters';
 import { FileConfinement, normalizePolicy } from '../fs/fileConfinement';
 import { FsBridge } from '../fs/fsBridge';
+import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
+import { askSensitiveWrite } from '../permissions/sensitiveWritePrompt';
+import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../session/agentConfiguration';
 import { registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
+import { watchSensitiveChanges } from '../session/sensitiveChanges';
 import { registerRegistryCommands } from '../session/registry/registryCommands';
 import { RegistryService } from '../session/registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
@@ -33,6 +37,8 @@ export interface SwitchboardApi {
   diffReview: DiffReview;
   permissions: PermissionBroker;
   registry: RegistryService;
+  /** Which workspace values of powerful settings the user confirmed. */
+  workspaceSettings: WorkspaceSettingsGate;
 }
 
 /**
@@ -52,14 +58,19 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const shellEnvironment = new LoginShellEnvironmentCache({
     logger: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
-  const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment }));
-  const configuration = sub(new AgentConfiguration(log, registry));
+  const settingsGate = sub(new WorkspaceSettingsGate({ memento: context.workspaceState, log }));
+  sub(vscode.commands.registerCommand('switchboard.revokeWorkspaceSettings', async () => {
+    await settingsGate.revoke();
+    void vscode.window.showInformationMessage("Switchboard: confirmations of this workspace's settings were forgotten; its powerful settings wait for your confirmation again.");
+  }));
+  const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment, settingsGate }));
+  const configuration = sub(new AgentConfiguration(log, settingsGate, registry));
 
   // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
   const late: { backend?: SessionBackend; chat?: ChatViewProvider } = {};
   const confinement = new FileConfinement({
     getRoots: (sessionId) => late.backend?.sessions.rootsOf(sessionId),
-    getPolicy: () => normalizePolicy(vscode.workspace.getConfiguration('switchboard').get('fileAccess')),
+    getPolicy: () => normalizePolicy(settingsGate.effective('fileAccess')),
     askUser: async (question) => {
       const allow = 'Allow';
       const choice = await vscode.window.showWarningMessage(question.message, { modal: true }, allow);
@@ -67,21 +78,25 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     },
   });
   const history = new WriteHistory();
-  const fs = sub(new FsBridge({ confinement, history, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
-  const terminals = sub(new TerminalBridge({ confinement }));
   const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
-  const permissions = sub(
+  const sensitive: SensitiveWrites = sub(new SensitiveWrites({ ask: (question): Promise<boolean> => askSensitiveWrite(permissions, question) }));
+  const permissions: PermissionBroker = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
+      getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
+      mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall),
       getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
       resolveToolKind: (sessionId, toolCallId) => late.backend?.sessions.toolKindOf(sessionId, toolCallId),
     }),
   );
+  const fs = sub(new FsBridge({ confinement, history, sensitive, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
+  const terminals = sub(new TerminalBridge({ confinement }));
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
   sub(diffReview.register({ treeView: changedFilesView }));
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [] }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
@@ -100,7 +115,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     secrets,
     shellEnvironment,
     clientVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
-    mcpServers: () => readMcpServers(log),
+    mcpServers: () => readMcpServers(log, settingsGate),
   });
   late.backend = backend;
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
@@ -115,5 +130,5 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     sub(d);
   }
   void backend.restoreOpenTabs();
-  return { backend, configuration, chat, diffReview, permissions, registry };
+  return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }

@@ -41,7 +41,7 @@ describe('bridges: permission broker', () => {
     config = {};
     broker = new PermissionBroker({
       presenters: [chat, fallback],
-      getAutoApproveConfig: () => config,
+      getAutoApproveLayers: () => [{ config, source: 'user' }],
       getAgentName: () => 'Fake Agent',
       resolveToolKind: () => 'read',
     });
@@ -136,7 +136,7 @@ describe('bridges: permission broker', () => {
     assert.deepStrictEqual(await p, { outcome: { outcome: 'selected', optionId: 'allow' } });
 
     const failing: PermissionPresenter = { present: async () => Promise.reject(new Error('webview gone')) };
-    const b2 = new PermissionBroker({ presenters: [failing, fallback], getAutoApproveConfig: () => ({}) });
+    const b2 = new PermissionBroker({ presenters: [failing, fallback], getAutoApproveLayers: () => [] });
     const q = b2.handle(request());
     await tick();
     await tick();

@@ -17,7 +17,7 @@ describe('bridges: fs', () => {
   beforeEach(() => {
     box = makeSandbox(S);
     history = new WriteHistory();
-    bridge = new FsBridge({ confinement: box.confinement, history, getTurnId: () => 'turn-1' });
+    bridge = new FsBridge({ confinement: box.confinement, sensitive: box.sensitive, history, getTurnId: () => 'turn-1' });
   });
   afterEach(async () => {
     // Revert dirty documents first: closing a dirty editor would wait on a "Save?" dialog.

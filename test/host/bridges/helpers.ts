@@ -1,10 +1,11 @@
 // Shared set-up for the bridge host tests: a temp "session" folder plus a FileConfinement whose askUser
-// is recorded and scripted by the test.
+// (and the sensitive-file check's question) is recorded and scripted by the test.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isBridgeError } from '../../../src/acp/bridgeErrors';
 import { FileConfinement, type AccessQuestion, type FileAccessPolicy } from '../../../src/host/fs/fileConfinement';
+import { SensitiveWrites, type SensitiveWriteQuestion } from '../../../src/host/fs/sensitiveWrites';
 
 export interface Sandbox {
   /** The session's cwd. */
@@ -15,6 +16,10 @@ export interface Sandbox {
   questions: AccessQuestion[];
   answer: boolean;
   policy: FileAccessPolicy;
+  /** Asks before writes to sensitive files: recorded in `sensitiveQuestions`, answered `sensitiveAnswer`. */
+  sensitive: SensitiveWrites;
+  sensitiveQuestions: SensitiveWriteQuestion[];
+  sensitiveAnswer: boolean;
   dispose(): void;
 }
 
@@ -30,6 +35,14 @@ export function makeSandbox(sessionId = 'sess-1'): Sandbox {
     questions: [],
     answer: false,
     policy: 'ask',
+    sensitiveQuestions: [],
+    sensitiveAnswer: false,
+    sensitive: new SensitiveWrites({
+      ask: async (q) => {
+        box.sensitiveQuestions.push(q);
+        return box.sensitiveAnswer;
+      },
+    }),
     confinement: undefined as unknown as FileConfinement,
     dispose: () => fs.rmSync(tmp, { recursive: true, force: true }),
   };

@@ -52,7 +52,7 @@ describe('bridges host bench', function () {
     }
     const file = path.join(box.root, 'doc-10mb.ts');
     fs.writeFileSync(file, lines.join(''));
-    const bridge = new FsBridge({ confinement: box.confinement, history: new WriteHistory() });
+    const bridge = new FsBridge({ confinement: box.confinement, sensitive: box.sensitive, history: new WriteHistory() });
     const diskMs = await timeIt(9, () => bridge.readTextFile({ sessionId: S, path: file, line: lines.length / 2, limit: 100 }));
     let t = performance.now();
     const doc = await vscode.workspace.openTextDocument(file);

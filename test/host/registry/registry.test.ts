@@ -256,10 +256,15 @@ describe('ACP Registry: registry URL and workspace trust', function () {
     else fs.writeFileSync(settingsFile, previous);
   });
 
-  it(vscode.workspace.isTrusted ? 'uses the registry URL from trusted workspace settings' : 'ignores the registry URL from untrusted workspace settings', async () => {
+  it(vscode.workspace.isTrusted ? 'uses the registry URL from trusted workspace settings once the user confirmed it' : 'ignores the registry URL from untrusted workspace settings', async () => {
     const sb = await api();
     await waitFor(() => vscode.workspace.getConfiguration('switchboard').inspect('followAgent')?.workspaceValue === false, 'VS Code to read the workspace settings');
-    if (vscode.workspace.isTrusted) assert.strictEqual(sb.registry.registryUrl(), 'http://127.0.0.1:9/workspace-registry.json');
-    else assert.strictEqual(sb.registry.registryUrl(), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    assert.strictEqual(sb.registry.registryUrl(), 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json');
+    if (vscode.workspace.isTrusted) {
+      // The notification's Allow does this.
+      await sb.workspaceSettings.decide('registry.url', 'http://127.0.0.1:9/workspace-registry.json', true);
+      assert.strictEqual(sb.registry.registryUrl(), 'http://127.0.0.1:9/workspace-registry.json');
+      await sb.workspaceSettings.revoke();
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Workspace trust: an agent is a program, so agent definitions from an untrusted workspace's settings
-// are ignored (with an explanation); in a trusted workspace they are used. The host runner runs this
+// are ignored (with an explanation); in a trusted workspace they are used once the user confirmed them. The host runner runs this
 // file once more with workspace trust enabled (the workspace is then untrusted).
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -30,11 +30,17 @@ describe('workspace trust', function () {
     else fs.rmSync(settingsFile, { force: true });
   });
 
-  it(vscode.workspace.isTrusted ? 'uses agents from trusted workspace settings' : 'ignores agents from untrusted workspace settings, with an explanation', async () => {
+  it(vscode.workspace.isTrusted ? 'uses agents from trusted workspace settings once the user confirmed them' : 'ignores agents from untrusted workspace settings, with an explanation', async () => {
     const sb = await api();
     if (vscode.workspace.isTrusted) {
+      const value = await waitFor(() => vscode.workspace.getConfiguration('switchboard').inspect('agents')?.workspaceValue, 'VS Code to read the workspace settings');
+      sb.configuration.refresh();
+      assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'not before the user confirmed it');
+      // The notification's Allow does this.
+      await sb.workspaceSettings.decide('agents', value, true);
       await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'the workspace agent in the picker');
       assert.strictEqual(sb.configuration.snapshot.ignoredUntrustedWorkspaceAgents, false);
+      await sb.workspaceSettings.revoke();
     } else {
       await new Promise((r) => setTimeout(r, 1500)); // give a settings reload time to happen
       sb.configuration.refresh();

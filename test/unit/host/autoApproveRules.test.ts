@@ -1,6 +1,10 @@
 import * as assert from 'assert';
 import type { PermissionOption } from '@agentclientprotocol/sdk';
-import { matchAutoApprove, pickAllowOption, ruleFor } from '../../../src/host/permissions/autoApproveRules';
+import { matchAutoApprove as matchLayers, pickAllowOption, ruleFor as ruleForLayers, type AutoApproveConfig, type AutoApproveLayer } from '../../../src/host/permissions/autoApproveRules';
+
+const user = (config: AutoApproveConfig | undefined): AutoApproveLayer[] => [{ config, source: 'user' }];
+const matchAutoApprove = (config: AutoApproveConfig | undefined, ...rest: [string | null | undefined, string | undefined, PermissionOption[]]) => matchLayers(user(config), ...rest);
+const ruleFor = (config: AutoApproveConfig | undefined, kind: string, agent: string | undefined) => ruleForLayers(user(config), kind, agent);
 
 const options: PermissionOption[] = [
   { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
@@ -13,7 +17,8 @@ describe('host: auto-approve rules', () => {
     const m = matchAutoApprove({ read: true, search: true }, 'read', 'Gemini CLI', options);
     assert.strictEqual(m?.optionId, 'once');
     assert.strictEqual(m?.agent, undefined);
-    assert.match(m?.description ?? '', /"read" is allowed for every agent/);
+    assert.match(m?.description ?? '', /"read" is allowed for every agent \(switchboard.autoApprove in your user settings\)/);
+    assert.strictEqual(m?.source, 'user');
   });
 
   it('asks when no rule, a false rule, or a non-boolean value', () => {
@@ -47,5 +52,19 @@ describe('host: auto-approve rules', () => {
   it('prefers allow_once over allow_always', () => {
     assert.strictEqual(pickAllowOption(options)?.optionId, 'once');
     assert.strictEqual(pickAllowOption([options[0]])?.optionId, 'always');
+  });
+
+  it('layers: a confirmed workspace rule wins at its level and says so; the exact kind beats "*" across layers', () => {
+    const layers: AutoApproveLayer[] = [
+      { config: { execute: false, read: true }, source: 'user' },
+      { config: { '*': true, Codex: { read: false } }, source: 'workspace' },
+    ];
+    assert.strictEqual(matchLayers(layers, 'execute', 'Gemini CLI', options), undefined, "the user's exact execute: false beats the workspace's *");
+    const edit = matchLayers(layers, 'edit', 'Gemini CLI', options);
+    assert.strictEqual(edit?.source, 'workspace');
+    assert.match(edit?.description ?? '', /workspace settings you confirmed/);
+    assert.strictEqual(matchLayers(layers, 'read', 'Codex', options), undefined, "the workspace's agent rule beats the user's global one");
+    assert.strictEqual(matchLayers(layers, 'read', 'Gemini CLI', options)?.source, 'user');
+    assert.strictEqual(matchLayers([], 'read', 'Gemini CLI', options), undefined);
   });
 });

@@ -6,7 +6,6 @@ import { isBridgeError } from '../../../src/acp/bridgeErrors';
 import {
   FileConfinement,
   decideAccess,
-  isInGitDir,
   isInsideRoot,
   resolveRealPath,
   type AccessQuestion,
@@ -34,22 +33,13 @@ describe('host: file confinement (pure path logic)', () => {
     assert.ok(!isInsideRoot('C:\\Work\\App', 'D:\\Work\\App\\x', win));
   });
 
-  it('.git segments', () => {
-    assert.ok(isInGitDir('/w/app/.git/config', posix));
-    assert.ok(isInGitDir('/w/app/.git', posix));
-    assert.ok(!isInGitDir('/w/app/.github/workflows/ci.yml', posix));
-    assert.ok(!isInGitDir('/w/app/x.git', posix));
-    assert.ok(isInGitDir('C:\\w\\.GIT\\HEAD', win));
-  });
-
-  it('decisions by policy; git writes always ask', () => {
+  it('decisions by policy (sensitive files such as .git are the fs bridge\'s check, not this one)', () => {
     const roots = ['/w/app'];
     const d = (realPath: string, op: 'read' | 'write', policy: FileAccessPolicy) => decideAccess({ realPath, realRoots: roots, op, policy, flavor: posix }).kind;
     assert.strictEqual(d('/w/app/a', 'write', 'deny'), 'allow');
     assert.strictEqual(d('/w/other/a', 'read', 'ask'), 'ask');
     assert.strictEqual(d('/w/other/a', 'read', 'allow'), 'allow');
     assert.strictEqual(d('/w/other/a', 'read', 'deny'), 'deny');
-    assert.strictEqual(d('/w/app/.git/config', 'write', 'allow'), 'ask');
     assert.strictEqual(d('/w/app/.git/config', 'read', 'ask'), 'allow');
     assert.strictEqual(d('/w/other/.git/x', 'write', 'deny'), 'deny');
   });
@@ -148,15 +138,6 @@ describe('host: file confinement (real files and symlinks)', () => {
     policy = 'deny';
     await rejects(make().authorize('s', path.join(outside, 'secret.txt'), 'read'), -32602, 'access_denied');
     assert.strictEqual(questions.length, 0);
-  });
-
-  it('writes inside .git ask even inside the root with policy allow; reads do not', async () => {
-    policy = 'allow';
-    const c = make();
-    await c.authorize('s', path.join(root, '.git', 'config'), 'read');
-    assert.strictEqual(questions.length, 0);
-    await rejects(c.authorize('s', path.join(root, '.git', 'config'), 'write'), -32602, 'access_denied');
-    assert.strictEqual(questions[0].reason, 'git_write');
   });
 
   it('a yes is remembered per session, file and operation; concurrent asks share one question', async () => {

@@ -16,6 +16,7 @@ import {
   type RegistryAgent,
   type RegistryLoad,
 } from '../../../agents/registry';
+import type { WorkspaceSettingsGate } from '../../permissions/workspaceSettingsGate';
 import type { InstalledAgentSource } from '../agentConfiguration';
 import type { RegistryInstalls } from './registryInstalls';
 
@@ -26,6 +27,8 @@ export interface RegistryServiceOptions {
   readonly storage: string;
   readonly log: vscode.LogOutputChannel;
   readonly shellEnvironment: LoginShellEnvironmentCache;
+  /** Which workspace settings apply (trusted and confirmed by the user). */
+  readonly settingsGate: WorkspaceSettingsGate;
   readonly fetch?: FetchLike;
 }
 
@@ -75,13 +78,11 @@ export class RegistryService implements InstalledAgentSource, vscode.Disposable 
   }
 
   /**
-   * `switchboard.registry.url`, honouring workspace trust as `switchboard.agents` does: an untrusted
-   * workspace cannot point Switchboard at a list of its choosing.
+   * `switchboard.registry.url`, as `switchboard.agents`: a workspace cannot point Switchboard at a list of
+   * its choosing unless it is trusted and the user confirmed that URL.
    */
   registryUrl(): string {
-    const inspected = vscode.workspace.getConfiguration('switchboard').inspect<string>('registry.url');
-    const trusted = vscode.workspace.isTrusted;
-    const value = (trusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined) ?? inspected?.globalValue;
+    const value = this.options.settingsGate.effective<unknown>('registry.url');
     return typeof value === 'string' && value.trim() ? value.trim() : DEFAULT_REGISTRY_URL;
   }
 

@@ -1,0 +1,86 @@
+// A sensitive file (settings, hooks, CI, the agents' own configuration) the agent changed with its own
+// tools, outside fs/*, so nobody was asked: said loudly in the session's chat, once per file and turn. It
+// is seen two ways: a file-system event under a session's folders while its turn runs, and a new entry in
+// the turn's changed files (where Keep / Undo are). A permission or agent the change adds to workspace
+// settings waits for the user's confirmation anyway (WorkspaceSettingsGate).
+import * as vscode from 'vscode';
+import type { ChangeTracker } from '../diff/changeTracker';
+import { hostFlavor, isInsideRoot } from '../fs/fileConfinement';
+import type { SensitiveWrites } from '../fs/sensitiveWrites';
+import type { Session } from './session';
+
+type Watched = Pick<Session, 'scopedId' | 'turn' | 'turnId' | 'cwd' | 'additionalDirectories' | 'note'>;
+
+export interface SensitiveChangesOptions {
+  tracker: Pick<ChangeTracker, 'onDidChange' | 'store'>;
+  sensitive: Pick<SensitiveWrites, 'patternFor' | 'onDidAllow'>;
+  /** The open sessions. */
+  sessions(): readonly Watched[];
+}
+
+export function watchSensitiveChanges(o: SensitiveChangesOptions): vscode.Disposable {
+  const fold = (p: string): string => (hostFlavor.caseInsensitive ? p.toLowerCase() : p);
+  const key = (scopedId: string, turnId: string, fsPath: string): string => JSON.stringify([scopedId, turnId, fold(fsPath)]);
+  const reported = new Set<string>();
+  // Writes the user allowed through fs/write_text_file (they saw the diff), and the user's own saves.
+  const allowed = new Set<string>();
+  const userSaves = new Map<string, string>();
+  const seenEntries = new Set(o.tracker.store.all().map((e) => e.key));
+
+  const report = (session: Watched, turnId: string, fsPath: string): void => {
+    const k = key(session.scopedId, turnId, fsPath);
+    if (reported.has(k) || allowed.has(k)) return;
+    const pattern = o.sensitive.patternFor(fsPath);
+    if (pattern === undefined) return;
+    reported.add(k);
+    const shown = vscode.workspace.asRelativePath(fsPath);
+    session.note(
+      `The agent changed ${shown}: review it`,
+      `${shown} is a sensitive file (${pattern}): it can change what runs or what is allowed, and the agent wrote it with its own tools, without asking. Keep or Undo the change in the changed files. Permissions, agents or MCP servers it adds to workspace settings do not apply until you confirm them.`,
+      'warning',
+    );
+  };
+
+  const onFileEvent = async (uri: vscode.Uri): Promise<void> => {
+    if (uri.scheme !== 'file' || o.sensitive.patternFor(uri.fsPath) === undefined) return;
+    const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    if (!stat || stat.type & vscode.FileType.Directory) return; // a folder appearing: its files tell what changed
+    const saved = userSaves.get(uri.toString());
+    if (saved !== undefined && (await readText(uri)) === saved) return; // the echo of the user's own save
+    for (const s of o.sessions()) {
+      if (s.turn === 'idle') continue;
+      if ([s.cwd, ...s.additionalDirectories].some((root) => isInsideRoot(root, uri.fsPath))) report(s, s.turnId, uri.fsPath);
+    }
+  };
+
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  return vscode.Disposable.from(
+    watcher,
+    watcher.onDidChange((uri) => void onFileEvent(uri)),
+    watcher.onDidCreate((uri) => void onFileEvent(uri)),
+    vscode.workspace.onDidSaveTextDocument((doc) => userSaves.set(doc.uri.toString(), doc.getText())),
+    o.sensitive.onDidAllow((w) => {
+      const session = o.sessions().find((s) => s.scopedId === w.sessionId);
+      if (!session) return;
+      allowed.add(key(session.scopedId, session.turnId, w.realPath));
+      allowed.add(key(session.scopedId, session.turnId, w.path));
+    }),
+    o.tracker.onDidChange(() => {
+      for (const entry of o.tracker.store.all()) {
+        if (seenEntries.has(entry.key)) continue;
+        seenEntries.add(entry.key);
+        const uri = vscode.Uri.parse(entry.uri);
+        const session = o.sessions().find((s) => s.scopedId === entry.sessionId);
+        if (uri.scheme === 'file' && session) report(session, entry.turnId, uri.fsPath);
+      }
+    }),
+  );
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
