@@ -80,7 +80,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
