@@ -136,6 +136,12 @@ export class ChangeTracker implements vscode.Disposable {
     return this.live.get(key)?.current;
   }
 
+  /** Forget a change that turned out not to be the agent's. */
+  drop(key: string): void {
+    const e = this.store.remove(key);
+    if (e) this.persistAndRefresh(e.uri);
+  }
+
   isTracked(uri: string): boolean {
     return this.store.forUri(uri).length > 0;
   }

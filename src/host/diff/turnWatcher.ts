@@ -6,7 +6,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TurnBaseline } from './baselines';
+import { entryKey } from './changeStore';
 import type { ChangeTracker } from './changeTracker';
+import { readCurrent } from './fileAccess';
 import { isInsideAny } from './inspect';
 import type { DiffLogger } from './types';
 
@@ -16,6 +18,8 @@ const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
 const MAX_FILES_PER_TURN = 200;
 /** File birth times come from a coarse kernel clock that can trail Date.now() by a few ms. */
 const BIRTH_SLACK_MS = 250;
+/** How long a file event waits for the save under way on its file to report. */
+const SAVE_WAIT_MS = 3000;
 
 interface ActiveTurn {
   sessionId: string;
@@ -27,34 +31,62 @@ interface ActiveTurn {
   baseline: TurnBaseline | undefined;
   /** What the user had, by URI: unsaved buffers at the start, then each of the user's saves. */
   userTexts: Map<string, string>;
+  /** URIs whose change this watcher recorded first (not the fs bridge). */
+  recorded: Set<string>;
 }
 
 export class TurnWatcher implements vscode.Disposable {
   private readonly turns = new Map<string, ActiveTurn>();
-  private readonly sub: vscode.Disposable;
+  private readonly subs: vscode.Disposable[];
+  /** Saves under way (between onWillSave and onDidSave), by URI. */
+  private readonly saves = new Map<string, { saved: Promise<void>; done(): void }>();
 
   constructor(
     private readonly tracker: ChangeTracker,
     private readonly log: DiffLogger,
   ) {
-    this.sub = vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (doc.uri.scheme !== 'file') return;
-      const key = doc.uri.toString();
-      for (const t of this.turns.values()) {
-        if (!isInsideAny(t.folders, doc.uri.fsPath)) continue;
-        // Switchboard's own Undo restores the baseline: nothing of the user's to remember.
-        if (this.tracker.writing.has(key)) t.userTexts.delete(key);
-        // A save by the user (or the fs bridge, which records its writes itself) is not the agent's
-        // change: it becomes the "before" of a later one.
-        else t.userTexts.set(key, doc.getText());
-      }
-    });
+    this.subs = [
+      // A save's file event can reach us before its onDidSave: an event for a file being saved waits for it.
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document.uri.scheme === 'file') this.startSave(e.document.uri.toString());
+      }),
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (doc.uri.scheme !== 'file') return;
+        const key = doc.uri.toString();
+        for (const t of this.turns.values()) {
+          if (!isInsideAny(t.folders, doc.uri.fsPath)) continue;
+          // Switchboard's own Undo restores the baseline: nothing of the user's to remember.
+          if (this.tracker.writing.has(key)) t.userTexts.delete(key);
+          // A save by the user (or the fs bridge, which records its writes itself) is not the agent's
+          // change: it becomes the "before" of a later one.
+          else t.userTexts.set(key, doc.getText());
+        }
+        this.saves.get(key)?.done();
+      }),
+    ];
+  }
+
+  private startSave(key: string): void {
+    this.saves.get(key)?.done();
+    let done = (): void => undefined;
+    const saved = new Promise<void>((resolve) => (done = resolve));
+    // A save that fails never reports: its waiters go on after a while.
+    const timer = setTimeout(() => entry.done(), SAVE_WAIT_MS);
+    const entry = {
+      saved,
+      done: () => {
+        clearTimeout(timer);
+        if (this.saves.get(key) === entry) this.saves.delete(key);
+        done();
+      },
+    };
+    this.saves.set(key, entry);
   }
 
   /** Start watching a session's folders for a turn (absolute paths: the session cwd and additional directories). */
   beginTurn(sessionId: string, turnId: string, folders: readonly string[], baseline?: TurnBaseline): void {
     this.stop(sessionId);
-    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set(), startedAt: Date.now(), baseline, userTexts: new Map() };
+    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set(), startedAt: Date.now(), baseline, userTexts: new Map(), recorded: new Set() };
     // Unsaved text is the user's; a clean buffer can lag behind an outside write, so with a baseline the
     // disk is trusted for those (without one, the buffer is the best there is).
     for (const doc of vscode.workspace.textDocuments) {
@@ -87,11 +119,26 @@ export class TurnWatcher implements vscode.Disposable {
     const turn = this.turns.get(sessionId);
     if (!turn) return;
     try {
+      await this.dropUserSaves(turn);
       if (turn.baseline) await this.recordBaselineChanges(turn, turn.baseline);
     } catch (err) {
       this.log.warn(`diff review: could not compare the folders with the turn's baseline: ${String(err)}`);
     } finally {
       if (this.turns.get(sessionId) === turn) this.stop(sessionId);
+    }
+  }
+
+  /**
+   * A file event read while the user was saving can pass the user's save for the agent's change: a file
+   * this watcher recorded that now holds exactly the user's last save is the user's.
+   */
+  private async dropUserSaves(turn: ActiveTurn): Promise<void> {
+    for (const key of turn.recorded) {
+      const saved = turn.userTexts.get(key);
+      if (saved === undefined) continue;
+      await this.saves.get(key)?.saved;
+      const now = await readCurrent(vscode.Uri.parse(key));
+      if (now.kind === 'text' && now.text === saved) this.tracker.drop(entryKey(turn.sessionId, turn.turnId, key));
     }
   }
 
@@ -102,6 +149,7 @@ export class TurnWatcher implements vscode.Disposable {
       const uri = vscode.Uri.file(c.path);
       const key = uri.toString();
       if (this.tracker.writing.has(key)) continue;
+      await this.saves.get(key)?.saved;
       const before = turn.userTexts.has(key) ? turn.userTexts.get(key) : c.before;
       await this.tracker
         .recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key, before, changed: true })
@@ -134,6 +182,7 @@ export class TurnWatcher implements vscode.Disposable {
   private async handle(turn: ActiveTurn, uri: vscode.Uri, created: boolean): Promise<void> {
     const key = uri.toString();
     turn.seen.add(key);
+    await this.saves.get(key)?.saved;
     let before = await this.before(turn, uri);
     // Where the baseline cannot tell (no git, an ignored file), a file created during the turn did not
     // exist before it; a late event for an older file (watcher latency) must not pass for that, or Undo
@@ -143,11 +192,14 @@ export class TurnWatcher implements vscode.Disposable {
       if (stat && stat.ctime > 0 && stat.ctime >= turn.startedAt - BIRTH_SLACK_MS) before = null;
       else this.log.debug(`diff review: ${uri.fsPath} created before the turn (birth ${stat?.ctime}, turn ${turn.startedAt})`);
     }
+    const known = this.tracker.store.has(entryKey(turn.sessionId, turn.turnId, key));
     await this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key, before, changed: true });
+    if (!known && this.tracker.store.has(entryKey(turn.sessionId, turn.turnId, key))) turn.recorded.add(key);
   }
 
   dispose(): void {
     for (const id of [...this.turns.keys()]) this.stop(id);
-    this.sub.dispose();
+    for (const s of [...this.saves.values()]) s.done();
+    for (const d of this.subs) d.dispose();
   }
 }
