@@ -69,15 +69,17 @@ export class TurnBaseline {
     let truncated = 0;
     for (const base of this.folders) {
       const end = await base.repo.snapshot();
+      const listed: TreeChange[] = [];
       for (const c of await base.repo.diff(base.tree, end.tree)) {
         const abs = path.join(base.folder, ...c.path.split('/'));
-        if (changes.some((x) => x.path === abs)) continue; // overlapping folders
-        if (changes.length >= MAX_CHANGED_FILES) {
-          truncated++;
-          continue;
-        }
-        const bytes = c.status === 'A' ? null : await base.repo.read(base.tree, c.path);
-        changes.push({ path: abs, status: c.status, before: bytes === null ? null : decodeText(bytes) });
+        if (changes.some((x) => x.path === abs) || listed.some((x) => x.path === c.path)) continue; // overlapping folders
+        if (changes.length + listed.length >= MAX_CHANGED_FILES) truncated++;
+        else listed.push(c);
+      }
+      const befores = await base.repo.readMany(base.tree, listed.filter((c) => c.status !== 'A').map((c) => c.path));
+      for (const c of listed) {
+        const bytes = befores.get(c.path) ?? null;
+        changes.push({ path: path.join(base.folder, ...c.path.split('/')), status: c.status, before: c.status === 'A' ? null : bytes === null ? undefined : decodeText(bytes) });
       }
     }
     return { changes, truncated };

@@ -85,6 +85,36 @@ export class ShadowRepo {
     });
   }
 
+  /** Several files of a snapshot in one git process (null: not in the snapshot). */
+  readMany(tree: string, relPaths: readonly string[]): Promise<Map<string, Buffer | null>> {
+    return this.serial(async () => {
+      const result = new Map<string, Buffer | null>();
+      const batchable = relPaths.filter((p) => !/[\r\n]/.test(p));
+      if (batchable.length > 0) {
+        const out = await this.git(['cat-file', '--batch'], { input: batchable.map((p) => `${tree}:${p}\n`).join('') });
+        let at = 0;
+        for (const p of batchable) {
+          const eol = out.indexOf(0x0a, at);
+          if (eol < 0) throw new Error('git cat-file --batch: output cut short');
+          const header = out.subarray(at, eol).toString('utf8').split(' ');
+          at = eol + 1;
+          if (header.length !== 3) {
+            result.set(p, null); // "<spec> missing" (or ambiguous): not in the snapshot
+            continue;
+          }
+          const size = Number(header[2]);
+          result.set(p, header[1] === 'blob' ? Buffer.from(out.subarray(at, at + size)) : null);
+          at += size + 1;
+        }
+      }
+      return result;
+    }).then(async (result) => {
+      // A name with a line break cannot go through --batch.
+      for (const p of relPaths) if (!result.has(p)) result.set(p, await this.read(tree, p));
+      return result;
+    });
+  }
+
   /** Whether snapshots leave this path out by rule (.gitignore, the excluded folders). */
   isIgnored(relPath: string): Promise<boolean> {
     return this.serial(async () => {

@@ -55,6 +55,20 @@ describe('diff review: shadow git repository', function () {
     assert.strictEqual(await repo.isIgnored('src/a.txt'), false);
   });
 
+  it('reads many files of a snapshot at once, binary, missing and odd names included', async () => {
+    fs.writeFileSync(path.join(work, 'bin.dat'), Buffer.from([0, 1, 2, 10, 13, 255]));
+    fs.writeFileSync(path.join(work, 'line\nbreak.txt'), 'odd name');
+    fs.writeFileSync(path.join(work, 'empty.txt'), '');
+    const base = await repo.snapshot();
+    const got = await repo.readMany(base.tree, ['src/a.txt', 'bin.dat', 'missing.txt', 'line\nbreak.txt', 'empty.txt', 'src']);
+    assert.strictEqual(got.get('src/a.txt')?.toString('utf8'), 'line 1\r\nline 2\n');
+    assert.deepStrictEqual(got.get('bin.dat'), Buffer.from([0, 1, 2, 10, 13, 255]));
+    assert.strictEqual(got.get('missing.txt'), null);
+    assert.strictEqual(got.get('line\nbreak.txt')?.toString('utf8'), 'odd name');
+    assert.strictEqual(got.get('empty.txt')?.length, 0);
+    assert.strictEqual(got.get('src'), null, 'a folder is no file');
+  });
+
   it('leaves out files above the size limit, and a second repository object sees the same history', async () => {
     fs.writeFileSync(path.join(work, 'big.bin'), Buffer.alloc(MAX_SNAPSHOT_FILE_BYTES + 1, 1));
     const base = await repo.snapshot();
