@@ -61,7 +61,10 @@ export class ChangeDecisions implements vscode.Disposable {
     private readonly ui: DiffUi,
     private readonly log: DiffLogger,
   ) {
-    this.sub = vscode.workspace.onDidChangeTextDocument((e) => this.maybeRevive(e.document));
+    this.sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      // Only the editor's own Undo revives: a reload after an agent writes the same text again is a new change.
+      if (e.reason === vscode.TextDocumentChangeReason.Undo) this.maybeRevive(e.document);
+    });
   }
 
   resolveTurn(turn?: TurnRef): TurnRef | undefined {

@@ -92,24 +92,19 @@ export class ChangeTracker implements vscode.Disposable {
     return this.snapshots.has(snapshotKey(sessionId, turnId, uri));
   }
 
-  /** Same as `snapshot` with text already at hand (open buffers at turn start). */
-  snapshotText(sessionId: string, turnId: string, uri: string, text: string, replace = false): void {
-    const k = snapshotKey(sessionId, turnId, uri);
-    // Once the file is in the turn's list its baseline is fixed; a snapshot no longer matters.
-    if (replace && this.store.has(entryKey(sessionId, turnId, uri))) return;
-    if (replace || !this.snapshots.has(k)) this.putSnapshot(k, text);
-  }
-
   /** The agent changed a file by itself; recorded when its content differs from what was seen before. */
   async recordAgentTouchedFile(input: AgentTouchedFileInput): Promise<void> {
     const uri = toUri(input.uri);
     const key = uri.toString();
     if (this.writing.has(key)) return;
     const k = snapshotKey(input.sessionId, input.turnId, key);
-    const before = input.before !== undefined ? input.before : this.snapshots.has(k) ? this.snapshots.get(k) : undefined;
+    let before = input.before !== undefined ? input.before : this.snapshots.has(k) ? this.snapshots.get(k) : undefined;
     const c = await readCurrent(uri);
     if (c.kind === 'error') return; // folders, unreadable files: nothing reviewable
     const after = c.kind === 'text' ? c.text : c.kind === 'missing' ? null : undefined;
+    // The agent's own diff is the file's whole before and after only when the file now holds exactly its
+    // new text (many agents send just the edited snippet, which must never become the file's baseline).
+    if (before === undefined && input.diff && after === input.diff.newText) before = input.diff.oldText;
     if (before === undefined && !input.changed && !this.store.has(entryKey(input.sessionId, input.turnId, key))) {
       // First sighting of a location (maybe only read): remember it; a later call records a real change.
       if (after !== undefined) this.putSnapshot(k, after);
@@ -139,6 +134,12 @@ export class ChangeTracker implements vscode.Disposable {
 
   currentOf(key: string): CurrentContent | undefined {
     return this.live.get(key)?.current;
+  }
+
+  /** Forget a change that turned out not to be the agent's. */
+  drop(key: string): void {
+    const e = this.store.remove(key);
+    if (e) this.persistAndRefresh(e.uri);
   }
 
   isTracked(uri: string): boolean {

@@ -2,6 +2,7 @@
 // before-write review of permission diffs, the per-turn changed-files model with Keep/Undo, the tree
 // view, the per-hunk CodeLenses and follow-along. The session layer feeds it; extension.ts registers it.
 import * as vscode from 'vscode';
+import { Baselines } from './baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
 import type { TurnRef } from './changeStore';
 import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
@@ -26,6 +27,11 @@ export interface DiffReviewOptions {
   ui?: DiffUi;
   /** Label for a turn in the tree (e.g. the prompt's first words). */
   describeTurn?: (turn: TurnRef) => string | undefined;
+  /**
+   * Where each turn's baseline (a shadow Git repository per folder) is kept: the extension's global
+   * storage. Without it, changed files come from the fs bridge, file events and tool calls only.
+   */
+  storageDir?: string;
 }
 
 export interface RegisterOptions {
@@ -53,6 +59,7 @@ export class DiffReview implements vscode.Disposable {
   readonly follow: FollowAgent;
   readonly tree: ChangedFilesTree;
   readonly codeLens: HunkCodeLensProvider;
+  private readonly baselines: Baselines | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(options: DiffReviewOptions) {
@@ -65,8 +72,9 @@ export class DiffReview implements vscode.Disposable {
     this.follow = new FollowAgent(options.log);
     this.tree = new ChangedFilesTree(this.tracker, options.describeTurn);
     this.codeLens = new HunkCodeLensProvider(this.tracker);
+    this.baselines = options.storageDir ? new Baselines(options.storageDir, options.log) : undefined;
     // Dispose in reverse dependency order.
-    this.disposables.push(this.codeLens, this.tree, this.watcher, this.pending, this.decisions, this.opener, this.tracker, this.provider);
+    this.disposables.push(this.codeLens, this.tree, this.watcher, ...(this.baselines ? [this.baselines] : []), this.pending, this.decisions, this.opener, this.tracker, this.provider);
   }
 
   /** Register the content provider, CodeLenses, commands and tree view. Dispose the result (or this). */
@@ -118,14 +126,23 @@ export class DiffReview implements vscode.Disposable {
 
   // ---- after the write ----------------------------------------------------------------------------
 
-  /** Call once a turn starts: watches the session's folders and snapshots their open buffers. */
-  beginTurn(sessionId: string, turnId: string, folders: readonly string[]): void {
-    this.watcher.beginTurn(sessionId, turnId, folders);
+  /**
+   * Call when a turn starts, before the prompt is sent: takes the folders' baseline, remembers their open
+   * buffers and watches them.
+   */
+  async beginTurn(sessionId: string, turnId: string, folders: readonly string[]): Promise<void> {
+    const baseline = await this.baselines?.take(folders);
+    this.watcher.beginTurn(sessionId, turnId, folders, baseline);
   }
 
-  /** Call when the turn ends (any stop reason). */
-  endTurn(sessionId: string): void {
-    this.watcher.endTurn(sessionId);
+  /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */
+  endTurn(sessionId: string): Promise<void> {
+    return this.watcher.endTurn(sessionId);
+  }
+
+  /** A file's content before the session's running turn touched it (null = none; undefined = unknown). */
+  beforeOf(sessionId: string, uri: vscode.Uri): Promise<string | null | undefined> {
+    return this.watcher.beforeOf(sessionId, uri);
   }
 
   /** The fs bridge applied a write (call after it; `before` = buffer text incl. unsaved, null = new file). */

@@ -55,6 +55,8 @@ export interface AgentTouchedFileInput {
    * mere read) and a later call records it if the content moved.
    */
   changed?: boolean;
+  /** The diff a tool call sent for this file: its `oldText` is the before when the file now holds its `newText`. */
+  diff?: { oldText: string | null; newText: string };
 }
 
 /** A changed file as the diff review tracks it (the chat shows it as a ChangedFileView); plain JSON. */

@@ -194,7 +194,7 @@ export class Session implements vscode.Disposable {
     try {
       const connection = await this.host.connect(this);
       turn = this.turnRef;
-      this.host.turnFiles.begin(turn);
+      await this.host.turnFiles.begin(turn);
       const built = await buildPromptBlocks(prompt, this.capabilities);
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));

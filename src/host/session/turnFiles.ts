@@ -1,7 +1,7 @@
 // Which files a turn changed, whoever wrote them. Writes through fs/write_text_file are recorded by the fs
-// bridge; agents that write files themselves (Claude, Codex, OpenCode) are caught by the folder watcher
-// and by the files their tool calls and permission requests name. Never a guess from timestamps: a file
-// the user saved just before the turn must not pass for new, or Undo would delete it.
+// bridge; agents that write files themselves (Claude, Codex, OpenCode, Cline) are caught against the
+// baseline the diff review takes before the prompt is sent: live from file events and the files tool
+// calls and permission requests name, and at the end of the turn from every file that differs from it.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import { errorMessage, toolCallFromRequest } from '../../acp';
@@ -41,26 +41,39 @@ export class TurnFiles {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  begin(turn: TurnRef): void {
-    this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
+  /** Before the prompt is sent: the folders' baseline (nothing the agent writes can be in it). */
+  begin(turn: TurnRef): Promise<void> {
+    return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
   }
 
   /** The turn ended: waits for writes in flight, checks the files its tool calls named once more, lists them. */
   async end(turn: TurnRef, toolCalls: readonly ToolCallItem[]): Promise<void> {
     await settledWithin(this.fs.settled(turn.scopedId), WRITES_SETTLE_MS);
     for (const call of toolCalls) await this.noticeToolCall(turn, call);
-    this.diffReview.endTurn(turn.scopedId);
+    await this.diffReview.endTurn(turn.scopedId);
   }
 
   /**
-   * The files a tool call names: one seen first is snapshotted (missing counts: it is then new when it
-   * appears), a later change is recorded against that snapshot.
+   * The files a tool call names, compared with what they were before the turn (the baseline, else the
+   * `oldText` of the call's own diff); without either, one seen first is snapshotted (missing counts: it
+   * is then new when it appears) and a later change is recorded against that snapshot.
    */
   async noticeToolCall(turn: TurnRef, call: ToolCallItem): Promise<void> {
     for (const p of filesNamedBy(call)) {
-      await this.diffReview.tracker
-        .recordAgentTouchedFile({ sessionId: turn.scopedId, turnId: turn.turnId, uri: vscode.Uri.file(p).toString() })
-        .catch((e: unknown) => this.log.debug(`diff review: could not check ${p}: ${errorMessage(e)}`));
+      const uri = vscode.Uri.file(p);
+      const diff = call.content.find((c) => c.type === 'diff' && c.path === p);
+      try {
+        const before = await this.diffReview.beforeOf(turn.scopedId, uri);
+        await this.diffReview.tracker.recordAgentTouchedFile({
+          sessionId: turn.scopedId,
+          turnId: turn.turnId,
+          uri: uri.toString(),
+          before,
+          ...(diff?.type === 'diff' ? { diff: { oldText: diff.oldText, newText: diff.newText } } : {}),
+        });
+      } catch (e) {
+        this.log.debug(`diff review: could not check ${p}: ${errorMessage(e)}`);
+      }
     }
   }
 

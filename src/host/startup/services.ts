@@ -94,7 +94,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [] }));
   sub(connectPermissionBroker(diffReview, permissions));

@@ -233,14 +233,14 @@ describe('diff review: changed files after the write', () => {
     const unseen = writeFile(path.join(ctx.dir, 'unseen.txt'), 'existed before\n');
     await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
     const turn = { sessionId: 'sess', turnId: 't2' };
-    ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir]);
+    await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir]);
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');
     const b = path.join(ctx.dir, 'made-by-tool.txt');
     fs.writeFileSync(b, 'new\n');
     fs.writeFileSync(unseen.fsPath, 'existed before\nchanged by a shell command\n');
     const names = () => ctx.review.changedFiles(turn).map((s) => path.basename(s.path)).sort();
     await waitUntil(() => names().length >= 3, 'file events to be recorded', 10000);
-    ctx.review.endTurn('sess');
+    await ctx.review.endTurn('sess');
     assert.deepStrictEqual(names(), ['made-by-tool.txt', 'tool.txt', 'unseen.txt'], 'the files, not their folder');
     const byName = new Map(ctx.review.changedFiles(turn).map((s) => [path.basename(s.path), s]));
     assert.strictEqual(byName.get('tool.txt')?.undoable, true);

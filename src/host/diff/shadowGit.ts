@@ -1,0 +1,222 @@
+// A shadow Git repository per folder: its Git directory lives in the extension's storage, its work tree
+// is the user's folder, so the user's own repository (if any) is never touched. A snapshot is `git add -A`
+// into the shadow index plus `write-tree`: after the first one Git only re-reads files whose stat changed,
+// so a turn's baseline costs little even in a large folder, and every snapshot stays readable by its tree
+// id. Node only (no `vscode`); all the work happens in git child processes, off the extension host's thread.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Files above this size are left out of snapshots (file events still notice them). */
+export const MAX_SNAPSHOT_FILE_BYTES = 8 * 1024 * 1024;
+/** Folders that are never the agent's reviewable work, whatever the folder's .gitignore says. */
+const ALWAYS_EXCLUDED = ['node_modules/', '.svn/', '.hg/'];
+const STAT_CONCURRENCY = 32;
+
+export interface SnapshotResult {
+  tree: string;
+  /** Paths (relative, '/'-separated) left out because of their size. */
+  tooLarge: string[];
+}
+
+export interface TreeChange {
+  /** A added, M modified, D deleted, T type changed (file <-> symlink). */
+  status: 'A' | 'M' | 'D' | 'T';
+  /** Relative to the work tree, '/'-separated. */
+  path: string;
+}
+
+/** Git could not be started (not installed, not on PATH). */
+export class GitMissingError extends Error {}
+
+export class ShadowRepo {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly running = new Set<ChildProcess>();
+  private disposed = false;
+
+  private constructor(
+    readonly gitDir: string,
+    readonly workTree: string,
+  ) {}
+
+  /** Opens (creating on first use) the shadow repository of `workTree` in `gitDir`. */
+  static async open(gitDir: string, workTree: string): Promise<ShadowRepo> {
+    const stat = await fsp.stat(workTree);
+    if (!stat.isDirectory()) throw new Error(`${workTree} is not a folder`);
+    const repo = new ShadowRepo(gitDir, workTree);
+    await repo.serial(() => repo.init());
+    return repo;
+  }
+
+  /** A snapshot of the work tree as it is now (respecting .gitignore, without large files). */
+  snapshot(): Promise<SnapshotResult> {
+    return this.serial(async () => {
+      const tooLarge = await this.largeCandidates();
+      const specs = ['.', ...tooLarge.map((p) => `:(exclude,literal)${p}`)];
+      // --ignore-errors: an unreadable file is skipped (and reported) instead of failing the snapshot.
+      await this.git(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.join('\0'), okCodes: [0, 1] });
+      const tree = (await this.git(['write-tree'])).toString('utf8').trim();
+      return { tree, tooLarge };
+    });
+  }
+
+  /** Files that differ between two snapshots (a rename is a deletion plus an addition). */
+  diff(from: string, to: string): Promise<TreeChange[]> {
+    return this.serial(async () => {
+      const out = (await this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])).toString('utf8');
+      const parts = out.split('\0');
+      const changes: TreeChange[] = [];
+      for (let i = 0; i + 1 < parts.length; i += 2) {
+        const status = parts[i];
+        if (status === 'A' || status === 'M' || status === 'D' || status === 'T') changes.push({ status, path: parts[i + 1] });
+      }
+      return changes;
+    });
+  }
+
+  /** A file's bytes in a snapshot, or null when the snapshot has no such file. */
+  read(tree: string, relPath: string): Promise<Buffer | null> {
+    return this.serial(async () => {
+      const spec = `${tree}:${relPath}`;
+      const type = await this.git(['cat-file', '-t', spec], { okCodes: [0, 128] }).then((b) => b.toString('utf8').trim());
+      if (type !== 'blob') return null;
+      return this.git(['cat-file', 'blob', spec]);
+    });
+  }
+
+  /** Several files of a snapshot in one git process (null: not in the snapshot). */
+  readMany(tree: string, relPaths: readonly string[]): Promise<Map<string, Buffer | null>> {
+    return this.serial(async () => {
+      const result = new Map<string, Buffer | null>();
+      const batchable = relPaths.filter((p) => !/[\r\n]/.test(p));
+      if (batchable.length > 0) {
+        const out = await this.git(['cat-file', '--batch'], { input: batchable.map((p) => `${tree}:${p}\n`).join('') });
+        let at = 0;
+        for (const p of batchable) {
+          const eol = out.indexOf(0x0a, at);
+          if (eol < 0) throw new Error('git cat-file --batch: output cut short');
+          const header = out.subarray(at, eol).toString('utf8').split(' ');
+          at = eol + 1;
+          if (header.length !== 3) {
+            result.set(p, null); // "<spec> missing" (or ambiguous): not in the snapshot
+            continue;
+          }
+          const size = Number(header[2]);
+          result.set(p, header[1] === 'blob' ? Buffer.from(out.subarray(at, at + size)) : null);
+          at += size + 1;
+        }
+      }
+      return result;
+    }).then(async (result) => {
+      // A name with a line break cannot go through --batch.
+      for (const p of relPaths) if (!result.has(p)) result.set(p, await this.read(tree, p));
+      return result;
+    });
+  }
+
+  /** Whether snapshots leave this path out by rule (.gitignore, the excluded folders). */
+  isIgnored(relPath: string): Promise<boolean> {
+    return this.serial(async () => {
+      const out = await this.git(['check-ignore', '-q', '--no-index', '--', relPath], { okCodes: [0, 1], exitCode: true });
+      return out.toString() === '0';
+    });
+  }
+
+  /** Kills the git processes still running; later calls fail. */
+  dispose(): void {
+    this.disposed = true;
+    for (const child of this.running) child.kill('SIGKILL');
+    this.running.clear();
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async init(): Promise<void> {
+    const fresh = await fsp.stat(path.join(this.gitDir, 'HEAD')).then(() => false, () => true);
+    if (fresh) {
+      await fsp.mkdir(this.gitDir, { recursive: true });
+      await this.git(['init', '-q']);
+    }
+    const config: [string, string][] = [
+      ['core.bare', 'false'],
+      ['core.worktree', this.workTree],
+      ['core.autocrlf', 'false'],
+      ['core.safecrlf', 'false'],
+      ['core.untrackedCache', 'true'],
+      ['core.looseCompression', '1'],
+      ['gc.auto', '0'],
+      ['index.version', '4'],
+      ['advice.addEmbeddedRepo', 'false'],
+    ];
+    if (fresh) for (const [k, v] of config) await this.git(['config', k, v]);
+    const info = path.join(this.gitDir, 'info');
+    await fsp.mkdir(info, { recursive: true });
+    await fsp.writeFile(path.join(info, 'exclude'), `${ALWAYS_EXCLUDED.join('\n')}\n`);
+    // Snapshots hold the exact bytes: no end-of-line conversion, no clean filters (LFS), whatever the
+    // folder's .gitattributes say (info/attributes wins over them).
+    await fsp.writeFile(path.join(info, 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
+  }
+
+  /** New or changed files (by Git's stat check) that are too large to snapshot. */
+  private async largeCandidates(): Promise<string[]> {
+    const out = (await this.git(['ls-files', '-z', '-o', '-m', '--exclude-standard'])).toString('utf8');
+    const paths = [...new Set(out.split('\0').filter(Boolean))];
+    const large: string[] = [];
+    for (let i = 0; i < paths.length; i += STAT_CONCURRENCY) {
+      const batch = paths.slice(i, i + STAT_CONCURRENCY);
+      const sizes = await Promise.all(batch.map((p) => fsp.lstat(path.join(this.workTree, p)).then((s) => s.size, () => 0)));
+      batch.forEach((p, j) => {
+        if (sizes[j] > MAX_SNAPSHOT_FILE_BYTES) large.push(p);
+      });
+    }
+    return large;
+  }
+
+  private git(args: string[], opts: { input?: string; okCodes?: number[]; exitCode?: boolean } = {}): Promise<Buffer> {
+    if (this.disposed) return Promise.reject(new Error('the shadow repository was closed'));
+    const okCodes = opts.okCodes ?? [0];
+    return new Promise<Buffer>((resolve, reject) => {
+      const child = spawn('git', ['--git-dir', this.gitDir, '--work-tree', this.workTree, ...args], {
+        cwd: this.workTree,
+        env: gitEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      this.running.add(child);
+      const out: Buffer[] = [];
+      let err = '';
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => (err = (err + b.toString('utf8')).slice(-2000)));
+      child.on('error', (e: NodeJS.ErrnoException) => {
+        this.running.delete(child);
+        reject(e.code === 'ENOENT' ? new GitMissingError('git is not installed or not on PATH') : e);
+      });
+      child.on('close', (code) => {
+        this.running.delete(child);
+        if (code !== null && okCodes.includes(code)) resolve(opts.exitCode ? Buffer.from(String(code)) : Buffer.concat(out));
+        else reject(new Error(`git ${args[0]} failed (${code ?? 'killed'}): ${err.trim()}`));
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(opts.input ?? '');
+    });
+  }
+}
+
+/** The environment without the caller's Git variables (a hook's GIT_INDEX_FILE would redirect us) and config. */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: os.devNull,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    LC_ALL: 'C',
+  };
+}
