@@ -213,9 +213,11 @@ function CommandOutput({ output, title }: { output: ToolOutput; title: string })
   );
 }
 
-/** A text content block that says what `text` says (an agent's shell output sent as content as well). */
-function isTextOf(c: ToolCallContentItem, text: string): boolean {
-  return c.type === 'content' && c.content.type === 'text' && comparable(c.content.text) === comparable(text);
+/** The content without text blocks that say what the shell output says (Kilo sends it both ways). */
+function withoutOutputText(content: ToolCallContentItem[], output: ToolOutput): ToolCallContentItem[] {
+  if (!content.some((c) => c.type === 'content' && c.content.type === 'text')) return content;
+  const printed = comparable(output.text);
+  return content.filter((c) => !(c.type === 'content' && c.content.type === 'text' && comparable(c.content.text) === printed));
 }
 
 /** The texts a card shows from its content: text blocks, embedded resources and the terminals it shows. */
@@ -241,7 +243,7 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
   const output = item.output;
   // The shell output shown with its exit code is not shown again as a text block.
-  const content = output ? item.content.filter((c) => !isTextOf(c, output.text)) : item.content;
+  const content = output ? withoutOutputText(item.content, output) : item.content;
   const hasBody = content.length > 0 || command !== undefined || output !== undefined;
   const quiet = item.status === 'completed' && ['read', 'search', 'think', 'fetch'].includes(item.toolKind);
   const title = item.title || 'Tool call';

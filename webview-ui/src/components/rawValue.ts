@@ -31,8 +31,18 @@ export function comparable(text: string): string {
  * else is left (the whole value is text shown above, or only such text inside objects and arrays).
  */
 export function withoutShown(value: unknown, shown: ShownText): unknown {
-  const whole = new Set(shown.whole.map(comparable).filter((s) => s.length > 0));
-  const tails = (shown.tails ?? []).map(comparable).filter((s) => s.length > 0);
+  if (value === undefined || value === null) return undefined;
+  // Made at the first string: a card re-renders with every chunk of a streamed output, mostly with no raw value yet.
+  let known: { whole: Set<string>; tails: string[] } | undefined;
+  const isShown = (text: string): boolean => {
+    known ??= {
+      whole: new Set(shown.whole.map(comparable).filter((s) => s.length > 0)),
+      tails: (shown.tails ?? []).map(comparable).filter((s) => s.length > 0),
+    };
+    if (known.whole.size === 0 && known.tails.length === 0) return false;
+    const c = comparable(text);
+    return known.whole.has(c) || known.tails.some((t) => c.endsWith(t));
+  };
   let budget = MAX_NODES;
   let left = false;
   const walk = (v: unknown): unknown => {
@@ -42,10 +52,7 @@ export function withoutShown(value: unknown, shown: ShownText): unknown {
     }
     if (typeof v === 'string') {
       if (v.trim().length === 0) return v;
-      if (whole.size > 0 || tails.length > 0) {
-        const c = comparable(v);
-        if (whole.has(c) || tails.some((t) => c.endsWith(t))) return SHOWN_ABOVE;
-      }
+      if (isShown(v)) return SHOWN_ABOVE;
       left = true;
       return v;
     }
