@@ -274,8 +274,12 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
           )}
         </Collapsible>
       )}
-      {rawInput !== undefined && <RawDisclosure id={`tc-${item.id}-in`} label="Input" title={title} value={rawInput} />}
-      {rawOutput !== undefined && <RawDisclosure id={`tc-${item.id}-out`} label="Output" title={title} value={rawOutput} />}
+      {(rawInput !== undefined || rawOutput !== undefined) && (
+        <div class="tool-raws">
+          {rawInput !== undefined && <RawDisclosure id={`tc-${item.id}-in`} label="Input" title={title} value={rawInput} />}
+          {rawOutput !== undefined && <RawDisclosure id={`tc-${item.id}-out`} label="Output" title={title} value={rawOutput} />}
+        </div>
+      )}
       {permission && <PermissionRequest request={permission} sessionId={sessionId} shown={item.content} shownCommand={command} />}
     </div>
   );
