@@ -59,8 +59,9 @@ export function importZedSettings(text: string): AgentImportResult {
 }
 
 /**
- * Reads a JetBrains `~/.jetbrains/acp.json`: `{"agent_servers": {name: {command, args, env}}}`
- * (other top-level keys such as `default_mcp_settings` and JetBrains-only entry flags are ignored).
+ * Reads a JetBrains `~/.jetbrains/acp.json`: `{"agent_servers": {name: {command, args, env}}}`, with
+ * the session defaults entries pasted from Zed carry (other top-level keys such as
+ * `default_mcp_settings` and JetBrains-only entry flags are ignored).
  */
 export function importJetBrainsAcpJson(text: string): AgentImportResult {
   const servers = readAgentServers(text, 'JetBrains acp.json');
@@ -72,7 +73,7 @@ export function importJetBrainsAcpJson(text: string): AgentImportResult {
       problems.push({ entry: name, message: `JetBrains agent "${name}" was not imported: it must be an object, but it is ${describeValue(entry)}.` });
       continue;
     }
-    const result = parseAgentEntry(name, pickDefined({ command: entry.command, args: entry.args, env: entry.env }));
+    const result = parseAgentEntry(name, pickDefined({ command: entry.command, args: entry.args, env: entry.env, ...defaultFields(entry) }));
     if (result.ok) agents.push(result.definition);
     else problems.push({ entry: name, message: `JetBrains agent "${name}" was not imported: ${result.reason}.` });
   }
@@ -118,9 +119,24 @@ function zedLaunchFields(entry: Record<string, unknown>): Record<string, unknown
     command,
     args,
     env,
-    defaultMode: entry.default_mode,
-    defaultModel: entry.default_model,
-    defaultConfigOptions: entry.default_config_options,
+    ...defaultFields(entry),
+  });
+}
+
+/** The session defaults of an `agent_servers` entry (snake_case there) under Switchboard's names. */
+function defaultFields(entry: Record<string, unknown>): Record<string, unknown> {
+  return { defaultMode: entry.default_mode, defaultModel: entry.default_model, defaultConfigOptions: entry.default_config_options };
+}
+
+/** An imported agent as its `switchboard.agents` value: everything it was imported with, nothing empty. */
+export function agentSettingsEntry(agent: AgentDefinition): Record<string, unknown> {
+  return pickDefined({
+    command: agent.command,
+    args: [...agent.args],
+    env: Object.keys(agent.env).length > 0 ? { ...agent.env } : undefined,
+    defaultMode: agent.defaultMode,
+    defaultModel: agent.defaultModel,
+    defaultConfigOptions: agent.defaultConfigOptions !== undefined ? { ...agent.defaultConfigOptions } : undefined,
   });
 }
 

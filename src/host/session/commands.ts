@@ -108,7 +108,7 @@ async function importAgents(log: vscode.LogOutputChannel): Promise<void> {
   } catch {
     throw new Error(`Could not read ${file}.`);
   }
-  const { importJetBrainsAcpJson, importZedSettings } = await loadImporters();
+  const { agentSettingsEntry, importJetBrainsAcpJson, importZedSettings } = await loadImporters();
   const result = kind === 'jetbrains' ? importJetBrainsAcpJson(text) : importZedSettings(text);
   for (const p of [...result.problems, ...result.skipped]) log.warn(`Import from ${file}: ${p.message}`);
   if (result.agents.length === 0) {
@@ -118,7 +118,7 @@ async function importAgents(log: vscode.LogOutputChannel): Promise<void> {
   const config = vscode.workspace.getConfiguration('switchboard');
   const current = { ...(config.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) };
   for (const a of result.agents) {
-    current[a.name] = { command: a.command, args: [...a.args], ...(Object.keys(a.env).length ? { env: { ...a.env } } : {}) };
+    current[a.name] = agentSettingsEntry(a);
   }
   await config.update('agents', current, vscode.ConfigurationTarget.Global);
   const skipped = result.skipped.length + result.problems.length;

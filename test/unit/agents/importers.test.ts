@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { importJetBrainsAcpJson, importZedSettings } from '../../../src/agents/importers';
+import { parseAgentSettings } from '../../../src/agents/agentSettings';
+import { agentSettingsEntry, importJetBrainsAcpJson, importZedSettings } from '../../../src/agents/importers';
 import { parseJsonc } from '../../../src/agents/parseJsonc';
 
 /** A Zed settings.json as people have them: comments, trailing commas, other settings around. */
@@ -91,6 +92,51 @@ describe('importers: Zed settings.json', () => {
     assert.deepStrictEqual(importZedSettings('[]').problems, [{ entry: undefined, message: 'The Zed settings.json file must contain an object, but it contains an array.' }]);
     assert.deepStrictEqual(importZedSettings('{"agent_servers": []}').problems, [
       { entry: undefined, message: '"agent_servers" in the Zed settings.json file must be an object, but it is an array.' },
+    ]);
+  });
+});
+
+describe('importers: what is written into switchboard.agents', () => {
+  const ZED_DEFAULTS = JSON.stringify({
+    agent_servers: {
+      Pi: {
+        type: 'custom',
+        command: 'pi-acp',
+        default_mode: 'high',
+        default_model: 'local/scripted',
+        default_config_options: { thought_level: 'high', web_search: false },
+      },
+      Plain: { command: { path: '/opt/plain', args: ['serve'] } },
+    },
+  });
+
+  it('keeps a Zed entry\'s default_mode, default_model and default_config_options under Switchboard\'s names', () => {
+    const written = Object.fromEntries(importZedSettings(ZED_DEFAULTS).agents.map((a) => [a.name, agentSettingsEntry(a)]));
+    assert.deepStrictEqual(written, {
+      Pi: { command: 'pi-acp', args: [], defaultMode: 'high', defaultModel: 'local/scripted', defaultConfigOptions: { thought_level: 'high', web_search: false } },
+      Plain: { command: '/opt/plain', args: ['serve'] },
+    });
+    // Read back as the setting it becomes: the same agents, defaults included.
+    const reread = parseAgentSettings(written);
+    assert.deepStrictEqual(reread.problems, []);
+    assert.deepStrictEqual(reread.agents, importZedSettings(ZED_DEFAULTS).agents);
+  });
+
+  it('takes the same defaults from a JetBrains entry pasted from Zed', () => {
+    const result = importJetBrainsAcpJson(JSON.stringify({ agent_servers: { Droid: { command: 'droid', args: ['exec', '--output-format', 'acp'], default_mode: 'auto-high' } } }));
+    assert.deepStrictEqual(result.agents.map(agentSettingsEntry), [{ command: 'droid', args: ['exec', '--output-format', 'acp'], defaultMode: 'auto-high' }]);
+  });
+
+  it('reports defaults of the wrong type as a problem of that entry, and imports the others', () => {
+    const result = importZedSettings(
+      JSON.stringify({ agent_servers: { Bad: { command: 'x', default_mode: 3, default_config_options: { a: 1 } }, Good: { command: 'y', default_mode: 'plan' } } }),
+    );
+    assert.deepStrictEqual(result.agents.map((a) => a.name), ['Good']);
+    assert.deepStrictEqual(result.problems, [
+      {
+        entry: 'Bad',
+        message: 'Zed agent "Bad" was not imported: "defaultMode" must be a string, not the number 3; each value in "defaultConfigOptions" must be a string or a boolean, not the number 1 (at defaultConfigOptions.a).',
+      },
     ]);
   });
 });

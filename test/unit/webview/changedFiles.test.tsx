@@ -56,4 +56,17 @@ describe('webview: changed files panel', () => {
     assert.equal(queryAllByRole(h.root, 'region', 'Changed files').length, 0);
     h.unmount();
   });
+
+  it('keeps the name of a file that cannot be undone readable: its note goes on a line of its own', () => {
+    const note = 'The agent changed this file with its own tools before Switchboard saw it, so it can be kept but not undone.';
+    const h = mount(snapshot([], { changedFiles: [{ ...FILES[2], key: 'k4', path: '/ws/docs/hello.txt', name: 'docs/hello.txt', note }] }));
+    const row = getByRole(h.root, 'region', 'Changed files').querySelector('li.changed-file')!;
+    const name = row.querySelector('.changed-file-name')!;
+    assert.equal(name.querySelector('.changed-file-base')!.textContent, 'hello.txt');
+    assert.equal(name.textContent!.includes(note), false, 'the note is not beside the name');
+    assert.equal(row.querySelector('.diff-stat'), null, 'nor in the line counts\' place');
+    assert.equal(row.querySelector('.changed-file-note')!.textContent, note);
+    assert.equal(getByRole(row, 'button', 'Undo docs/hello.txt').getAttribute('title'), note);
+    h.unmount();
+  });
 });

@@ -2,7 +2,8 @@ import type { ChatStore } from '../store';
 import { StoreContext, useStore, useStoreVersion } from './common';
 import { ChangedFiles } from './ChangedFiles';
 import { Composer } from './Composer';
-import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionHeader, SessionPickers, SessionTabs, Toolbar } from './Panels';
+import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionHeader, SessionTabs, Toolbar } from './Panels';
+import { SessionPickers } from './SessionPickers';
 import { ProviderSettings } from './ProviderSettings';
 import { Transcript } from './Transcript';
 

@@ -51,7 +51,7 @@ export function ChangedFiles({ sessionId, files }: { sessionId: string; files: C
                   <span class="removed" aria-label={`${f.removed} removed`}>−{f.removed}</span>
                 </span>
               ) : (
-                <span class="muted diff-stat">{f.note ?? 'no line counts'}</span>
+                !f.note && <span class="muted diff-stat">no line counts</span>
               )}
               {f.conflict && (
                 <span class="badge conflict-badge" title="You edited this file after the agent changed it">
@@ -76,6 +76,8 @@ export function ChangedFiles({ sessionId, files }: { sessionId: string; files: C
                   <Icon name="discard" />
                 </button>
               </span>
+              {/* On a line of its own: beside the name it would squeeze the name to a few letters. */}
+              {f.note && <span class="changed-file-note muted">{f.note}</span>}
             </li>
           );
         })}

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/chatState';
 import { rankByFuzzy } from '../../../src/shared/fuzzy';
-import type { ConfigOption, Transcript } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
 
@@ -173,98 +172,6 @@ export function Toolbar() {
       >
         <Icon name="history" />
       </button>
-    </div>
-  );
-}
-
-function findOption(t: Transcript, category: string): Extract<ConfigOption, { kind: 'select' }> | undefined {
-  return t.configOptions.find((o): o is Extract<ConfigOption, { kind: 'select' }> => o.kind === 'select' && o.category === category);
-}
-
-/** Mode, Model and other config options of the active session. */
-export function SessionPickers({ session }: { session: SessionState }) {
-  const store = useStore();
-  const t = session.transcript;
-  const sessionId = session.view.sessionId;
-  const modeOpt = findOption(t, 'mode');
-  const modelOpt = findOption(t, 'model');
-  const others = t.configOptions.filter((o) => o !== modeOpt && o !== modelOpt);
-  const setOption = (configId: string, value: string | boolean) => store.post({ type: 'setConfigOption', sessionId, configId, value });
-  const groups = (opts: Extract<ConfigOption, { kind: 'select' }>['options']) => {
-    const byGroup = new Map<string, typeof opts>();
-    for (const o of opts) {
-      const g = o.group ?? '';
-      byGroup.set(g, [...(byGroup.get(g) ?? []), o]);
-    }
-    return [...byGroup].map(([g, list]) => {
-      const options = list.map((o) => (
-        <option key={o.value} value={o.value} title={o.description}>
-          {o.name}
-        </option>
-      ));
-      return g ? (
-        <optgroup key={g} label={g}>
-          {options}
-        </optgroup>
-      ) : (
-        options
-      );
-    });
-  };
-  return (
-    <div class="pickers">
-      {modeOpt ? (
-        <select aria-label="Mode" value={modeOpt.currentValue} onChange={(e) => setOption(modeOpt.id, (e.currentTarget as HTMLSelectElement).value)}>
-          {groups(modeOpt.options)}
-        </select>
-      ) : (
-        t.modes &&
-        t.modes.availableModes.length > 0 && (
-          <select
-            aria-label="Mode"
-            value={t.modes.currentModeId}
-            onChange={(e) => store.post({ type: 'setMode', sessionId, modeId: (e.currentTarget as HTMLSelectElement).value })}
-          >
-            {t.modes.availableModes.map((m) => (
-              <option key={m.id} value={m.id} title={m.description}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        )
-      )}
-      {modelOpt ? (
-        <select aria-label="Model" value={modelOpt.currentValue} onChange={(e) => setOption(modelOpt.id, (e.currentTarget as HTMLSelectElement).value)}>
-          {groups(modelOpt.options)}
-        </select>
-      ) : (
-        t.models &&
-        t.models.availableModels.length > 0 && (
-          <select
-            aria-label="Model"
-            value={t.models.currentModelId}
-            onChange={(e) => store.post({ type: 'setModel', sessionId, modelId: (e.currentTarget as HTMLSelectElement).value })}
-          >
-            {t.models.availableModels.map((m) => (
-              <option key={m.modelId} value={m.modelId} title={m.description}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        )
-      )}
-      {others.map((o) =>
-        o.kind === 'select' ? (
-          <select key={o.id} aria-label={o.name} title={o.description} value={o.currentValue} onChange={(e) => setOption(o.id, (e.currentTarget as HTMLSelectElement).value)}>
-            {groups(o.options)}
-          </select>
-        ) : (
-          <label key={o.id} class="checkbox" title={o.description}>
-            <input type="checkbox" checked={o.currentValue} onChange={(e) => setOption(o.id, (e.currentTarget as HTMLInputElement).checked)} />
-            {o.name}
-          </label>
-        ),
-      )}
     </div>
   );
 }

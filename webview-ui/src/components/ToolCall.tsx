@@ -5,6 +5,8 @@ import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './
 import { ContentBlock } from './Content';
 import { previewDiff } from '../../../src/shared/lineDiff';
 import { PermissionRequest } from './Permission';
+import { RawDisclosure } from './RawDisclosure';
+import { comparable, withoutShown, type ShownText } from './rawValue';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -211,14 +213,44 @@ function CommandOutput({ output, title }: { output: ToolOutput; title: string })
   );
 }
 
+/** The content without text blocks that say what the shell output says (Kilo sends it both ways). */
+function withoutOutputText(content: ToolCallContentItem[], output: ToolOutput): ToolCallContentItem[] {
+  if (!content.some((c) => c.type === 'content' && c.content.type === 'text')) return content;
+  const printed = comparable(output.text);
+  return content.filter((c) => !(c.type === 'content' && c.content.type === 'text' && comparable(c.content.text) === printed));
+}
+
+/** The texts a card shows from its content: text blocks, embedded resources and the terminals it shows. */
+function shownContent(content: ToolCallContentItem[], terminals: ReadonlyMap<string, { output: string; truncated?: boolean }>): ShownText {
+  const whole: string[] = [];
+  const tails: string[] = [];
+  for (const c of content) {
+    if (c.type === 'content' && c.content.type === 'text') whole.push(c.content.text);
+    else if (c.type === 'content' && c.content.type === 'resource' && c.content.text !== undefined) whole.push(c.content.text);
+    else if (c.type === 'terminal') {
+      const t = terminals.get(c.terminalId);
+      if (t) (t.truncated ? tails : whole).push(t.output);
+    }
+  }
+  return { whole, tails };
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
+  const store = useStore();
   const awaiting = permission !== undefined;
   const st: StatusView = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
   const icon = KIND_ICON[item.toolKind] ?? 'tools';
   const command = item.toolKind === 'execute' ? commandOf(item.rawInput) : undefined;
-  const hasBody = item.content.length > 0 || command !== undefined || item.output !== undefined;
+  const output = item.output;
+  // The shell output shown with its exit code is not shown again as a text block.
+  const content = output ? withoutOutputText(item.content, output) : item.content;
+  const hasBody = content.length > 0 || command !== undefined || output !== undefined;
   const quiet = item.status === 'completed' && ['read', 'search', 'think', 'fetch'].includes(item.toolKind);
   const title = item.title || 'Tool call';
+  const shown = shownContent(content, store.state.terminals);
+  if (output) (output.truncated ? shown.tails! : shown.whole).push(output.text);
+  const rawInput = withoutShown(item.rawInput, { whole: [title, ...(command !== undefined ? [command] : [])] });
+  const rawOutput = withoutShown(item.rawOutput, shown);
   return (
     <div class={`tool-call status-${item.status}${awaiting ? ' awaiting' : ''}`} role="group" aria-label={title}>
       <div class="tool-header">
@@ -236,11 +268,17 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
           {() => (
             <>
               {command !== undefined && <pre class="tool-command">$ {command}</pre>}
-              <ToolContent content={item.content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={item.output !== undefined} />
-              {item.output !== undefined && <CommandOutput output={item.output} title={title} />}
+              <ToolContent content={content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={output !== undefined} />
+              {output !== undefined && <CommandOutput output={output} title={title} />}
             </>
           )}
         </Collapsible>
+      )}
+      {(rawInput !== undefined || rawOutput !== undefined) && (
+        <div class="tool-raws">
+          {rawInput !== undefined && <RawDisclosure id={`tc-${item.id}-in`} label="Input" title={title} value={rawInput} />}
+          {rawOutput !== undefined && <RawDisclosure id={`tc-${item.id}-out`} label="Output" title={title} value={rawOutput} />}
+        </div>
       )}
       {permission && <PermissionRequest request={permission} sessionId={sessionId} shown={item.content} shownCommand={command} />}
     </div>
