@@ -63,8 +63,10 @@ function isInstalled() {
 function npmInstall(log) {
   // A package.json in the cache dir pins exact versions; `npm install --prefix` installs exactly those.
   // No agent needs an install script to run: native builds come as platform packages (codex-acp,
-  // opencode, copilot), optional native modules (node-pty, keytar, sharp) have prebuilt or JS
-  // fallbacks, and npm 11 only warns about scripts not in allowScripts.
+  // opencode, copilot, kilo, cline, droid: their postinstall only links the platform binary next to
+  // the wrapper, which otherwise finds it in the platform package), optional native modules (node-pty,
+  // keytar, sharp) have prebuilt or JS fallbacks, and npm 11 only warns about scripts not in allowScripts.
+  // Together about 2 GB (Kilo, Cline and Droid ship ~150-300 MB binaries each).
   writeFileSync(
     join(REAL_AGENTS_DIR, 'package.json'),
     `${JSON.stringify({ name: 'switchboard-real-agents', private: true, dependencies: wantedVersions() }, null, 2)}\n`,

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'child_process';
+import { randomUUID } from 'crypto';
 import type { Readable, Writable } from 'stream';
 import type { AgentDefinition } from './agentDefinition';
 import { AgentSpawnError } from './agentStartErrors';
 import { neverThrows, silentLogger, type AgentLogger } from './logger';
-import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type ProcessEntry } from './processTree';
+import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type EnvTag, type ProcessEntry } from './processTree';
 import { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
 import type { LoginShellEnvironment } from './shellEnvironment';
 import { LineRing, LineSplitter } from './stderrLines';
@@ -11,8 +12,13 @@ import { LineRing, LineSplitter } from './stderrLines';
 /*
  * One running agent process. The protocol layer gets its stdin/stdout; stderr is the agent's log
  * (forwarded line by line, last lines kept for crash banners). Stopping is graceful first (close
- * stdin: ACP agents exit on EOF), then SIGTERM, then SIGKILL, always for the whole process tree.
+ * stdin: ACP agents exit on EOF), then SIGTERM, then SIGKILL, always for the whole process tree:
+ * its descendants, its process group, and (Linux) every process that inherited this run's tag in
+ * its environment, so a daemon the agent detached from both (Cline's hub daemon) is ended too.
  */
+
+/** The environment variable that tags every process of one agent run (value: a random id per start). */
+export const AGENT_RUN_ENV = 'SWITCHBOARD_AGENT_RUN';
 
 export interface AgentProcessOptions {
   /** A settings entry or preset; a `ResolvedAgentDefinition`'s `installHint` is used when not given below. */
@@ -64,7 +70,8 @@ const DEFAULT_STOP: StopTimeouts = { stdinCloseMs: 2000, terminateMs: 2000 };
  */
 export async function startAgentProcess(options: AgentProcessOptions): Promise<AgentProcess> {
   const platform = options.platform ?? process.platform;
-  const env = buildAgentEnvironment(options, platform);
+  const tag: EnvTag = { name: AGENT_RUN_ENV, value: randomUUID() };
+  const env = { ...buildAgentEnvironment(options, platform), [tag.name]: tag.value };
   const resolved = resolveCommand(options.definition.command, getPathFromEnv(env, platform), platform, {
     cwd: options.cwd,
     pathExt: env.PATHEXT,
@@ -94,7 +101,7 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
     child.once('error', onError);
     child.once('spawn', onSpawn);
   });
-  return new AgentProcess(child, options, resolved.executable, platform);
+  return new AgentProcess(child, options, resolved.executable, platform, tag);
 }
 
 /** A started agent. Create with `startAgentProcess`. */
@@ -123,6 +130,7 @@ export class AgentProcess {
     private readonly options: AgentProcessOptions,
     executable: string,
     private readonly platform: NodeJS.Platform,
+    private readonly tag: EnvTag,
   ) {
     if (child.pid === undefined || !child.stdin || !child.stdout || !child.stderr) {
       throw new Error('AgentProcess needs a spawned child with piped stdio');
@@ -218,7 +226,7 @@ export class AgentProcess {
     return exit;
   }
 
-  /** After the agent itself exited: SIGTERM, then SIGKILL, whatever remains of its tree and group. */
+  /** After the agent itself exited: SIGTERM, then SIGKILL, whatever remains of its tree, group and tag. */
   private async terminateLeftovers(snapshot: readonly ProcessEntry[], terminateMs = this.stopDefaults.terminateMs): Promise<void> {
     if (this.platform === 'win32') return; // taskkill /T already ended the tree, and there are no groups
     const signalled = await this.signalTree('SIGTERM', snapshot);
@@ -240,8 +248,8 @@ export class AgentProcess {
   }
 
   /**
-   * Signals the agent (while it runs) with its descendants, the remembered snapshot and the agent's
-   * process group. Once the agent has exited its pid is never signalled or walked again: it may be reused.
+   * Signals the agent (while it runs) with its descendants, the remembered snapshot, the agent's
+   * process group and the processes carrying its tag. Once the agent has exited its pid is never signalled or walked again: it may be reused.
    */
   private async signalTree(signal: NodeJS.Signals, snapshot: readonly ProcessEntry[]): Promise<number[]> {
     if (this.platform === 'win32') {
@@ -251,6 +259,7 @@ export class AgentProcess {
       roots: this.running ? [this.pid] : [],
       knownProcesses: snapshot,
       processGroup: this.pid,
+      envTag: this.tag,
       platform: this.platform,
     });
   }

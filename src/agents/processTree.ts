@@ -5,7 +5,8 @@ import { promises as fsp, readFileSync } from 'fs';
  * Killing only the direct child is not enough: `npx` (and other wrappers) start the real agent as a
  * grandchild, and killing the wrapper orphans it. We walk the tree ourselves (/proc on Linux, `ps`
  * elsewhere, `taskkill /T` on Windows) and remember each process's start time so a recycled pid is
- * never signalled.
+ * never signalled. A daemon that left the tree and the group before we looked (double fork + setsid,
+ * as Cline's hub daemon does) is still found on Linux by a variable in the environment it inherited.
  */
 
 export interface ProcessEntry {
@@ -89,19 +90,29 @@ export interface SignalTreesOptions {
   readonly knownProcesses?: readonly ProcessEntry[];
   /** Also signal every member of this process group. */
   readonly processGroup?: number;
+  /** Linux: also signal every process whose environment holds this variable (and its subtree). */
+  readonly envTag?: EnvTag;
   readonly platform?: NodeJS.Platform;
+}
+
+/** A `name=value` pair set in a process's environment at spawn, inherited by whatever it starts. */
+export interface EnvTag {
+  readonly name: string;
+  readonly value: string;
 }
 
 /** POSIX: sends `signal` to the roots, the known processes, their descendants and the group. */
 export async function signalProcessTrees(signal: NodeJS.Signals, options: SignalTreesOptions): Promise<number[]> {
-  const processes = await listProcesses(options.platform ?? process.platform);
+  const platform = options.platform ?? process.platform;
+  const processes = await listProcesses(platform);
   const live = new Map(processes.map((entry) => [entry.pid, entry]));
   // A remembered process is only ours if it is the same process: same pid AND same start time.
   const known = (options.knownProcesses ?? []).filter((entry) => {
     const now = live.get(entry.pid);
     return now !== undefined && (entry.startTime === undefined || now.startTime === entry.startTime);
   });
-  const roots = [...(options.roots ?? []), ...known.map((entry) => entry.pid)];
+  const tagged = options.envTag && platform === 'linux' ? await taggedAmong(processes, options.envTag) : [];
+  const roots = [...(options.roots ?? []), ...known.map((entry) => entry.pid), ...tagged];
   const targets = new Set<number>([...roots, ...descendantsOf(roots, processes).map((entry) => entry.pid)]);
   if (options.processGroup !== undefined) {
     for (const entry of processes) if (entry.pgid === options.processGroup) targets.add(entry.pid);
@@ -110,6 +121,26 @@ export async function signalProcessTrees(signal: NodeJS.Signals, options: Signal
   const signalled: number[] = [];
   for (const target of targets) if (signalQuietly(target, signal)) signalled.push(target);
   return signalled;
+}
+
+/** Linux: the live processes whose environment holds `tag` (processes of other users cannot be read: skipped). */
+export async function listTaggedProcesses(tag: EnvTag): Promise<number[]> {
+  return taggedAmong(await listFromProc(), tag);
+}
+
+async function taggedAmong(processes: readonly ProcessEntry[], tag: EnvTag): Promise<number[]> {
+  const needle = `${tag.name}=${tag.value}`;
+  const found = await Promise.all(
+    processes.map(async (entry) => {
+      try {
+        const environ = await fsp.readFile(`/proc/${entry.pid}/environ`, 'utf8');
+        return environ.split('\0').includes(needle) ? entry.pid : undefined;
+      } catch {
+        return undefined; // exited meanwhile, or not ours to read
+      }
+    }),
+  );
+  return found.filter((pid): pid is number => pid !== undefined);
 }
 
 /** Polls until none of `pids` is alive (true) or the timeout passes (false). */

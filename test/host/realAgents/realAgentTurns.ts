@@ -5,6 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
+import type { TerminalSnapshot } from '../../../src/shared/chatState';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
@@ -108,13 +109,17 @@ export function agentText(items: readonly TranscriptItem[]): string {
     .join('');
 }
 
-/** Everything a tool card shows as text: title, command, content text, diffs' new text and the output. */
-export function cardText(item: TranscriptItem): string {
+/**
+ * Everything a tool card shows as text: title, command, content text, diffs' new text, the output, and
+ * the output of the client terminals it embeds (`terminals`: the chat's terminal snapshots).
+ */
+export function cardText(item: TranscriptItem, terminals: readonly TerminalSnapshot[] = []): string {
   if (item.kind !== 'tool_call') return '';
   const parts = [item.title, JSON.stringify(item.rawInput ?? '')];
   for (const c of item.content) {
     if (c.type === 'content' && c.content.type === 'text') parts.push(c.content.text);
     if (c.type === 'diff') parts.push(c.newText);
+    if (c.type === 'terminal') parts.push(terminals.find((t) => t.terminalId === c.terminalId)?.output ?? '');
   }
   if (item.output) parts.push(item.output.text);
   return parts.join('\n');

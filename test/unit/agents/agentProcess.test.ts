@@ -5,6 +5,7 @@ import { buildAgentEnvironment, describeAgentExit, startAgentProcess, type Agent
 import type { AgentDefinition } from '../../../src/agents/agentDefinition';
 import { mergeWithPresets } from '../../../src/agents/agentSettings';
 import { AgentSpawnError, CommandNotFoundError } from '../../../src/agents/agentStartErrors';
+import { listDescendants, listProcesses } from '../../../src/agents/processTree';
 import { fixture, killQuietly, LineReader, nextLine, pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
@@ -204,6 +205,50 @@ posixOnly('agentProcess', function () {
       const exit = await agent.exited;
       assert.deepStrictEqual([exit.signal, exit.requested], ['SIGKILL', false]);
       assert.ok(await waitUntil(() => !pidExists(grandchild), 5000), 'orphan of a crashed agent survived');
+    });
+  });
+
+  describe('a daemon the agent detached from its tree and group (Cline\'s hub daemon)', () => {
+    const linuxOnly = process.platform === 'linux' ? it : it.skip;
+
+    /** Starts daemonAgent and waits until its daemon runs outside its tree and process group. */
+    async function startDaemonAgent(flags: string[] = [], stopTimeouts: AgentProcessOptions['stopTimeouts'] = FAST_STOP) {
+      const logger = new RecordingLogger();
+      const agent = await start({ definition: nodeAgent('Daemon Agent', 'daemonAgent.js', flags), logger, stopTimeouts });
+      const report = JSON.parse(await nextLine(agent.stdout, (line) => line.startsWith('{'))) as { pid: number; daemon: number };
+      strayPids.push(report.daemon);
+      assert.ok(pidExists(report.daemon), 'the daemon runs');
+      const tree = await listDescendants(agent.pid);
+      assert.ok(!tree.some((p) => p.pid === report.daemon), 'the daemon is no longer a descendant of the agent');
+      const daemonGroup = (await listProcesses()).find((p) => p.pid === report.daemon)?.pgid;
+      assert.ok(daemonGroup !== undefined && daemonGroup !== agent.pid, 'the daemon is in a group of its own');
+      return { agent, daemon: report.daemon, logger };
+    }
+
+    linuxOnly('stop() ends it, with SIGKILL after the SIGTERM it ignores', async () => {
+      const { agent, daemon, logger } = await startDaemonAgent();
+      await agent.stop();
+      assert.ok(!pidExists(agent.pid), 'agent still running');
+      assert.ok(!pidExists(daemon), 'the detached daemon survived stop()');
+      assert.ok(logger.messages().some((line) => line.includes(`leftover process(es) of the agent: ${daemon}`)), logger.messages().join('\n'));
+    });
+
+    linuxOnly('it is ended when the agent exits on its own, too', async () => {
+      const { agent, daemon } = await startDaemonAgent(['--exit-soon']);
+      const exit = await agent.exited;
+      assert.strictEqual(exit.requested, false);
+      assert.ok(await waitUntil(() => !pidExists(daemon), 10_000), 'the daemon of an agent that quit survived');
+    });
+
+    linuxOnly('stopping one agent leaves another run\'s daemon alone', async () => {
+      const first = await startDaemonAgent();
+      const second = await startDaemonAgent();
+      await first.agent.stop();
+      assert.ok(!pidExists(first.daemon), 'its own daemon is ended');
+      assert.ok(pidExists(second.daemon), 'the other run\'s daemon is not');
+      assert.ok(pidExists(second.agent.pid), 'nor the other agent');
+      await second.agent.stop();
+      assert.ok(!pidExists(second.daemon));
     });
   });
 

@@ -23,7 +23,7 @@ describe('presets', () => {
     assert.deepStrictEqual(BUILTIN_PRESETS.map((p) => p.name).sort(), PINNED.map((id) => pinned(id).preset).sort());
     for (const id of PINNED) {
       const agent = pinned(id);
-      const preset = findPreset(agent.preset);
+      const preset = findPreset(agent.preset ?? '');
       assert.ok(preset, agent.preset);
       assert.strictEqual(preset.npmPackage, agent.pkg, `${preset.name} names the package the tests run`);
       const bins = installedBins(id);

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { spawn } from 'child_process';
-import { descendantsOf, isProcessAlive, killProcessTree, listDescendants, type ProcessEntry } from '../../../src/agents/processTree';
+import { descendantsOf, isProcessAlive, killProcessTree, listDescendants, listTaggedProcesses, type ProcessEntry } from '../../../src/agents/processTree';
 import { fixture, killQuietly, nextLine, pidExists, waitUntil } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
@@ -59,5 +59,17 @@ posixOnly('processTree: live processes', function () {
     assert.strictEqual(isProcessAlive(process.pid), true);
     assert.strictEqual(isProcessAlive(root), true);
     assert.strictEqual(isProcessAlive(2 ** 22 + 12345), false);
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('listTaggedProcesses finds the processes that inherited a tag, and only those', async () => {
+    const tag = { name: 'SWITCHBOARD_TEST_TAG', value: `run-${process.pid}-${Date.now()}` };
+    const tagged = spawn(process.execPath, [fixture('treeAgent.js'), '--grandchild-new-session'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, [tag.name]: tag.value } });
+    const report = JSON.parse(await nextLine(tagged.stdout, (line) => line.startsWith('{'))) as { pid: number; grandchild: number };
+    stray.push(report.pid, report.grandchild);
+    const other = await spawnTree([]);
+    const found = await listTaggedProcesses(tag);
+    assert.deepStrictEqual([...found].sort(), [report.pid, report.grandchild].sort());
+    assert.ok(!found.includes(other.root) && !found.includes(process.pid));
+    assert.deepStrictEqual(await listTaggedProcesses({ name: tag.name, value: `${tag.value}-other` }), []);
   });
 });
