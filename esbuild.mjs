@@ -1,4 +1,5 @@
-// Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
+// Builds the bundles: the extension (Node, CommonJS, `vscode` external), the chat webview (browser) and the
+// IDE tools' stdio forwarder (Node, run by agents).
 //
 // The extension is split so that activation loads little (issue 13): dist/extension.js is the activation
 // entry (src/extension.ts) and everything it reaches through `import()` (the services, then the protocol
@@ -185,10 +186,22 @@ const webview = {
   alias: webviewAliases,
 };
 
+/** The IDE tools' stdio forwarder: a script of its own that agents run (src/host/ideTools/stdioForwarder.ts). */
+const ideToolsStdio = {
+  ...common,
+  entryPoints: ['src/host/ideTools/stdioForwarder.ts'],
+  outfile: join(outdir, 'ideToolsStdio.js'),
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  plugins: [zodEnglishOnly],
+};
+
 copyCodicons();
+const builds = [extension, webview, ideToolsStdio];
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(webview)]);
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all([esbuild.build(extension), esbuild.build(webview)]);
+  await Promise.all(builds.map((b) => esbuild.build(b)));
 }
