@@ -1,8 +1,10 @@
 // The `switchboard` MCP server entry each session gets (setting `switchboard.ideTools`): a token of its own
 // on the IDE tools' HTTP server, given as an `http` entry to agents that announce `mcpCapabilities.http`, else
 // as a `stdio` entry running the forwarder shipped in the VSIX (stdioForwarder.ts). The server and the MCP
-// SDK load when the first session opens; the server closes when its last session's token is released.
+// SDK are a bundle of their own (dist/ideToolsServer.js, built by esbuild.mjs), imported when the first session
+// opens; the server closes when its last session's token is released.
 import * as nodePath from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as vscode from 'vscode';
 import { errorMessage, type McpServer } from '../../acp';
 import type { SessionRoots } from '../fs/fileConfinement';
@@ -10,8 +12,9 @@ import { FORWARDER_ENV } from './forwarderEnv';
 import type { IdeToolsServer } from './ideToolsServer';
 
 export const IDE_TOOLS_NAME = 'switchboard';
-/** The forwarder's bundle, built by esbuild.mjs. */
+/** The bundles esbuild.mjs builds for the forwarder and the server. */
 const FORWARDER_SCRIPT = ['dist', 'ideToolsStdio.js'];
+const SERVER_SCRIPT = ['dist', 'ideToolsServer.js'];
 
 export interface IdeToolsOptions {
   log: vscode.LogOutputChannel;
@@ -71,7 +74,8 @@ export class IdeTools implements vscode.Disposable {
   }
 
   private start(): Promise<IdeToolsServer> {
-    this.server ??= import('./ideToolsServer').then(async ({ IdeToolsServer }) => {
+    const bundle = pathToFileURL(nodePath.join(this.o.extensionPath, ...SERVER_SCRIPT)).href;
+    this.server ??= loadServerModule(bundle).then(async ({ IdeToolsServer }) => {
       const server = await IdeToolsServer.start(this.o.log, this.o.version);
       this.o.log.info(`IDE tools: MCP server listening on ${server.url}`);
       return server;
@@ -107,4 +111,12 @@ export class IdeTools implements vscode.Disposable {
       ],
     };
   }
+}
+
+type ServerModule = typeof import('./ideToolsServer');
+
+/** The server's CommonJS bundle through import(): its exports, named or under `default`. */
+async function loadServerModule(url: string): Promise<ServerModule> {
+  const loaded = (await import(url)) as Partial<ServerModule> & { default?: ServerModule };
+  return loaded.IdeToolsServer ? (loaded as ServerModule) : loaded.default!;
 }

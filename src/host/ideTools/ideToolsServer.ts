@@ -1,14 +1,14 @@
 // The `switchboard` MCP server: Streamable HTTP on 127.0.0.1 (a random port), one random bearer token per
 // session. A token reaches only the tools of its own session (its backend); an MCP connection opened with one
 // token is not reachable with another. Built on the official MCP SDK; no `vscode` here, so it runs in plain
-// Node tests with a stand-in backend. Loaded when the first session opens (ideTools.ts imports it).
+// Node tests with a stand-in backend. Bundled on its own (dist/ideToolsServer.js, with the SDK and the zod
+// API it brings) and imported by ideTools.ts when the first session opens, so neither weighs on the chat's startup.
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../../acp';
 import { withinBudget } from './resultBudget';
 import { TOOL_NAMES, TOOLS, type IdeToolsBackend, type ToolInput, type ToolName } from './toolSchemas';
 
@@ -178,6 +178,10 @@ export class IdeToolsServer {
       return { isError: true, content: [{ type: 'text', text: errorMessage(error) }] };
     }
   }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
