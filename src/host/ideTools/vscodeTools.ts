@@ -8,6 +8,8 @@ import { isInsideRoot, resolveRealPath, type SessionRoots } from '../fs/fileConf
 import type { IdeToolsBackend, Location, Range, ToolInput, ToolName, ToolOutput } from './toolSchemas';
 
 const SEVERITY = ['error', 'warning', 'information', 'hint'] as const;
+/** How long `diagnostics` waits for the first report on a file it had to open. */
+const FIRST_REPORT_WAIT_MS = 2_000;
 
 function rangeOf(r: vscode.Range): Range {
   return { start: { line: r.start.line + 1, character: r.start.character + 1 }, end: { line: r.end.line + 1, character: r.end.character + 1 } };
@@ -101,6 +103,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     let entries: [vscode.Uri, readonly vscode.Diagnostic[]][];
     if (args.path) {
       const uri = await this.file(args.path);
+      await this.openForDiagnostics(uri);
       entries = [[uri, vscode.languages.getDiagnostics(uri)]];
     } else {
       entries = vscode.languages.getDiagnostics().filter(([uri]) => this.inside(uri));
@@ -117,6 +120,24 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     );
     diagnostics.sort((a, b) => SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity));
     return { diagnostics };
+  }
+
+  /**
+   * Language servers check the documents that are open: a file that is not gets opened (not shown), and its
+   * first report is waited for, briefly, since a file without problems may never report.
+   */
+  private async openForDiagnostics(uri: vscode.Uri): Promise<void> {
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return;
+    let subscription: vscode.Disposable | undefined;
+    const reported = new Promise<void>((resolve) => {
+      subscription = vscode.languages.onDidChangeDiagnostics((e) => e.uris.some((u) => u.toString() === uri.toString()) && resolve());
+    });
+    try {
+      await vscode.workspace.openTextDocument(uri).then(undefined, () => undefined);
+      await Promise.race([reported, new Promise((resolve) => setTimeout(resolve, FIRST_REPORT_WAIT_MS))]);
+    } finally {
+      subscription?.dispose();
+    }
   }
 
   private async documentSymbols(args: ToolInput<'document_symbols'>): Promise<ToolOutput<'document_symbols'>> {
