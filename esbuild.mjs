@@ -1,4 +1,5 @@
-// Builds the two bundles: the extension (Node, CommonJS, `vscode` external) and the chat webview (browser).
+// Builds the bundles: the extension (Node, CommonJS, `vscode` external), the chat webview (browser) and the
+// IDE tools' MCP server and stdio forwarder (Node).
 //
 // The extension is split so that activation loads little (issue 13): dist/extension.js is the activation
 // entry (src/extension.ts) and everything it reaches through `import()` (the services, then the protocol
@@ -185,10 +186,27 @@ const webview = {
   alias: webviewAliases,
 };
 
+/**
+ * The IDE tools' MCP server and its stdio forwarder (src/host/ideTools), bundles of their own: the MCP SDK
+ * brings zod's classic API, which shares zod's core with zod/mini; split with the extension, it would grow the
+ * chat's startup by the parts of the core only the SDK uses. The extension imports the server by its path when
+ * the first session opens; agents run the forwarder.
+ */
+const ideTools = {
+  ...common,
+  entryPoints: { ideToolsServer: 'src/host/ideTools/ideToolsServer.ts', ideToolsStdio: 'src/host/ideTools/stdioForwarder.ts' },
+  outdir,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  plugins: [zodEnglishOnly],
+};
+
 copyCodicons();
+const builds = [extension, webview, ideTools];
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(extension), esbuild.context(webview)]);
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all([esbuild.build(extension), esbuild.build(webview)]);
+  await Promise.all(builds.map((b) => esbuild.build(b)));
 }

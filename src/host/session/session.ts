@@ -42,6 +42,8 @@ export interface SessionHost {
   cancelRequests(scopedId: string): void;
   /** Kills the terminals the agent created for the session. */
   disposeTerminals(scopedId: string): void;
+  /** Stops the session's IDE tools' token (the agent side of the session is gone). */
+  releaseTools(key: string): void;
   /** The turn started or ended (status bar, context keys, history). */
   turnChanged(session: Session): void;
 }
@@ -263,6 +265,7 @@ export class Session implements vscode.Disposable {
     }
     this.host.cancelRequests(this.scopedId);
     this.host.disposeTerminals(this.scopedId);
+    this.host.releaseTools(this.key);
     this.detached = true;
     this.changed();
   }

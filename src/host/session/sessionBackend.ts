@@ -11,6 +11,7 @@ import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
+import type { IdeTools } from '../ideTools/ideTools';
 import type { LogChannels } from '../log/logChannels';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
@@ -52,6 +53,8 @@ export interface SessionBackendOptions {
   clientVersion: string;
   /** `switchboard.mcpServers` as ACP McpServer entries. */
   mcpServers(): McpServer[];
+  /** The `switchboard` MCP server each session gets. */
+  ideTools: IdeTools;
 }
 
 export class SessionBackend implements ChatBackend, vscode.Disposable {

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { IdeTools } from '../ideTools/ideTools';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -29,6 +30,8 @@ export interface SessionConnectorOptions {
   elicitations: ElicitationBroker;
   terminals: TerminalBridge;
   mcpServers(): McpServer[];
+  /** The `switchboard` MCP server each session gets (the IDE tools). */
+  ideTools: IdeTools;
 }
 
 export class SessionConnector implements SessionHost {
@@ -40,9 +43,20 @@ export class SessionConnector implements SessionHost {
     this.turnFiles = o.turnFiles;
   }
 
-  /** The folders and MCP servers a session/new, load, resume or fork of this session passes. */
-  paramsOf(session: { cwd: string; additionalDirectories: string[] }) {
-    return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: this.o.mcpServers() };
+  /**
+   * The folders and MCP servers a session/new, load, resume or fork passes for the session of `key` (a fork:
+   * the new session's key), with its IDE tools: over HTTP where the agent announces it, else over stdio.
+   */
+  async paramsOf(session: { key: string; agentId: string; cwd: string; additionalDirectories: string[] }) {
+    const http = this.o.agents.runtime(session.agentId).agentInfo?.agentCapabilities.mcpCapabilities.http ?? false;
+    const ideTools = await this.o.ideTools.entryFor(session, http);
+    const mcpServers = this.o.mcpServers();
+    return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: ideTools ? [...mcpServers, ideTools] : mcpServers };
+  }
+
+  /** The session closed or lost its agent: its IDE tools' token stops. */
+  releaseTools(key: string): void {
+    void this.o.ideTools.release(key);
   }
 
   /**
@@ -53,7 +67,7 @@ export class SessionConnector implements SessionHost {
     const runtime = this.o.agents.runtime(session.agentId);
     const connection = await runtime.start();
     if (!session.detached) return connection;
-    const params = this.paramsOf(session);
+    const params = await this.paramsOf(session);
     for (const method of REBIND_METHODS) {
       if (!connection.supports(method)) continue;
       session.suppressReplay = method === 'session/load';

@@ -45,7 +45,8 @@ export class SessionLifecycle {
     const runtime = this.o.agents.runtime(agentId);
     const connection = await runtime.start();
     const cwd = workspaceCwd();
-    const params = this.o.host.paramsOf({ cwd, additionalDirectories: additionalDirectories(cwd) });
+    const key = randomUUID();
+    const params = await this.o.host.paramsOf({ key, agentId, cwd, additionalDirectories: additionalDirectories(cwd) });
     const result = await this.o.agents.withAuth(agentId, () => connection.newSession(params), {
       run: async () => {
         // Not `afterSignIn?.(await …)`: an optional call skips evaluating its argument.
@@ -53,8 +54,11 @@ export class SessionLifecycle {
         afterSignIn?.(opened);
       },
       what: afterSignIn ? 'starts a session and sends your message' : 'starts the session',
+    }).catch((error: unknown) => {
+      this.o.host.releaseTools(key);
+      throw error;
     });
-    const session = this.add(new Session(this.o.host, randomUUID(), agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
+    const session = this.add(new Session(this.o.host, key, agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
     session.applySetup(result);
     await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
     this.o.statusBar.show(agentId, 'ready');
@@ -72,7 +76,7 @@ export class SessionLifecycle {
     session.loading = true;
     this.add(session, runtime);
     try {
-      const params = this.o.host.paramsOf(session);
+      const params = await this.o.host.paramsOf(session);
       const open = () => (mode === 'resume' ? connection.resumeSession(item.sessionId, params) : connection.loadSession(item.sessionId, params));
       session.applySetup(await this.o.agents.withAuth(item.agentId, open));
       session.loaded();
@@ -96,17 +100,20 @@ export class SessionLifecycle {
    * (e.g. -32002, the agent no longer has the session) keeps the original tab and says why in its banner.
    */
   async fork(source: Session, fromItemId?: string): Promise<string | undefined> {
+    const key = randomUUID();
     try {
       const runtime = this.o.agents.runtime(source.agentId);
       const connection = await this.o.host.connect(source);
-      const result = await this.o.agents.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, this.o.host.paramsOf(source)));
+      const params = await this.o.host.paramsOf({ key, agentId: source.agentId, cwd: source.cwd, additionalDirectories: source.additionalDirectories });
+      const result = await this.o.agents.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, params));
       const { transcript, notice } = forkedTranscript(source.transcript, source.title, result.sessionId, fromItemId);
-      const fork = this.add(new Session(this.o.host, randomUUID(), source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
+      const fork = this.add(new Session(this.o.host, key, source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
       fork.applySetup(result);
       fork.note(notice.title, notice.description);
       await this.saveTabs(fork);
       return fork.key;
     } catch (error) {
+      this.o.host.releaseTools(key);
       const gone = error instanceof NotFoundError ? ` ${source.agentId} no longer has this session.` : '';
       this.o.log.warn(`session/fork of ${source.acpSessionId} failed: ${errorMessage(error)}`);
       source.showError({ message: `Could not fork the session.${gone}`, detail: errorMessage(error) });

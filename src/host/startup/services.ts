@@ -11,6 +11,7 @@ import { FileConfinement, normalizePolicy } from '../fs/fileConfinement';
 import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
+import { IdeTools } from '../ideTools/ideTools';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
@@ -100,6 +101,8 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
+  const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
+  const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
@@ -114,8 +117,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     store,
     secrets,
     shellEnvironment,
-    clientVersion: String(context.extension.packageJSON.version ?? '0.0.0'),
+    clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
+    ideTools,
   });
   late.backend = backend;
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));

@@ -31,6 +31,8 @@ describe('lint: the layer table', function () {
     ['src/agents/x.ts', "export async function f() { return import('../chat/chatController'); }", /src\/agents may not import src\/chat/],
     ['src/acp/x.ts', "export type S = import('../host/session/session').Session;", /src\/acp may not import src\/host\/session/],
     ['src/host/fs/x.ts', "import { Session } from '../session/session';\nexport const s = Session;", /src\/host\/fs may not import src\/host\/session/],
+    ['src/host/ideTools/x.ts', "import { Session } from '../session/session';\nexport const s = Session;", /src\/host\/ideTools may not import src\/host\/session/],
+    ['src/host/fs/x.ts', "import { IdeTools } from '../ideTools/ideTools';\nexport const i = IdeTools;", /src\/host\/fs may not import src\/host\/ideTools/],
     ['src/host/session/x.ts', "import { ServicesImpl } from '../startup/services';\nexport const s = ServicesImpl;", /src\/host\/session may not import src\/host\/startup/],
     ['src/chat/x.ts', "import { Session } from '../host/session/session';\nexport const s = Session;", /src\/chat may not import src\/host\/session/],
     ['webview-ui/src/x.ts', "import { TranscriptState } from '../../src/acp';\nexport const t = TranscriptState;", /webview-ui may not import src\/acp/],
@@ -54,6 +56,8 @@ describe('lint: the layer table', function () {
   const allowed: Array<[string, string]> = [
     ['src/host/session/x.ts', "import { TranscriptState } from '../../acp';\nexport const t = TranscriptState;"],
     ['src/host/terminal/x.ts', "import { FsBridge } from '../fs/fsBridge';\nexport const f = FsBridge;"],
+    ['src/host/ideTools/x.ts', "import { FileConfinement } from '../fs/fileConfinement';\nexport const f = FileConfinement;"],
+    ['src/host/session/x.ts', "import type { IdeTools } from '../ideTools/ideTools';\nexport type I = IdeTools;"],
     ['src/host/startup/x.ts', "import { SessionBackend } from '../session/sessionBackend';\nexport const b = SessionBackend;"],
     ['src/chat/x.ts', "import type { Transcript } from '../shared/transcript';\nexport type T = Transcript;"],
     ['webview-ui/src/x.ts', "import type { Transcript } from '../../src/shared/transcript';\nexport type T = Transcript;"],
