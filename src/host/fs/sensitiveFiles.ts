@@ -19,6 +19,7 @@ export const DEFAULT_SENSITIVE_PATTERNS: readonly string[] = [
   '.github/workflows/**',
   '.gitlab-ci.yml',
   '.claude/**',
+  '.mcp.json',
   '.gemini/**',
   '.codex/**',
   '.qwen/**',

@@ -47,8 +47,8 @@ export interface PermissionBrokerOptions {
    * confirmed it (WorkspaceSettingsGate.autoApproveLayers). None given: nothing is auto-approved.
    */
   getAutoApproveLayers?(): readonly AutoApproveLayer[];
-  /** A reason to ask whatever the rules say (a request that names a sensitive file), or undefined. */
-  mustAsk?(prompt: PermissionPrompt): string | undefined;
+  /** True when the user must be asked whatever the rules say (a request that names a sensitive file). */
+  mustAsk?(prompt: PermissionPrompt): boolean;
   /** The agent's display name (a key of switchboard.agents), for per-agent rules and the prompt text. */
   getAgentName?(sessionId: string): string | undefined;
   /** The permission request may omit the tool kind the earlier tool_call update carried. */
@@ -83,7 +83,8 @@ export class PermissionBroker implements vscode.Disposable {
   /** `alwaysAsk`: a question Switchboard asks itself (a write to a sensitive file): never auto-approved. */
   request(req: RequestPermissionRequest, o: { alwaysAsk?: boolean } = {}): Promise<PermissionDecision> {
     const prompt = this.makePrompt(req);
-    const auto = o.alwaysAsk || this.opts.mustAsk?.(prompt) !== undefined
+    const ask = o.alwaysAsk === true || this.opts.mustAsk?.(prompt) === true;
+    const auto = ask
       ? undefined
       : matchAutoApprove(this.opts.getAutoApproveLayers?.() ?? [], prompt.toolCall.kind, prompt.agentName, prompt.options);
     if (auto) {

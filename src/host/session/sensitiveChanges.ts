@@ -9,6 +9,10 @@ import { hostFlavor, isInsideRoot } from '../fs/fileConfinement';
 import type { SensitiveWrites } from '../fs/sensitiveWrites';
 import type { Session } from './session';
 
+/** Git's own bookkeeping (index, refs, logs) changes under any git command, the editor's included: only
+ * hooks and the config run or redirect anything. */
+const GIT_CHURN = /[\\/]\.git[\\/](?!hooks[\\/]|config$)/i;
+
 type Watched = Pick<Session, 'scopedId' | 'turn' | 'turnId' | 'cwd' | 'additionalDirectories' | 'note'>;
 
 export interface SensitiveChangesOptions {
@@ -42,7 +46,7 @@ export function watchSensitiveChanges(o: SensitiveChangesOptions): vscode.Dispos
   };
 
   const onFileEvent = async (uri: vscode.Uri): Promise<void> => {
-    if (uri.scheme !== 'file' || o.sensitive.patternFor(uri.fsPath) === undefined) return;
+    if (uri.scheme !== 'file' || GIT_CHURN.test(uri.fsPath) || o.sensitive.patternFor(uri.fsPath) === undefined) return;
     const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
     if (!stat || stat.type & vscode.FileType.Directory) return; // a folder appearing: its files tell what changed
     const saved = userSaves.get(uri.toString());

@@ -85,7 +85,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
       getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
-      mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall),
+      mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall) !== undefined,
       getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
       resolveToolKind: (sessionId, toolCallId) => late.backend?.sessions.toolKindOf(sessionId, toolCallId),
     }),

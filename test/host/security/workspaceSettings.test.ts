@@ -198,12 +198,14 @@ describe('security: workspace settings wait for the user', function () {
     it('are confirmed before their first start', async () => {
       const agents = { 'Workspace Fake': { command: 'node', args: [fakeAgent] } };
       const mcpServers = { 'workspace-mcp': { command: 'node', args: ['-e', '0'] } };
-      writeWorkspaceSettings(settingsFile, { 'switchboard.agents': agents, 'switchboard.mcpServers': mcpServers });
+      writeWorkspaceSettings(settingsFile, { 'switchboard.agents': agents, 'switchboard.mcpServers': mcpServers, 'switchboard.defaultAgent': 'Workspace Fake' });
       await workspaceValueIs('agents', agents);
       await workspaceValueIs('mcpServers', mcpServers);
+      await workspaceValueIs('defaultAgent', 'Workspace Fake');
       sb.configuration.refresh();
       assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Fake'), 'the workspace agent is not offered before the user confirms it');
       assert.ok(sb.backend.getAgents().some((a) => a.id === 'User Fake'), "the user's agents are");
+      assert.notStrictEqual(sb.configuration.snapshot.defaultAgent, 'Workspace Fake', 'a workspace default naming it waits too');
 
       const id = await sb.backend.newSession('User Fake');
       await sb.backend.sendPrompt(id, prompt('hello'));
@@ -212,6 +214,7 @@ describe('security: workspace settings wait for the user', function () {
       // The notification's Allow (clicked in the e2e test) does this.
       await sb.workspaceSettings.decide('agents', agents, true);
       await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Workspace Fake'), 'the confirmed workspace agent in the picker');
+      assert.strictEqual(sb.configuration.snapshot.defaultAgent, 'Workspace Fake');
       await sb.workspaceSettings.decide('mcpServers', mcpServers, true);
       await sb.backend.newSession('User Fake');
       assert.deepStrictEqual(mcpServersSent().slice(-1), ['workspace-mcp'], 'the confirmed MCP server is passed');

@@ -33,7 +33,10 @@ describe('workspace trust', function () {
   it(vscode.workspace.isTrusted ? 'uses agents from trusted workspace settings once the user confirmed them' : 'ignores agents from untrusted workspace settings, with an explanation', async () => {
     const sb = await api();
     if (vscode.workspace.isTrusted) {
-      const value = await waitFor(() => vscode.workspace.getConfiguration('switchboard').inspect('agents')?.workspaceValue, 'VS Code to read the workspace settings');
+      const value = await waitFor(() => {
+        const v = vscode.workspace.getConfiguration('switchboard').inspect<Record<string, unknown>>('agents')?.workspaceValue;
+        return v && 'Workspace Agent' in v ? v : undefined;
+      }, 'VS Code to read the workspace settings', 30_000);
       sb.configuration.refresh();
       assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'not before the user confirmed it');
       // The notification's Allow does this.
