@@ -11,6 +11,7 @@ import {
   configureAgents,
   DEMO_AGENT,
   editorTabs,
+  FAKE_AGENT,
   newSession,
   openChat,
   restoreWorkspaceFile,
@@ -271,5 +272,61 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     await page.getByRole('treeitem', { name: 'greet.js, modified, 1 added, 0 removed lines', exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'diff-review-hunk-undone');
     await closeAllEditors(page);
+  });
+});
+
+describe('Diff review: files the agent writes with its own tools', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+
+  before(async () => {
+    configureAgents(FAKE_AGENT, { 'files.autoSave': 'off' });
+    wb = await openWorkbench({ width: 1400, height: 1000 });
+    chat = await openChat(wb.page);
+    await selectAgent(chat, FAKE_AGENT);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `diff-self-${this.currentTest.title}`);
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'diffReviewSelfWrites');
+    await closeWorkbench(wb);
+  });
+
+  it('Undo All in the chat reverts files the agent wrote itself without naming them, byte for byte', async () => {
+    const page = wb!.page;
+    await freshStart(page, chat);
+    // The fake agent's `self-write` edits, creates, deletes and renames files in this folder at once,
+    // with no tool call naming any of them.
+    const rel = `self-write-e2e-${Date.now()}`;
+    const dir = workspaceFile(rel);
+    const files: Record<string, Buffer> = {
+      'edit.txt': Buffer.from('line 1\r\nline 2\r\n'),
+      'gone.txt': Buffer.from('deleted by the agent\n'),
+      'old-name.txt': Buffer.from('renamed by the agent\n'),
+      'echo.txt': Buffer.from('echo before\n'),
+      'echo.next.txt': Buffer.from('echo after\n'),
+    };
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(`${dir}/${name}`, bytes);
+    const before = await turnsEnded(chat);
+    await sendMessage(chat, `self-write ${rel}`);
+    await waitForTurnEnd(chat, before, 60_000);
+    const changed = chat.getByRole('region', { name: 'Changed files' });
+    for (const name of ['created.txt', 'echo.txt', 'edit.txt', 'gone.txt', 'new-name.txt', 'old-name.txt']) {
+      await changed.getByText(name).first().waitFor({ timeout: 30_000 });
+    }
+    await screenshot(page, 'diff-review-self-writes');
+    await button(changed, 'Undo All').click();
+    await until(
+      () => Object.entries(files).every(([name, bytes]) => fs.existsSync(`${dir}/${name}`) && fs.readFileSync(`${dir}/${name}`).equals(bytes)),
+      'every file back to its bytes before the turn',
+      30_000,
+    );
+    await until(() => !fs.existsSync(`${dir}/created.txt`) && !fs.existsSync(`${dir}/new-name.txt`), 'the files the agent made to be gone', 30_000);
+    await changed.waitFor({ state: 'detached', timeout: 30_000 });
   });
 });

@@ -1,8 +1,7 @@
 // A shadow Git repository per folder: its Git directory lives in the extension's storage, its work tree
-// is the user's folder, so the user's own repository (if any) is never touched. A snapshot is `git add -A`
-// into the shadow index plus `write-tree`: after the first one Git only re-reads files whose stat changed,
-// so a turn's baseline costs little even in a large folder, and every snapshot stays readable by its tree
-// id. Node only (no `vscode`); all the work happens in git child processes, off the extension host's thread.
+// is the user's folder, so the user's own repository (if any) is never touched. A snapshot puts the files
+// that changed since the last one (by Git's stat check) into the shadow index, then `write-tree`: a turn's
+// baseline costs little even in a large folder, and every snapshot stays readable by its tree id. Node only (no `vscode`); all the work happens in git child processes, off the extension host's thread.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -52,10 +51,22 @@ export class ShadowRepo {
   /** A snapshot of the work tree as it is now (respecting .gitignore, without large files). */
   snapshot(): Promise<SnapshotResult> {
     return this.serial(async () => {
-      const tooLarge = await this.largeCandidates();
-      const specs = ['.', ...tooLarge.map((p) => `:(exclude,literal)${p}`)];
-      // --ignore-errors: an unreadable file is skipped (and reported) instead of failing the snapshot.
-      await this.git(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.join('\0'), okCodes: [0, 1] });
+      // One walk of the folder finds what differs from the last snapshot (Git's stat check); only those
+      // files are hashed.
+      const out = (await this.git(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard'])).toString('utf8');
+      const changed = [...new Set(out.split('\0').filter((p) => p && !p.endsWith('/')))];
+      const tooLarge = await this.tooLarge(changed);
+      const update = changed.filter((p) => !tooLarge.includes(p));
+      if (update.length > 0) {
+        const input = update.join('\0') + '\0';
+        await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], { input }).catch(async (err: unknown) => {
+          // An unreadable file fails update-index as a whole: add skips it and adds the rest.
+          const specs = ['.', ...tooLarge.map((p) => `:(exclude,literal)${p}`)];
+          await this.git(['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: specs.join('\0'), okCodes: [0, 1] }).catch(() => {
+            throw err;
+          });
+        });
+      }
       const tree = (await this.git(['write-tree'])).toString('utf8').trim();
       return { tree, tooLarge };
     });
@@ -162,10 +173,8 @@ export class ShadowRepo {
     await fsp.writeFile(path.join(info, 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
   }
 
-  /** New or changed files (by Git's stat check) that are too large to snapshot. */
-  private async largeCandidates(): Promise<string[]> {
-    const out = (await this.git(['ls-files', '-z', '-o', '-m', '--exclude-standard'])).toString('utf8');
-    const paths = [...new Set(out.split('\0').filter(Boolean))];
+  /** Which of these files are too large to snapshot. */
+  private async tooLarge(paths: readonly string[]): Promise<string[]> {
     const large: string[] = [];
     for (let i = 0; i < paths.length; i += STAT_CONCURRENCY) {
       const batch = paths.slice(i, i + STAT_CONCURRENCY);
