@@ -220,10 +220,11 @@ function withoutOutputText(content: ToolCallContentItem[], output: ToolOutput): 
   return content.filter((c) => !(c.type === 'content' && c.content.type === 'text' && comparable(c.content.text) === printed));
 }
 
-/** The texts a card shows from its content: text blocks, embedded resources and the terminals it shows. */
-function shownContent(content: ToolCallContentItem[], terminals: ReadonlyMap<string, { output: string; truncated?: boolean }>): ShownText {
+/** The texts a card shows: its text blocks, embedded resources, the terminals it shows and its shell output. */
+function shownTexts(content: ToolCallContentItem[], terminals: ReadonlyMap<string, { output: string; truncated?: boolean }>, output: ToolOutput | undefined): ShownText {
   const whole: string[] = [];
   const tails: string[] = [];
+  if (output) (output.truncated ? tails : whole).push(output.text);
   for (const c of content) {
     if (c.type === 'content' && c.content.type === 'text') whole.push(c.content.text);
     else if (c.type === 'content' && c.content.type === 'resource' && c.content.text !== undefined) whole.push(c.content.text);
@@ -247,10 +248,8 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
   const hasBody = content.length > 0 || command !== undefined || output !== undefined;
   const quiet = item.status === 'completed' && ['read', 'search', 'think', 'fetch'].includes(item.toolKind);
   const title = item.title || 'Tool call';
-  const shown = shownContent(content, store.state.terminals);
-  if (output) (output.truncated ? shown.tails! : shown.whole).push(output.text);
   const rawInput = withoutShown(item.rawInput, { whole: [title, ...(command !== undefined ? [command] : [])] });
-  const rawOutput = withoutShown(item.rawOutput, shown);
+  const rawOutput = withoutShown(item.rawOutput, shownTexts(content, store.state.terminals, output));
   return (
     <div class={`tool-call status-${item.status}${awaiting ? ' awaiting' : ''}`} role="group" aria-label={title}>
       <div class="tool-header">

@@ -10,7 +10,7 @@ import { stripAnsi } from '../../../src/shared/ansi';
 export const MAX_RAW_CHARS = 20_000;
 
 /** Stands in for a string the card already shows. */
-export const SHOWN_ABOVE = '(shown above)';
+const SHOWN_ABOVE = '(shown above)';
 
 /** Nodes looked at for text already shown; a value larger than that is shown from there on as it came. */
 const MAX_NODES = 5_000;
@@ -65,7 +65,7 @@ export function withoutShown(value: unknown, shown: ShownText): unknown {
   return left ? result : undefined;
 }
 
-export interface RawText {
+interface RawText {
   text: string;
   /** Pretty-printed JSON (false: a string, shown as it came). */
   json: boolean;

@@ -1,0 +1,74 @@
+// "Switchboard: Import Agents from Zed or JetBrains…" in the real workbench: a Zed settings.json entry with
+// `default_mode` and `default_model` is written into switchboard.agents with them, and a session of the
+// imported agent starts in that mode and model.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator } from 'playwright-core';
+import { configureAgents, FAKE_AGENT, newSession, openChat, REPO, selectAgent, until, workspaceFile } from './helpers/chat';
+import { closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, settingsText, type Workbench } from './helpers/workbench';
+
+const IMPORTED = 'Zed Fake';
+
+/** The imported agent's entry in the user or Remote settings, once VS Code has written it. */
+function importedEntry(): Record<string, unknown> | undefined {
+  for (const scope of ['User', 'Machine']) {
+    try {
+      const settings = JSON.parse(fs.readFileSync(path.join(e2eEnv().userDataDir, scope, 'settings.json'), 'utf8')) as Record<string, Record<string, unknown> | undefined>;
+      const entry = settings['switchboard.agents']?.[IMPORTED];
+      if (entry) return entry as Record<string, unknown>;
+    } catch {
+      /* not written yet, or being written */
+    }
+  }
+  return undefined;
+}
+
+describe('Import Agents from Zed: session defaults', function () {
+  this.timeout(180_000);
+  let wb: Workbench | undefined;
+  let chat: FrameLocator;
+  const zedFile = () => workspaceFile('zed-import/settings.json');
+
+  before(async () => {
+    fs.mkdirSync(path.dirname(zedFile()), { recursive: true });
+    const entry = { command: process.execPath, args: [path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs')], default_mode: 'plan', default_model: 'smart' };
+    fs.writeFileSync(zedFile(), `// Zed settings\n{\n  "agent_servers": ${JSON.stringify({ [IMPORTED]: entry })},\n}\n`);
+    configureAgents(FAKE_AGENT);
+    wb = await openWorkbench({ width: 1280, height: 900 });
+    chat = await openChat(wb.page);
+  });
+
+  afterEach(async function () {
+    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `import-agents-${this.currentTest.title}`);
+  });
+
+  after(async () => {
+    if (wb) saveConsole(wb, 'import-agents');
+    await closeWorkbench(wb);
+    fs.rmSync(path.dirname(zedFile()), { recursive: true, force: true });
+    configureAgents(FAKE_AGENT);
+  });
+
+  it('writes default_mode and default_model into switchboard.agents, and the imported agent starts with them', async () => {
+    const page = wb!.page;
+    await runCommand(page, 'Switchboard: Import Agents from Zed or JetBrains…');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose a file…' }).first().click();
+    // VS Code's own file dialog in a remote window: a path typed into its input.
+    const input = page.locator('.quick-input-widget input');
+    await until(async () => (await input.inputValue().catch(() => '')).startsWith('/'), 'the file dialog', 30_000);
+    await input.fill(zedFile());
+    // The dialog lists the file's folder once it has read the path; OK then takes the typed file.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'settings.json' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
+    const written = (await until(importedEntry, 'the imported agent in the settings', 60_000))!;
+    assert.deepStrictEqual([written.defaultMode, written.defaultModel], ['plan', 'smart'], settingsText());
+
+    await selectAgent(chat, IMPORTED);
+    await newSession(chat);
+    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
+    const model = chat.getByRole('combobox', { name: 'Model', exact: true });
+    await until(async () => (await mode.inputValue().catch(() => '')) === 'plan', 'the Mode picker to show the imported default mode', 60_000);
+    await until(async () => (await model.inputValue().catch(() => '')) === 'smart', 'the Model picker to show the imported default model', 60_000);
+  });
+});
