@@ -11,7 +11,7 @@ import { TranscriptState, type InitializeResult, type SessionNotification } from
 import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
 import { emptyTranscript } from '../../../src/shared/transcript';
 import { CLIENT_INFO, startAgent, text, type Harness } from '../acp/helpers';
-import { outcomeOf, STATUS_RANK, type Outcome } from './outcome';
+import { outcomeOf, permissionCard, STATUS_RANK, type Outcome } from './outcome';
 import { canonicalOrder, loadRecordings, orderingsOf, REPLAY_AGENT, writeTurn, type Step } from './recordings';
 
 /** What the client saw of one turn, and how its cards moved on the way. */
@@ -77,7 +77,7 @@ describe('conformance: orderings real agents send (replayed into the connection 
 
       /** A new session replays `turn`; the reducer's transcript, and the same ops applied to a copy, are read. */
       async function replay(name: string, turn: readonly Step[]): Promise<Replayed> {
-        const file = writeTurn(turns, name, turn);
+        const { file, run } = writeTurn(turns, name, turn);
         const { sessionId } = await h.conn.newSession({ cwd });
         const state = new TranscriptState(sessionId);
         let copy = emptyTranscript(sessionId);
@@ -103,8 +103,8 @@ describe('conformance: orderings real agents send (replayed into the connection 
           listening.dispose();
         }
         assert.deepEqual(copy, state.transcript, 'the ops the webview gets build the same transcript');
-        const run = { transcript: state.transcript, permissionRequests: requests.slice(), terminalIds: terminalIds.slice(), files: filesUnder(path.join(cwd, sessionId)) };
-        return { outcome: outcomeOf(run, { session: sessionId, cwd }), regressions };
+        const replayed = { transcript: state.transcript, permissions: requests.map(permissionCard), terminalIds: terminalIds.slice(), files: filesUnder(path.join(cwd, run)) };
+        return { outcome: outcomeOf(replayed, { run, cwd }), regressions };
       }
 
       it('canonical order: one card per tool call, each finished, no status going back', () => {

@@ -28,6 +28,8 @@ export interface Recording {
   file: string;
   agent: string;
   quirks: string[];
+  /** The files the turn finds (paths are templates). */
+  files?: Record<string, string>;
   initialize: { agentCapabilities?: { loadSession?: boolean; promptCapabilities?: { image?: boolean }; _meta?: unknown }; agentInfo?: { name: string } };
   turn: Step[];
 }
@@ -164,9 +166,19 @@ export function orderingsOf(canonical: readonly Step[]): Array<[string, Step[]]>
     .filter(([, steps]) => JSON.stringify(steps) !== same);
 }
 
-/** Writes a turn where the replay agent can read it (a prompt naming this file replays it). */
-export function writeTurn(dir: string, name: string, turn: readonly Step[]): string {
-  const file = path.join(dir, `${name.replace(/[^\w-]+/g, '-')}.json`);
+/**
+ * Writes a turn where the replay agent can read it (a prompt naming this file replays it); its files go to
+ * the folder named after the file (the run's name, returned with it).
+ */
+export function writeTurn(dir: string, name: string, turn: readonly Step[]): { file: string; run: string } {
+  const run = `run-${name.replace(/[^\w-]+/g, '-')}`;
+  const file = path.join(dir, `${run}.json`);
   fs.writeFileSync(file, JSON.stringify({ turn }, null, 1));
-  return file;
+  return { file, run };
+}
+
+/** The files a recording starts with, for a run: absolute path -> text. */
+export function startingFiles(recording: Recording, cwd: string, run: string): Record<string, string> {
+  const fill = (t: string) => t.split('{{cwd}}').join(cwd).split('{{run}}').join(run);
+  return Object.fromEntries(Object.entries(recording.files ?? {}).map(([file, text]) => [fill(file), text]));
 }
