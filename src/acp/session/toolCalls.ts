@@ -27,6 +27,36 @@ export function newToolCall(id: string, update: ToolCallUpdate): ToolCallItem {
   return mergeToolCall(item, update);
 }
 
+/** How far a tool call has got: a repeated or late `tool_call` never takes its status back. */
+const STATUS_RANK: Record<ToolCallStatus, number> = { pending: 0, in_progress: 1, completed: 2, failed: 2 };
+
+/** The fields of a tool call an update can set. */
+export const TOOL_CALL_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput', '_meta'] as const;
+export type ToolCallField = (typeof TOOL_CALL_FIELDS)[number];
+
+/**
+ * A `tool_call` for a card that already exists. Real agents repeat the announcement (the older Claude
+ * adapter sends it twice, the second time with the whole input) or send it late, after updates that moved
+ * the card on (Cline: `pending` after `in_progress`). It refines what earlier announcements said, never
+ * what an update said (`fromUpdates`); its status only moves forward, and an empty title or list never
+ * blanks what the card shows.
+ */
+export function announceAgain(previous: ToolCallItem, update: ToolCallUpdate, fromUpdates: ReadonlySet<ToolCallField> | undefined): ToolCallItem {
+  const fill: ToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, locations: undefined };
+  const takes = (field: ToolCallField): boolean => update[field] !== undefined && !fromUpdates?.has(field);
+  if (takes('title') && update.title !== '') fill.title = update.title;
+  if (takes('name')) fill.name = update.name;
+  if (takes('kind')) fill.kind = update.kind;
+  if (takes('content') && update.content!.length > 0) fill.content = update.content;
+  if (takes('locations') && update.locations!.length > 0) fill.locations = update.locations;
+  if (takes('rawInput')) fill.rawInput = update.rawInput;
+  if (takes('rawOutput')) fill.rawOutput = update.rawOutput;
+  if (takes('_meta')) fill._meta = update._meta;
+  const status = update.status;
+  if (status !== undefined && STATUSES.has(status) && STATUS_RANK[status as ToolCallStatus] > STATUS_RANK[previous.status]) fill.status = status;
+  return mergeToolCall(previous, fill);
+}
+
 /** Returns a new item: items are never mutated, so a renderer can compare by reference. */
 export function mergeToolCall(previous: ToolCallItem, update: ToolCallUpdate): ToolCallItem {
   const next: ToolCallItem = { ...previous };

@@ -16,7 +16,7 @@ import { parseContentBlock } from '../schema/content';
 import type { SessionUpdate } from '../schema/sessionUpdate';
 import type { LoadSessionResult, SetConfigOptionResult } from '../schema/agentResponses';
 import { appendContent } from './contentMerge';
-import { mergeToolCall, newToolCall, type ToolCallItem } from './toolCalls';
+import { announceAgain, mergeToolCall, newToolCall, TOOL_CALL_FIELDS, type ToolCallField, type ToolCallItem } from './toolCalls';
 
 type ItemOf<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
 type ChunkKind = 'user_message' | 'agent_message' | 'thought';
@@ -36,6 +36,8 @@ export class TranscriptState {
   readonly transcript: Transcript;
   private seq = 0;
   private readonly index = new Map<string, number>();
+  /** Per tool call, the fields its updates set: a late or repeated `tool_call` leaves those alone. */
+  private readonly updatedFields = new Map<string, Set<ToolCallField>>();
   /** Where the last chunk with a messageId went (positions change only on reindex). */
   private lastChunk: { kind: ChunkKind; messageId: string; at: number } | undefined;
 
@@ -53,9 +55,15 @@ export class TranscriptState {
         return this.appendChunk(CHUNK_KINDS[update.sessionUpdate], update.content, update.messageId);
       case 'tool_call':
       case 'tool_call_update': {
-        const at = this.index.get(`tool:${update.toolCallId}`);
-        if (at === undefined) return this.push(`tool:${update.toolCallId}`, newToolCall(this.nextId(), update));
-        return this.replace(at, mergeToolCall(this.transcript.items[at] as ToolCallItem, update));
+        const id = update.toolCallId;
+        const at = this.index.get(`tool:${id}`);
+        const announced = update.sessionUpdate === 'tool_call';
+        const fromUpdates = this.updatedFields.get(id);
+        if (!announced) this.noteUpdatedFields(update, fromUpdates);
+        // Agents send an update before its tool_call (Cline) or none at all: the update makes the card.
+        if (at === undefined) return this.push(`tool:${id}`, newToolCall(this.nextId(), update));
+        const previous = this.transcript.items[at] as ToolCallItem;
+        return this.replace(at, announced ? announceAgain(previous, update, fromUpdates) : mergeToolCall(previous, update));
       }
       case 'plan':
         return this.upsertWith('plan:', (id) => ({ kind: 'plan', id, entries: update.entries }));
@@ -140,6 +148,12 @@ export class TranscriptState {
       case '$unsupported':
         return this.push(undefined, { kind: 'unsupported', id: this.nextId(), updateType: update.updateType, raw: update.raw });
     }
+  }
+
+  private noteUpdatedFields(update: Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>, known: Set<ToolCallField> | undefined): void {
+    const fields = known ?? new Set<ToolCallField>();
+    for (const field of TOOL_CALL_FIELDS) if (update[field] !== undefined) fields.add(field);
+    if (!known) this.updatedFields.set(update.toolCallId, fields);
   }
 
   /** The user's own prompt, recorded live the way a session/load replay would show it. */
