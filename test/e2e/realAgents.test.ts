@@ -6,6 +6,8 @@
 // same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
 // shows its methods in the chat (no error notification), also when picked with Codex's session open, and
 // its API-key method asks for the key in VS Code's input box, opens the session, and a turn completes.
+// Kilo, Cline and Droid (agents beyond the big five) do the same turn; after the window reload none of the
+// agents' processes is left (found by the HOME each was given: Cline's detached hub daemon included).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -14,8 +16,12 @@ import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
 import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
+import { listTaggedProcesses } from '../../src/agents/processTree';
 import { claudeRecipe } from '../fixtures/realAgents/claude';
+import { clineRecipe } from '../fixtures/realAgents/cline';
 import { codex } from '../fixtures/realAgents/codex';
+import { droidRecipe } from '../fixtures/realAgents/droid';
+import { kiloRecipe } from '../fixtures/realAgents/kilo';
 import { geminiRecipe } from '../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { qwenRecipe } from '../fixtures/realAgents/qwen';
@@ -56,6 +62,12 @@ interface AgentCase {
   readonly noShellOutput?: string;
   /** The agent's own bug: now and then it sends a shell command's output as empty. */
   readonly losesShellOutput?: string;
+  /**
+   * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): no "Open diff",
+   * and the changed-files list does not catch the write yet (its own work in issue 24): the file on disk
+   * is checked, the list only logged and kept.
+   */
+  readonly unnamedWrites?: string;
 }
 
 const CASES: readonly AgentCase[] = [
@@ -70,6 +82,15 @@ const CASES: readonly AgentCase[] = [
     losesShellOutput: 'Codex (codex 0.137) sometimes reports a short-lived command\'s output as empty',
   },
   { recipe: geminiRecipe, handlers: () => [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client' },
+  { recipe: kiloRecipe, handlers: () => [openaiChat] },
+  {
+    recipe: clineRecipe,
+    handlers: () => [openaiChat],
+    unnamedWrites: "Cline 3.0.65's apply_patch names no file (the patch is only in rawInput)",
+    noShellOutput: "Cline 3.0.65 sends a command's output only in rawOutput [{query, result}], which cards do not show yet",
+  },
+  // Droid runs the command in a terminal of the client's (terminal/*): the card shows what that printed.
+  { recipe: droidRecipe, handlers: () => [openaiChat] },
 ];
 
 const ORIGINAL = `'use strict';\n\n/** The greeting. */\nfunction greeting() {\n  return 'hello';\n}\n\nmodule.exports = { greeting };\n`;
@@ -188,7 +209,7 @@ describe('Real agents from npm in the chat', function () {
         await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
       }
       // The edit's card carries its diff; the file on disk has the edit.
-      await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
+      if (!c.unnamedWrites) await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
       await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
       // The shell command's output (the marker on a line of its own, not the command line) is readable.
       const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
@@ -208,7 +229,7 @@ describe('Real agents from npm in the chat', function () {
       await screenshot(wb!.page, `real-${id}-turn`);
     });
 
-    it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
+    if (!c.unnamedWrites) it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
       const page = wb!.page;
       await closeAllEditors(page);
       const log = transcript(chat);
@@ -222,7 +243,20 @@ describe('Real agents from npm in the chat', function () {
       await closeAllEditors(page);
     });
 
-    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
+    if (c.unnamedWrites) {
+      it(`${name}: the edit its own tool made is on disk (the changed-files list is only logged, then kept)`, async () => {
+        const file = workspaceFile(rel);
+        assert.ok(fs.readFileSync(file).equals(Buffer.from(EDITED)), `${rel} carries the edit`);
+        const changed = chat.getByRole('region', { name: 'Changed files' });
+        const listed = (await changed.count()) > 0 ? (await changed.innerText()).replace(/\s+/g, ' ') : 'no changed-files list';
+        console.log(`    ${name}: ${c.unnamedWrites}; the chat shows: ${listed}`);
+        if ((await changed.count()) > 0) {
+          await button(changed, 'Keep All').click();
+          await changed.waitFor({ state: 'detached', timeout: 30_000 });
+        }
+        fs.writeFileSync(file, ORIGINAL);
+      });
+    } else it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
       const file = workspaceFile(rel);
       const changed = chat.getByRole('region', { name: 'Changed files' });
       await changed.getByText(`${id}-e2e.js`).first().waitFor({ timeout: 30_000 });
@@ -276,6 +310,12 @@ describe('Real agents from npm in the chat', function () {
     await until(async () => ((await persistedOpenTabs(page)) ?? []).length === 0, 'the closed tabs to be stored as closed', 30_000);
     await page.reload();
     chat = await openChat(page);
+    // The reloaded window's extension host took its agents with it: nothing with their HOMEs is left
+    // (Codex's own comes back below, when its session opens again).
+    for (const a of agents.values()) {
+      if (a.recipe === codex) continue;
+      await until(async () => (await listTaggedProcesses({ name: 'HOME', value: a.home })).length === 0, `no process of ${a.name} left after the window reload`, 60_000);
+    }
     const history = button(chat, 'History');
     if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();
     const panel = chat.getByRole('region', { name: 'Session history' });
