@@ -65,6 +65,13 @@ export interface AgentExit {
 const DEFAULT_STOP: StopTimeouts = { stdinCloseMs: 2000, terminateMs: 2000 };
 
 /**
+ * How long what is left of an agent that has exited gets between SIGTERM and SIGKILL (at most
+ * `terminateMs`): short, because it runs while VS Code shuts the extension host down (a window closed or
+ * reloaded), which does not wait long, and a detached daemon may ignore SIGTERM (Cline's hub daemon).
+ */
+const LEFTOVER_GRACE_MS = 500;
+
+/**
  * Resolves the command (throws `CommandNotFoundError`) and starts the agent. Resolves once the OS
  * has started the process; rejects with `AgentSpawnError` when it could not be started.
  */
@@ -233,7 +240,7 @@ export class AgentProcess {
     const survivors = signalled.filter((pid) => pid !== this.pid);
     if (survivors.length === 0) return;
     this.logger.info(`${this.options.definition.name}: ending ${survivors.length} leftover process(es) of the agent: ${survivors.join(', ')}.`);
-    if (await waitForProcessesToExit(survivors, terminateMs, this.platform)) return;
+    if (await waitForProcessesToExit(survivors, Math.min(terminateMs, LEFTOVER_GRACE_MS), this.platform)) return;
     await this.signalTree('SIGKILL', snapshot);
     await waitForProcessesToExit(survivors, 1000, this.platform);
   }

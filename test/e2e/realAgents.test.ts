@@ -6,6 +6,8 @@
 // same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
 // shows its methods in the chat (no error notification), also when picked with Codex's session open, and
 // its API-key method asks for the key in VS Code's input box, opens the session, and a turn completes.
+// Kilo, Cline and Droid (agents beyond the big five) do the same turn; after the window reload none of the
+// agents' processes is left (found by the HOME each was given: Cline's detached hub daemon included).
 import * as assert from 'assert';
 import * as fs from 'fs';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -14,8 +16,12 @@ import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
 import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
+import { listTaggedProcesses } from '../../src/agents/processTree';
 import { claudeRecipe } from '../fixtures/realAgents/claude';
+import { clineRecipe } from '../fixtures/realAgents/cline';
 import { codex } from '../fixtures/realAgents/codex';
+import { droidRecipe } from '../fixtures/realAgents/droid';
+import { kiloRecipe } from '../fixtures/realAgents/kilo';
 import { geminiRecipe } from '../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { qwenRecipe } from '../fixtures/realAgents/qwen';
@@ -54,22 +60,32 @@ interface AgentCase {
   readonly handlers: () => readonly ApiHandler[];
   /** The agent's own bug: its shell output never reaches any client (Gemini CLI 0.61). */
   readonly noShellOutput?: string;
-  /** The agent's own bug: now and then it sends a shell command's output as empty. */
-  readonly losesShellOutput?: string;
+  /** Only the whole turn and its changed files here (CI time): the host tier runs Stop and a second turn. */
+  readonly lean?: boolean;
+  /**
+   * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): no "Open diff",
+   * and the changed-files list does not catch the write yet (its own work in issue 24): the file on disk
+   * is checked, the list only logged and kept.
+   */
+  readonly unnamedWrites?: string;
 }
 
 const CASES: readonly AgentCase[] = [
   { recipe: claudeRecipe, handlers: () => [new AnthropicApi()] },
   { recipe: qwenRecipe, handlers: () => [openaiChat] },
   { recipe: opencodeRecipe, handlers: () => [openaiChat] },
-  {
-    recipe: codex,
-    handlers: () => [openaiResponses],
-    // Measured: 1 e2e turn in ~10 got rawOutput {stdout: "", aggregated_output: ""} and no terminal_output for
-    // this command, which did run (cf. openai/codex#28207, and #7905's grace window for short-lived commands).
-    losesShellOutput: 'Codex (codex 0.137) sometimes reports a short-lived command\'s output as empty',
-  },
+  { recipe: codex, handlers: () => [openaiResponses] },
   { recipe: geminiRecipe, handlers: () => [new GeminiApi()], noShellOutput: 'Gemini CLI 0.61 sends no shell output to any client' },
+  { recipe: kiloRecipe, handlers: () => [openaiChat], lean: true },
+  {
+    recipe: clineRecipe,
+    handlers: () => [openaiChat],
+    lean: true,
+    unnamedWrites: "Cline 3.0.65's apply_patch names no file (the patch is only in rawInput)",
+    noShellOutput: "Cline 3.0.65 sends a command's output only in rawOutput [{query, result}], which cards do not show yet",
+  },
+  // Droid runs the command in a terminal of the client's (terminal/*): the card shows what that printed.
+  { recipe: droidRecipe, handlers: () => [openaiChat], lean: true },
 ];
 
 const ORIGINAL = `'use strict';\n\n/** The greeting. */\nfunction greeting() {\n  return 'hello';\n}\n\nmodule.exports = { greeting };\n`;
@@ -188,15 +204,18 @@ describe('Real agents from npm in the chat', function () {
         await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
       }
       // The edit's card carries its diff; the file on disk has the edit.
-      await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
+      if (!c.unnamedWrites) await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
       await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
       // The shell command's output (the marker on a line of its own, not the command line) is readable.
       const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
-      // (The agent ran it itself or in a terminal of the client's; for an agent that loses output now
-      // and then, what it sent, from the protocol trace, decides whether there is output to show.)
-      const lost = c.losesShellOutput && !toolCallOutputSent(protocolTrace(name), `echo ${marker}`).includes(marker);
+      // What a command printed is the agent's own capture (Codex now and then reports it empty,
+      // openai/codex#28207; Qwen drops a line under load): when the agent ran it itself, the card must show
+      // the marker only if the agent sent it (the protocol trace says); a terminal of the client's always.
+      const trace = protocolTrace(name);
+      const clientTerminal = trace.some((m) => m.method === 'terminal/create');
+      const lost = !clientTerminal && !toolCallOutputSent(trace, `echo ${marker}`).includes(marker);
       if (lost) {
-        console.log(`    ${name} sent no output for the shell command this time: ${c.losesShellOutput}`);
+        console.log(`    ${name} sent no output with "${marker}" for the shell command this time`);
       } else if (!c.noShellOutput) {
         await shellCard.waitFor({ timeout: 10_000 });
         const output = shellCard.locator('pre.terminal-output');
@@ -208,7 +227,7 @@ describe('Real agents from npm in the chat', function () {
       await screenshot(wb!.page, `real-${id}-turn`);
     });
 
-    it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
+    if (!c.unnamedWrites && !c.lean) it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
       const page = wb!.page;
       await closeAllEditors(page);
       const log = transcript(chat);
@@ -222,7 +241,20 @@ describe('Real agents from npm in the chat', function () {
       await closeAllEditors(page);
     });
 
-    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
+    if (c.unnamedWrites) {
+      it(`${name}: the edit its own tool made is on disk (the changed-files list is only logged, then kept)`, async () => {
+        const file = workspaceFile(rel);
+        assert.ok(fs.readFileSync(file).equals(Buffer.from(EDITED)), `${rel} carries the edit`);
+        const changed = chat.getByRole('region', { name: 'Changed files' });
+        const listed = (await changed.count()) > 0 ? (await changed.innerText()).replace(/\s+/g, ' ') : 'no changed-files list';
+        console.log(`    ${name}: ${c.unnamedWrites}; the chat shows: ${listed}`);
+        if ((await changed.count()) > 0) {
+          await button(changed, 'Keep All').click();
+          await changed.waitFor({ state: 'detached', timeout: 30_000 });
+        }
+        fs.writeFileSync(file, ORIGINAL);
+      });
+    } else it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
       const file = workspaceFile(rel);
       const changed = chat.getByRole('region', { name: 'Changed files' });
       await changed.getByText(`${id}-e2e.js`).first().waitFor({ timeout: 30_000 });
@@ -231,7 +263,7 @@ describe('Real agents from npm in the chat', function () {
       await changed.waitFor({ state: 'detached', timeout: 30_000 });
     });
 
-    it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
+    if (!c.lean) it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
       const agent = agents.get(id)!;
       const log = transcript(chat);
       const stop = button(chat, 'Stop');
@@ -276,6 +308,12 @@ describe('Real agents from npm in the chat', function () {
     await until(async () => ((await persistedOpenTabs(page)) ?? []).length === 0, 'the closed tabs to be stored as closed', 30_000);
     await page.reload();
     chat = await openChat(page);
+    // The reloaded window's extension host took its agents with it: nothing with their HOMEs is left
+    // (Codex's own comes back below, when its session opens again).
+    for (const a of agents.values()) {
+      if (a.recipe === codex) continue;
+      await until(async () => (await listTaggedProcesses({ name: 'HOME', value: a.home })).length === 0, `no process of ${a.name} left after the window reload`, 60_000);
+    }
     const history = button(chat, 'History');
     if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();
     const panel = chat.getByRole('region', { name: 'Session history' });
