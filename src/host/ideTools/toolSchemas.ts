@@ -24,7 +24,7 @@ const outsideFolders = z.optional(z.int().check(z.nonnegative()));
 export const TOOLS = {
   diagnostics: {
     description:
-      "Problems (errors, warnings, hints) VS Code's language extensions report for a file (opened first if it is not, which takes up to 2 s), or for every file of the session's folders when no path is given. Includes unsaved changes.",
+      "Problems (errors, warnings, hints) VS Code's language extensions report for a file, or for every file of the session's folders when no path is given. Includes unsaved changes. Some language extensions check only files open in editor tabs: `note` says when the file is not.",
     input: { path: z.optional(absolutePath) },
     output: {
       diagnostics: z.array(
@@ -37,6 +37,7 @@ export const TOOLS = {
           code: z.optional(z.string()),
         }),
       ),
+      note: z.optional(z.string()),
       truncated,
     },
   },

@@ -105,6 +105,9 @@ export class VSCodeIdeTools implements IdeToolsBackend {
       const uri = await this.file(args.path);
       await this.openForDiagnostics(uri);
       entries = [[uri, vscode.languages.getDiagnostics(uri)]];
+      if (entries[0][1].length === 0 && !this.inTab(uri)) {
+        return { diagnostics: [], note: `${args.path} is not open in an editor tab; some language extensions check only the files open in tabs, so it may have problems VS Code has not reported.` };
+      }
     } else {
       entries = vscode.languages.getDiagnostics().filter(([uri]) => this.inside(uri));
     }
@@ -120,6 +123,10 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     );
     diagnostics.sort((a, b) => SEVERITY.indexOf(a.severity) - SEVERITY.indexOf(b.severity));
     return { diagnostics };
+  }
+
+  private inTab(uri: vscode.Uri): boolean {
+    return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
   }
 
   /**

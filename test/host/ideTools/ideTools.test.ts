@@ -78,6 +78,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
   });
 
   it("diagnostics: VS Code's JSON support reports the syntax error, for the file and in the workspace's list", async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('broken.json')), { preview: false });
     const found = await waitFor(
       async () => {
         const r = await call(client, 'diagnostics', { path: file('broken.json') });
@@ -93,6 +94,12 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     const paths = ((all.structured.diagnostics ?? []) as { path: string }[]).map((d) => d.path);
     assert.ok(paths.includes(file('broken.json')), paths.join(', '));
     assert.ok(paths.every((p) => p.startsWith(workspaceRoot())), 'only files of the session folders');
+  });
+
+  it('diagnostics of a file not open in a tab say that it may have unreported problems', async () => {
+    const r = await call(client, 'diagnostics', { path: file('notes.txt') });
+    assert.deepStrictEqual(r.structured.diagnostics, []);
+    assert.match(String(r.structured.note), /not open in an editor tab/);
   });
 
   it('diagnostics include unsaved changes', async () => {
@@ -115,9 +122,10 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('use.ts')));
     const at = { path: file('use.ts'), ...CALL_SITE };
     const locations = await waitFor(
+      // While its project loads, the TypeScript support answers from use.ts alone (the import).
       async () => {
         const list = (await call(client, 'definition', at)).structured.locations as { path: string; range: { start: { line: number } } }[] | undefined;
-        return list?.length ? list : undefined;
+        return list?.some((l) => l.path === file('lib.ts')) ? list : undefined;
       },
       'a definition from the TypeScript server',
       120_000,
@@ -131,6 +139,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
   });
 
   it('document_symbols and workspace_symbols', async () => {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('use.ts')));
     const symbols = await waitFor(
       async () => {
         const list = (await call(client, 'document_symbols', { path: file('lib.ts') })).structured.symbols as { name: string; kind: string }[] | undefined;
@@ -148,7 +157,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
         return list?.some((s) => s.name === 'double') ? list : undefined;
       },
       'double in the workspace symbols',
-      60_000,
+      120_000,
     );
     assert.ok(found.some((s) => s.path === file('lib.ts')), JSON.stringify(found));
   });
@@ -255,6 +264,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     assert.strictEqual(entry.command, process.execPath);
     assert.match(entry.args[0], /dist[\\/]ideToolsStdio\.js$/);
     assert.deepStrictEqual(entry.env.map((e) => e.name).sort(), ['ELECTRON_RUN_AS_NODE', 'SWITCHBOARD_IDE_TOOLS_TOKEN', 'SWITCHBOARD_IDE_TOOLS_URL']);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('broken.json')), { preview: false });
     const stdio = await stdioClient(entry);
     clients.push(stdio);
     const found = await waitFor(
