@@ -58,10 +58,20 @@ describe('Import Agents from Zed: session defaults', function () {
     const input = page.locator('.quick-input-widget input');
     await until(async () => (await input.inputValue().catch(() => '')).startsWith('/'), 'the file dialog', 30_000);
     await input.fill(zedFile());
-    // The dialog lists the file's folder once it has read the path; OK then takes the typed file.
+    // The dialog lists the file's folder once it has read the path; OK then takes the typed file. While it
+    // is still reading, it ignores OK: pressed again as long as the dialog is open.
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'settings.json' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true }).click();
-    const written = (await until(importedEntry, 'the imported agent in the settings', 60_000))!;
+    const ok = page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true });
+    const written = (await until(
+      async () => {
+        const entry = importedEntry();
+        if (!entry && (await ok.isVisible().catch(() => false))) await ok.click({ timeout: 5_000 }).catch(() => undefined);
+        return entry;
+      },
+      'the imported agent in the settings',
+      60_000,
+      1_000,
+    ))!;
     assert.deepStrictEqual([written.defaultMode, written.defaultModel], ['plan', 'smart'], settingsText());
 
     await selectAgent(chat, IMPORTED);
