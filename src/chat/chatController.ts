@@ -9,6 +9,7 @@ import { parseWebviewMessage } from '../shared/webviewMessageSchema';
 import type { BackendSessionView, ChatBackend, Disposable, HostUi, TerminalOutputEvent } from './chatBackend';
 import { messageHandlers, type MessageHandlers } from './messageHandlers';
 import { PromptQueue } from './promptQueue';
+import { SessionRequests } from './sessionRequests';
 import { TranscriptSync } from './transcriptSync';
 import { WebviewChannel, type WebviewPort } from './webviewChannel';
 
@@ -27,6 +28,7 @@ export class ChatController implements Disposable {
   private readonly channel: WebviewChannel;
   private readonly transcripts = new TranscriptSync();
   private readonly queue: PromptQueue;
+  private readonly requests: SessionRequests;
   private readonly handlers: MessageHandlers;
   private readonly views = new Map<string, BackendSessionView>();
   private readonly subscriptions: Disposable[] = [];
@@ -38,6 +40,7 @@ export class ChatController implements Disposable {
   private agentsDirty = false;
   private activeDirty = false;
   private historyDirty: { loading?: boolean } | undefined;
+  private readonly settledRequests: { requestId: string; sessionId?: string }[] = [];
   private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus']; open?: boolean }>();
 
   constructor(
@@ -54,10 +57,15 @@ export class ChatController implements Disposable {
       changed: (sessionId) => this.markDirty(() => this.dirtySessions.add(sessionId)),
       reportError: (what, e) => this.reportError(what, e),
     });
+    this.requests = new SessionRequests({
+      open: (agentId, afterSignIn) => backend.newSession(agentId, afterSignIn),
+      settled: (requestId, sessionId) => this.markDirty(() => this.settledRequests.push(sessionId === undefined ? { requestId } : { requestId, sessionId })),
+    });
     this.handlers = messageHandlers({
       backend,
       ui,
       queue: this.queue,
+      requests: this.requests,
       isOpen: (sessionId) => this.views.has(sessionId),
       sendInit: () => this.sendInit(),
       toast: (message) => this.post({ type: 'toast', message }),
@@ -167,6 +175,7 @@ export class ChatController implements Disposable {
         defaultAgentId: this.backend.getDefaultAgentId(),
         sessions,
         activeSessionId: this.backend.getActiveSessionId(),
+        ...(this.requests.current ? { starting: this.requests.current } : {}),
         history: this.backend.getHistory(),
         terminals,
       },
@@ -180,6 +189,7 @@ export class ChatController implements Disposable {
     this.activeDirty = false;
     this.historyDirty = undefined;
     this.terminalOut.clear();
+    this.settledRequests.length = 0;
   }
 
   /** Everything that changed since the last flush, in the order the webview applies it. */
@@ -196,6 +206,8 @@ export class ChatController implements Disposable {
       out.push({ type: 'terminalOutput', terminalId, data: t.data, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}), ...(t.open !== undefined ? { open: t.open } : {}) });
     }
     if (this.activeDirty) out.push({ type: 'activeSession', sessionId: this.backend.getActiveSessionId() });
+    // After the session it opened and its activation, so the webview never sends to the tab it leaves.
+    for (const r of this.settledRequests) out.push({ type: 'newSessionSettled', ...r });
     const h = this.historyDirty;
     if (h) out.push(h.loading === undefined ? { type: 'history', items: this.backend.getHistory() } : { type: 'history', items: this.backend.getHistory(), loading: h.loading });
     this.clearDirty();

@@ -4,6 +4,7 @@ import type { HostToWebviewMessage, WebviewToHostMessage } from '../shared/messa
 import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
+import type { SessionRequests } from './sessionRequests';
 
 type MessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
 export type MessageHandlers = { [T in WebviewToHostMessage['type']]: (message: MessageOf<T>) => unknown };
@@ -12,6 +13,8 @@ export interface MessageHandlerDeps {
   backend: ChatBackend;
   ui: HostUi;
   queue: PromptQueue;
+  /** The new sessions the webview asked for: a message typed meanwhile waits for its session there. */
+  requests: SessionRequests;
   /** Is this session open (the backend reported it and did not close it)? */
   isOpen(sessionId: string): boolean;
   /** The webview is ready again, or asked for a snapshot after a drift. */
@@ -20,38 +23,28 @@ export interface MessageHandlerDeps {
   reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' }>): void;
 }
 
-/** New sessions the webview asked for, by its request id, so a prompt typed meanwhile waits for its session. */
-const MAX_PENDING_NEW = 20;
-
 export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
-  const { backend: b, ui, queue } = d;
-  const newSessions = new Map<string, Promise<string>>();
-  const startSession = (agentId: string | undefined, requestId: string | undefined, afterSignIn?: (sessionId: string) => void): Promise<string> => {
-    const opening = b.newSession(agentId, afterSignIn);
-    if (requestId !== undefined) {
-      newSessions.set(requestId, opening);
-      if (newSessions.size > MAX_PENDING_NEW) newSessions.delete(newSessions.keys().next().value as string);
-    }
-    return opening;
-  };
+  const { backend: b, ui, queue, requests } = d;
   return {
     ready: () => d.sendInit(),
     resync: (m) => {
       ui.log('warn', `chat: webview asked for a resync (${m.reason})`);
       d.sendInit();
     },
-    newSession: (m) => startSession(m.agentId, m.requestId),
-    selectSession: (m) => b.selectSession(m.sessionId),
+    newSession: (m) => (m.requestId !== undefined ? requests.start(m.agentId, m.requestId) : b.newSession(m.agentId)),
+    selectSession: (m) => {
+      requests.dropCurrent();
+      b.selectSession(m.sessionId);
+    },
     closeSession: (m) => b.closeSession(m.sessionId),
     prompt: async (m) => {
       const prompt = m.prompt;
       if (!prompt.text.trim() && !prompt.images.length && !prompt.mentions.length) return;
       let sessionId = m.sessionId !== undefined && d.isOpen(m.sessionId) ? m.sessionId : undefined;
-      const opening = m.newSessionRequestId !== undefined ? newSessions.get(m.newSessionRequestId) : undefined;
       // A session the user asked for is still starting: the message waits for it, it never goes elsewhere.
-      if (!sessionId && opening) sessionId = await opening.catch(() => undefined);
+      if (!sessionId && m.newSessionRequestId !== undefined) sessionId = await requests.session(m.newSessionRequestId);
       // When the agent needs sign-in first, the message is sent in the session opened after it.
-      sessionId ??= await startSession(m.agentId, undefined, (opened) => queue.submit(opened, prompt));
+      sessionId ??= await b.newSession(m.agentId, (opened) => queue.submit(opened, prompt));
       queue.submit(sessionId, prompt);
     },
     cancel: (m) => b.cancel(m.sessionId),

@@ -283,7 +283,15 @@ export interface ChatSnapshot {
   defaultAgentId?: string;
   sessions: SessionSnapshot[];
   activeSessionId?: string;
+  /** A new session the user asked for that has not opened yet: the next message goes to it. */
+  starting?: StartingSession;
   history: HistoryItem[];
   historyLoading?: boolean;
   terminals: TerminalSnapshot[];
+}
+
+/** A `newSession` request of the webview, by its id, that has not opened its session yet. */
+export interface StartingSession {
+  requestId: string;
+  agentId?: string;
 }

@@ -33,6 +33,11 @@ export type HostToWebviewMessage =
   | { type: 'session'; session: SessionView }
   | { type: 'sessionRemoved'; sessionId: string }
   | { type: 'activeSession'; sessionId: string | undefined }
+  /**
+   * A `newSession` the webview asked for (by its `requestId`) has ended: its session opened (`sessionId`,
+   * sent after that session and its activation) or it failed. Sent in the batch, after the session.
+   */
+  | { type: 'newSessionSettled'; requestId: string; sessionId?: string }
   /** The whole transcript of a session the webview has not seen yet; the next ops message has seq 1. */
   | { type: 'transcriptReset'; sessionId: string; transcript: Transcript }
   /**

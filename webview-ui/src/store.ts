@@ -8,6 +8,7 @@ import {
   type MentionCandidate,
   type MentionRef,
   type SessionView,
+  type StartingSession,
   type TerminalSnapshot,
 } from '../../src/shared/chatState';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
@@ -32,12 +33,6 @@ export interface UiState {
   drafts: Record<string, Draft>;
   /** Agent chosen in the Agent picker (for New session / the first prompt). */
   agentId?: string;
-  /**
-   * An agent picked while another agent's session is active, whose session has not opened yet (it may
-   * wait for sign-in): the picker and the banners stay on it until one of its sessions is active or the
-   * user picks another session.
-   */
-  pendingAgentId?: string;
   /** Explicit expand/collapse choices, by item id (bounded). */
   expanded: Record<string, boolean>;
   /** Windowing: how many items from the end are rendered, per session. */
@@ -55,6 +50,12 @@ export interface ChatState {
   /** Tab order. */
   order: string[];
   activeSessionId?: string;
+  /**
+   * The new session the user asked for that has not opened yet (it may wait for sign-in): the composer
+   * sends to it, the picker and the banners show its agent. A copy of the host's (src/chat/sessionRequests.ts):
+   * set when this webview asks, cleared when the host says that request settled or the user picks a tab.
+   */
+  starting?: StartingSession;
   history: HistoryItem[];
   historyLoading: boolean;
   terminals: Map<string, TerminalSnapshot>;
@@ -92,8 +93,6 @@ export class ChatStore {
   private readonly raf: (cb: () => void) => number;
   /** Per session, the seq of the last ops message applied (0: its snapshot). */
   private readonly seqs = new Map<string, number>();
-  /** A session the user asked for is starting: prompts typed meanwhile wait for it (the host's request id). */
-  startingSession: { agentId?: string; requestId: string } | undefined;
   private requestSeq = 0;
   /** Why "Open plan" failed, per session and plan, for the file the card showed (the card says it). */
   private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
@@ -128,7 +127,6 @@ export class ChatStore {
   receive(message: HostToWebviewMessage): void {
     try {
       this.apply(message);
-      if (this.ui.pendingAgentId && this.active?.view.agentId === this.ui.pendingAgentId) delete this.ui.pendingAgentId;
     } catch (e) {
       // Our copy drifted from the host's: ask for a fresh snapshot.
       this.post({ type: 'resync', reason: e instanceof Error ? e.message : String(e) });
@@ -152,6 +150,7 @@ export class ChatStore {
           sessions,
           order: m.snapshot.sessions.map((x) => x.view.sessionId),
           activeSessionId: m.snapshot.activeSessionId,
+          starting: m.snapshot.starting,
           history: m.snapshot.history,
           historyLoading: m.snapshot.historyLoading ?? false,
           terminals: new Map(m.snapshot.terminals.map((t) => [t.terminalId, t])),
@@ -181,9 +180,17 @@ export class ChatStore {
         if (s.activeSessionId === m.sessionId) s.activeSessionId = s.order[s.order.length - 1];
         return;
       case 'activeSession':
-        // The session the user asked for has opened (a new tab became active).
-        if (m.sessionId !== undefined && m.sessionId !== s.activeSessionId) this.startingSession = undefined;
         s.activeSessionId = m.sessionId;
+        return;
+      case 'newSessionSettled':
+        if (s.starting?.requestId !== m.requestId) return;
+        s.starting = undefined;
+        // What was typed while it started goes with it.
+        if (m.sessionId !== undefined && this.ui.drafts[NO_SESSION] && !this.ui.drafts[m.sessionId]) {
+          this.ui.drafts[m.sessionId] = this.ui.drafts[NO_SESSION];
+          delete this.ui.drafts[NO_SESSION];
+          this.persist();
+        }
         return;
       case 'transcriptReset': {
         const cur = s.sessions.get(m.sessionId);
@@ -302,9 +309,14 @@ export class ChatStore {
     return id ? this.state.agents.find((a) => a.id === id) : undefined;
   }
 
-  /** The agent the Agent picker shows: one picked for a new session, else the active session's, else the user's choice, else the default. */
+  /** A new session the user asked for is starting: messages typed meanwhile go to it, not to the tab shown. */
+  get startingSession(): StartingSession | undefined {
+    return this.state.starting;
+  }
+
+  /** The agent the Agent picker shows: a new session's that is starting, else the active session's, else the user's choice, else the default. */
   selectedAgentId(): string | undefined {
-    return this.ui.pendingAgentId ?? this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
+    return this.state.starting?.agentId ?? this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
   }
 
   // ------------------------------------------------------------------ UI state (persisted)
@@ -341,15 +353,17 @@ export class ChatStore {
     this.changed();
   }
 
-  /** The user picked an agent: with another agent's session active, that starts a session with it. */
+  /**
+   * The user picked an agent. With a session shown or starting, another agent starts a session with it;
+   * the agent of the tab shown, while another one starts, goes back to that tab.
+   */
   pickAgent(agentId: string): void {
+    const shown = this.selectedAgentId();
     this.ui.agentId = agentId;
     const active = this.active;
-    if (active && active.view.agentId !== agentId) {
-      this.ui.pendingAgentId = agentId;
-      this.newSession(agentId);
-    } else {
-      delete this.ui.pendingAgentId;
+    if (agentId !== shown) {
+      if (this.state.starting && active?.view.agentId === agentId) this.selectSession(active.view.sessionId);
+      else if (active || this.state.starting) this.newSession(agentId);
     }
     this.persist();
     this.changed();
@@ -358,15 +372,14 @@ export class ChatStore {
   /** Asks for a new session; until it opens, a message typed goes to it, not to the tab still shown. */
   newSession(agentId?: string): void {
     const requestId = `n${Date.now().toString(36)}-${++this.requestSeq}`;
-    this.startingSession = { agentId, requestId };
+    this.state.starting = agentId ? { agentId, requestId } : { requestId };
     this.post(agentId ? { type: 'newSession', agentId, requestId } : { type: 'newSession', requestId });
+    this.changed();
   }
 
-  /** The user chose a session tab: the picker follows it again. */
+  /** The user chose a session tab: messages go there, and the picker follows it again. */
   selectSession(sessionId: string): void {
-    delete this.ui.pendingAgentId;
-    this.startingSession = undefined;
-    this.persist();
+    this.state.starting = undefined;
     this.post({ type: 'selectSession', sessionId });
     this.changed();
   }

@@ -8,6 +8,7 @@ import { clientCapabilitiesFor, parseSessionUpdate, TranscriptState, type Client
 import { messageHandlers } from '../../../src/chat/messageHandlers';
 import type { ChatBackend, HostUi } from '../../../src/chat/chatBackend';
 import type { PromptQueue } from '../../../src/chat/promptQueue';
+import type { SessionRequests } from '../../../src/chat/sessionRequests';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { filePathOfUri, planFileName } from '../../../src/shared/planFile';
 import type { TranscriptItem } from '../../../src/shared/transcript';
@@ -157,7 +158,7 @@ describe('plans by id', () => {
       const logs: string[] = [];
       const backend = { openPlanFile } as unknown as ChatBackend;
       const ui = { log: (_level: string, message: string) => logs.push(message) } as unknown as HostUi;
-      const h = messageHandlers({ backend, ui, queue: {} as PromptQueue, isOpen: () => true, sendInit: () => undefined, toast: () => undefined, reply: (m) => replies.push(m) });
+      const h = messageHandlers({ backend, ui, queue: {} as PromptQueue, requests: {} as SessionRequests, isOpen: () => true, sendInit: () => undefined, toast: () => undefined, reply: (m) => replies.push(m) });
       return { h, replies, logs };
     }
 

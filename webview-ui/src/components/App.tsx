@@ -43,7 +43,8 @@ function Chat() {
         {session && <QueueList sessionId={session.view.sessionId} queue={session.view.queue} />}
         <div class="composer-area">
           {session && <SessionPickers session={session} />}
-          <Composer session={session} />
+          {/* While a session the user asked for starts, the composer writes to it: its own draft, no Stop. */}
+          <Composer session={store.startingSession ? undefined : session} />
         </div>
       </div>
       <div class="toast" role="status" aria-live="polite">
