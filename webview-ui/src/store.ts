@@ -125,13 +125,15 @@ export class ChatStore {
   }
 
   receive(message: HostToWebviewMessage): void {
+    const starting = this.state.starting;
     try {
       this.apply(message);
     } catch (e) {
       // Our copy drifted from the host's: ask for a fresh snapshot.
       this.post({ type: 'resync', reason: e instanceof Error ? e.message : String(e) });
     }
-    this.changed();
+    if (this.state.starting !== starting) this.targetChanged();
+    else this.changed();
   }
 
   private apply(m: HostToWebviewMessage): void {
@@ -288,7 +290,16 @@ export class ChatStore {
     return this.frame !== undefined;
   }
 
-  /** Run pending listeners now (tests). */
+  /**
+   * Where the composer sends changed (a new session asked for, opened, a tab chosen): render now, not on the
+   * next frame, so a key typed right after goes where the screen says.
+   */
+  private targetChanged(): void {
+    this.changed();
+    this.flushNow();
+  }
+
+  /** Run pending listeners now. */
   flushNow(): void {
     this.frame = undefined;
     this.notify();
@@ -374,14 +385,14 @@ export class ChatStore {
     const requestId = `n${Date.now().toString(36)}-${++this.requestSeq}`;
     this.state.starting = agentId ? { agentId, requestId } : { requestId };
     this.post(agentId ? { type: 'newSession', agentId, requestId } : { type: 'newSession', requestId });
-    this.changed();
+    this.targetChanged();
   }
 
   /** The user chose a session tab: messages go there, and the picker follows it again. */
   selectSession(sessionId: string): void {
     this.state.starting = undefined;
     this.post({ type: 'selectSession', sessionId });
-    this.changed();
+    this.targetChanged();
   }
 
   setHistoryOpen(open: boolean): void {

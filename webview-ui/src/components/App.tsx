@@ -44,6 +44,11 @@ function Chat() {
         <div class="composer-area">
           {session && <SessionPickers session={session} />}
           {/* While a session the user asked for starts, the composer writes to it: its own draft, no Stop. */}
+          {store.startingSession && (
+            <div class="muted starting-session" role="status">
+              Starting a new session{agent ? ` with ${agent.name}` : ''}: your message goes there.
+            </div>
+          )}
           <Composer session={store.startingSession ? undefined : session} />
         </div>
       </div>
