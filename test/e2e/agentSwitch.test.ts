@@ -81,7 +81,11 @@ class AgentSwitch {
     assert.strictEqual(await this.pickerShows(), agent, 'the picker shows the agent picked');
     const firstTab = await tabs(chat).last().getAttribute('id');
 
-    await button(chat, 'New session').click();
+    // Found by name loosely, as voice control or a script finds it: no other button's name (a tab's close
+    // button, "Close session <title>") may contain "New session", or that tab closes instead.
+    const newSessionButton = chat.getByRole('button', { name: 'New session' });
+    assert.strictEqual(await newSessionButton.count(), 1, 'one button whose name says New session');
+    await newSessionButton.click();
     await messageBox(chat).fill(text);
     await messageBox(chat).press('Enter');
 

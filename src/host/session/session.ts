@@ -26,6 +26,13 @@ import type { TurnFiles, TurnRef } from './turnFiles';
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
 
+/**
+ * The title of a session before its first message. Not "New session": every tab's close button is named
+ * "Close session <title>", and no other button's name may contain the "New session" button's (a user or a
+ * script finding that button by name would close the new tab instead).
+ */
+const UNTITLED = 'Untitled session';
+
 /** What a session needs from the session layer around it. */
 export interface SessionHost {
   readonly log: vscode.LogOutputChannel;
@@ -107,7 +114,7 @@ export class Session implements vscode.Disposable {
     const firstUser = this.transcript.items.find((i) => i.kind === 'user_message');
     const text = firstUser && firstUser.kind === 'user_message' ? firstUser.content.find((c) => c.type === 'text') : undefined;
     const words = text && text.type === 'text' ? text.text.trim().replace(/\s+/g, ' ') : '';
-    return words ? (words.length > 60 ? `${words.slice(0, 57)}…` : words) : 'New session';
+    return words ? (words.length > 60 ? `${words.slice(0, 57)}…` : words) : UNTITLED;
   }
 
   // ---- the transcript: every change goes through the reducer and out as ops
