@@ -1,10 +1,9 @@
 // The webview's state: what the host sent (agents, sessions, transcripts, terminals, history) plus
-// visual UI state persisted with setState (drafts, expanded sections, windowing, recall history).
-// Host messages are applied as they arrive; subscribers are notified once per animation frame.
+// visual UI state persisted with setState (uiState.ts). Host messages are applied as they arrive;
+// subscribers are notified once per animation frame, or at once when where a message goes changed.
 import {
   type AgentView,
   type HistoryItem,
-  type ImageAttachment,
   type MentionCandidate,
   type MentionRef,
   type SessionView,
@@ -15,31 +14,14 @@ import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMes
 import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
 import { applyTranscriptOps } from '../../src/shared/transcriptOps';
 import { streamKey, textStreams } from './textStreams';
+import { type Draft, loadUi, persistedUi, type UiState } from './uiState';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
+
+export type { Draft } from './uiState';
 
 export interface SessionState {
   view: SessionView;
   transcript: Transcript;
-}
-
-export interface Draft {
-  text: string;
-  mentions: MentionRef[];
-  images: ImageAttachment[];
-}
-
-/** Persisted with setState; must stay small. */
-export interface UiState {
-  drafts: Record<string, Draft>;
-  /** Agent chosen in the Agent picker (for New session / the first prompt). */
-  agentId?: string;
-  /** Explicit expand/collapse choices, by item id (bounded). */
-  expanded: Record<string, boolean>;
-  /** Windowing: how many items from the end are rendered, per session. */
-  shown: Record<string, number>;
-  historyOpen: boolean;
-  /** Recently sent texts (Up recalls). */
-  sent: string[];
 }
 
 export interface ChatState {
@@ -416,23 +398,6 @@ export class ChatStore {
   }
 
   persistNow(): void {
-    // Images in drafts are not persisted (size); text and mentions are.
-    const drafts: Record<string, Draft> = {};
-    for (const [k, d] of Object.entries(this.ui.drafts)) drafts[k] = { text: d.text, mentions: d.mentions, images: [] };
-    this.api.setState({ ...this.ui, drafts });
+    this.api.setState(persistedUi(this.ui));
   }
-}
-
-function loadUi(raw: unknown): UiState {
-  const base: UiState = { drafts: {}, expanded: {}, shown: {}, historyOpen: false, sent: [] };
-  if (!raw || typeof raw !== 'object') return base;
-  const r = raw as Partial<UiState>;
-  return {
-    drafts: r.drafts && typeof r.drafts === 'object' ? r.drafts : {},
-    agentId: typeof r.agentId === 'string' ? r.agentId : undefined,
-    expanded: r.expanded && typeof r.expanded === 'object' ? r.expanded : {},
-    shown: r.shown && typeof r.shown === 'object' ? r.shown : {},
-    historyOpen: r.historyOpen === true,
-    sent: Array.isArray(r.sent) ? r.sent.filter((x): x is string => typeof x === 'string') : [],
-  };
 }
