@@ -191,7 +191,7 @@ export function SessionHeader({ session, agent }: { session: SessionState; agent
       {renaming ? (
         <TitleEditor sessionId={sessionId} title={title || ''} done={() => setRenaming(false)} />
       ) : (
-        <h2 class="session-title">{title || 'New session'}</h2>
+        <h2 class="session-title">{title || 'Untitled session'}</h2>
       )}
       <button type="button" class="icon-button" aria-label="Rename session" title="Rename session" onClick={() => setRenaming(true)}>
         <Icon name="edit" />
