@@ -53,8 +53,8 @@ export function fieldsOf(update: ToolCallUpdate): number {
  * A `tool_call` for a card that already exists. Real agents repeat the announcement (the older Claude
  * adapter sends it twice, the second time with the whole input) or send it late, after updates that moved
  * the card on (Cline: `pending` after `in_progress`). It refines what earlier announcements said, never
- * what an update said (`fromUpdates`, FIELD_BITS); its status only moves forward, and an empty title or list never
- * blanks what the card shows.
+ * what an update said (`fromUpdates`, as FIELD_BITS); its status only moves forward, and an empty title
+ * or list never blanks what the card shows.
  */
 export function announceAgain(previous: ToolCallItem, update: ToolCallUpdate, fromUpdates: number): ToolCallItem {
   const fill: ToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, locations: undefined };
