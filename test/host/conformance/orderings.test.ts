@@ -158,7 +158,14 @@ describe('conformance: orderings real agents send, through the real session (hos
           } else {
             // The agent's own shell (pi): its _meta.terminal_output is the card's output; Open terminal says it is closed.
             assert.ok(card.output && card.output.text.length > 0 && card.output.exitCode === 0, JSON.stringify(card));
-            await sb.backend.openTerminal(canonical.id, terminalId);
+            const heard: unknown[] = [];
+            const sub = sb.backend.onDidTerminalOutput((e) => heard.push(e));
+            try {
+              await sb.backend.openTerminal(canonical.id, terminalId);
+              assert.deepStrictEqual(heard, [{ terminalId, data: '', open: false }]);
+            } finally {
+              sub.dispose();
+            }
           }
         }
       });
