@@ -30,20 +30,35 @@ export function newToolCall(id: string, update: ToolCallUpdate): ToolCallItem {
 /** How far a tool call has got: a repeated or late `tool_call` never takes its status back. */
 const STATUS_RANK: Record<ToolCallStatus, number> = { pending: 0, in_progress: 1, completed: 2, failed: 2 };
 
-/** The fields of a tool call an update can set. */
-export const TOOL_CALL_FIELDS = ['title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', 'rawOutput', '_meta'] as const;
-export type ToolCallField = (typeof TOOL_CALL_FIELDS)[number];
+/** One bit per field an update can set: the reducer remembers which ones updates set at the cost of a number. */
+const FIELD_BITS = { title: 1, name: 2, kind: 4, status: 8, content: 16, locations: 32, rawInput: 64, rawOutput: 128, _meta: 256 } as const;
+type ToolCallField = keyof typeof FIELD_BITS;
+
+/** The fields an update carries, as FIELD_BITS (plain checks: this runs for every tool_call_update). */
+export function fieldsOf(update: ToolCallUpdate): number {
+  let bits = 0;
+  if (update.title !== undefined) bits |= FIELD_BITS.title;
+  if (update.name !== undefined) bits |= FIELD_BITS.name;
+  if (update.kind !== undefined) bits |= FIELD_BITS.kind;
+  if (update.status !== undefined) bits |= FIELD_BITS.status;
+  if (update.content !== undefined) bits |= FIELD_BITS.content;
+  if (update.locations !== undefined) bits |= FIELD_BITS.locations;
+  if (update.rawInput !== undefined) bits |= FIELD_BITS.rawInput;
+  if (update.rawOutput !== undefined) bits |= FIELD_BITS.rawOutput;
+  if (update._meta !== undefined) bits |= FIELD_BITS._meta;
+  return bits;
+}
 
 /**
  * A `tool_call` for a card that already exists. Real agents repeat the announcement (the older Claude
  * adapter sends it twice, the second time with the whole input) or send it late, after updates that moved
  * the card on (Cline: `pending` after `in_progress`). It refines what earlier announcements said, never
- * what an update said (`fromUpdates`); its status only moves forward, and an empty title or list never
- * blanks what the card shows.
+ * what an update said (`fromUpdates`, as FIELD_BITS); its status only moves forward, and an empty title
+ * or list never blanks what the card shows.
  */
-export function announceAgain(previous: ToolCallItem, update: ToolCallUpdate, fromUpdates: ReadonlySet<ToolCallField> | undefined): ToolCallItem {
+export function announceAgain(previous: ToolCallItem, update: ToolCallUpdate, fromUpdates: number): ToolCallItem {
   const fill: ToolCallUpdate = { sessionUpdate: 'tool_call_update', toolCallId: update.toolCallId, locations: undefined };
-  const takes = (field: ToolCallField): boolean => update[field] !== undefined && !fromUpdates?.has(field);
+  const takes = (field: ToolCallField): boolean => update[field] !== undefined && (fromUpdates & FIELD_BITS[field]) === 0;
   if (takes('title') && update.title !== '') fill.title = update.title;
   if (takes('name')) fill.name = update.name;
   if (takes('kind')) fill.kind = update.kind;

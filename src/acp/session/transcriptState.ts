@@ -16,7 +16,7 @@ import { parseContentBlock } from '../schema/content';
 import type { SessionUpdate } from '../schema/sessionUpdate';
 import type { LoadSessionResult, SetConfigOptionResult } from '../schema/agentResponses';
 import { appendContent } from './contentMerge';
-import { announceAgain, mergeToolCall, newToolCall, TOOL_CALL_FIELDS, type ToolCallField, type ToolCallItem } from './toolCalls';
+import { announceAgain, fieldsOf, mergeToolCall, newToolCall, type ToolCallItem } from './toolCalls';
 
 type ItemOf<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
 type ChunkKind = 'user_message' | 'agent_message' | 'thought';
@@ -37,7 +37,7 @@ export class TranscriptState {
   private seq = 0;
   private readonly index = new Map<string, number>();
   /** Per tool call, the fields its updates set: a late or repeated `tool_call` leaves those alone. */
-  private readonly updatedFields = new Map<string, Set<ToolCallField>>();
+  private readonly updatedFields = new Map<string, number>();
   /** Where the last chunk with a messageId went (positions change only on reindex). */
   private lastChunk: { kind: ChunkKind; messageId: string; at: number } | undefined;
 
@@ -58,8 +58,11 @@ export class TranscriptState {
         const id = update.toolCallId;
         const at = this.index.get(`tool:${id}`);
         const announced = update.sessionUpdate === 'tool_call';
-        const fromUpdates = this.updatedFields.get(id);
-        if (!announced) this.noteUpdatedFields(update, fromUpdates);
+        const fromUpdates = this.updatedFields.get(id) ?? 0;
+        if (!announced) {
+          const fields = fromUpdates | fieldsOf(update);
+          if (fields !== fromUpdates) this.updatedFields.set(id, fields);
+        }
         // Agents send an update before its tool_call (Cline) or none at all: the update makes the card.
         if (at === undefined) return this.push(`tool:${id}`, newToolCall(this.nextId(), update));
         const previous = this.transcript.items[at] as ToolCallItem;
@@ -148,12 +151,6 @@ export class TranscriptState {
       case '$unsupported':
         return this.push(undefined, { kind: 'unsupported', id: this.nextId(), updateType: update.updateType, raw: update.raw });
     }
-  }
-
-  private noteUpdatedFields(update: Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>, known: Set<ToolCallField> | undefined): void {
-    const fields = known ?? new Set<ToolCallField>();
-    for (const field of TOOL_CALL_FIELDS) if (update[field] !== undefined) fields.add(field);
-    if (!known) this.updatedFields.set(update.toolCallId, fields);
   }
 
   /** The user's own prompt, recorded live the way a session/load replay would show it. */

@@ -57,7 +57,8 @@ describe('conformance: orderings real agents send, through the real session (hos
 
   after(async () => {
     for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-    for (const turn of sb.diffReview.pendingTurns()) sb.diffReview.keepAll(turn);
+    // The replays' changes are kept (their folders go next); other tests' pending changes stay as they are.
+    for (const turn of sb.diffReview.pendingTurns()) if (String((JSON.parse(turn.sessionId) as unknown[])[0]).startsWith('Replay ')) sb.diffReview.keepAll(turn);
     await restore();
     for (const dir of [...folders, turns]) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -157,7 +158,14 @@ describe('conformance: orderings real agents send, through the real session (hos
           } else {
             // The agent's own shell (pi): its _meta.terminal_output is the card's output; Open terminal says it is closed.
             assert.ok(card.output && card.output.text.length > 0 && card.output.exitCode === 0, JSON.stringify(card));
-            await sb.backend.openTerminal(canonical.id, terminalId);
+            const heard: unknown[] = [];
+            const sub = sb.backend.onDidTerminalOutput((e) => heard.push(e));
+            try {
+              await sb.backend.openTerminal(canonical.id, terminalId);
+              assert.deepStrictEqual(heard, [{ terminalId, data: '', open: false }]);
+            } finally {
+              sub.dispose();
+            }
           }
         }
       });
