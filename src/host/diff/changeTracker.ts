@@ -36,6 +36,8 @@ export class ChangeTracker implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Entries the fs bridge wrote (the agent's writes for certain, whatever a save looked like). */
+  private readonly bridgeWritten = new Set<string>();
   /** URIs Switchboard itself is writing (Undo): their events are not agent activity. */
   readonly writing = new Set<string>();
   /** Fires after the list, counts or hunks changed. */
@@ -62,7 +64,8 @@ export class ChangeTracker implements vscode.Disposable {
     // (OpenCode does both): it is new in this turn, whatever the bridge found on disk.
     const k = snapshotKey(input.sessionId, input.turnId, uri);
     const missingBefore = this.snapshots.has(k) && this.snapshots.get(k) === null && !this.store.has(entryKey(input.sessionId, input.turnId, uri));
-    this.store.record({ sessionId: input.sessionId, turnId: input.turnId, uri, before: missingBefore ? null : input.before, after: input.after });
+    const entry = this.store.record({ sessionId: input.sessionId, turnId: input.turnId, uri, before: missingBefore ? null : input.before, after: input.after });
+    this.bridgeWritten.add(entry.key);
     this.persistAndRefresh(uri);
   }
 
@@ -136,6 +139,11 @@ export class ChangeTracker implements vscode.Disposable {
     return this.live.get(key)?.current;
   }
 
+  /** Whether the fs bridge wrote this entry's file (then it is the agent's change, never the user's save). */
+  writtenByBridge(key: string): boolean {
+    return this.bridgeWritten.has(key);
+  }
+
   /** Forget a change that turned out not to be the agent's. */
   drop(key: string): void {
     const e = this.store.remove(key);
@@ -172,6 +180,7 @@ export class ChangeTracker implements vscode.Disposable {
   async refreshUri(uri: string, fire = true): Promise<void> {
     const entries = this.store.forUri(uri);
     for (const k of [...this.live.keys()]) if (!this.store.has(k)) this.live.delete(k);
+    for (const k of [...this.bridgeWritten]) if (!this.store.has(k)) this.bridgeWritten.delete(k);
     if (entries.length === 0) {
       if (fire) this.changed.fire();
       return;

@@ -135,7 +135,8 @@ export class TurnWatcher implements vscode.Disposable {
   private async dropUserSaves(turn: ActiveTurn): Promise<void> {
     for (const key of turn.recorded) {
       const saved = turn.userTexts.get(key);
-      if (saved === undefined) continue;
+      // The fs bridge saves what the agent wrote: that save is the agent's.
+      if (saved === undefined || this.tracker.writtenByBridge(entryKey(turn.sessionId, turn.turnId, key))) continue;
       await this.saves.get(key)?.saved;
       const now = await readCurrent(vscode.Uri.parse(key));
       if (now.kind === 'text' && now.text === saved) this.tracker.drop(entryKey(turn.sessionId, turn.turnId, key));

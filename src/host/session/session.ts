@@ -203,10 +203,11 @@ export class Session implements vscode.Disposable {
     try {
       const connection = await this.host.connect(this);
       turn = this.turnRef;
-      await this.host.turnFiles.begin(turn);
       const built = await buildPromptBlocks(prompt, this.capabilities);
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
+      // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
+      await this.host.turnFiles.begin(turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, prompt, abort.signal);
     } catch (error) {
