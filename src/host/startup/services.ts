@@ -96,7 +96,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn) }));
   sub(diffReview.register({ treeView: changedFilesView }));
-  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [] }));
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [], log }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
