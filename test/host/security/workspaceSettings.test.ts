@@ -229,5 +229,24 @@ describe('security: workspace settings wait for the user', function () {
       await sb.backend.newSession('User Fake');
       assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'forgotten: the MCP server waits again');
     });
+
+    it("a .vscode/mcp.json the agent could have written is passed on only once confirmed, even with the user's useVSCodeMcpServers", async () => {
+      const mcpJson = path.join(workspaceRoot(), '.vscode', 'mcp.json');
+      const restoreMcpJson = keepFile(mcpJson);
+      const restoreUse = await setSettings({ 'switchboard.useVSCodeMcpServers': true });
+      try {
+        writeWorkspaceSettings(settingsFile, {});
+        fs.writeFileSync(mcpJson, JSON.stringify({ servers: { 'mcp-json-server': { command: 'node', args: ['-e', '0'] } } }));
+        await sb.backend.newSession('User Fake');
+        assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'not passed before the user confirms it');
+        await sb.workspaceSettings.decide('vscodeMcpServers', [{ name: 'mcp-json-server', command: 'node', args: ['-e', '0'], env: [] }], true);
+        await sb.backend.newSession('User Fake');
+        assert.deepStrictEqual(mcpServersSent().slice(-1), ['mcp-json-server'], 'passed once confirmed');
+      } finally {
+        await restoreUse();
+        restoreMcpJson();
+        await sb.workspaceSettings.revoke();
+      }
+    });
   });
 });
