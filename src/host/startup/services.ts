@@ -16,7 +16,6 @@ import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
-import { askSensitiveWrite } from '../permissions/sensitiveWritePrompt';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../session/agentConfiguration';
 import { registerCommands } from '../session/commands';
@@ -79,7 +78,10 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   });
   const history = new WriteHistory();
   const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
-  const sensitive: SensitiveWrites = sub(new SensitiveWrites({ ask: (question): Promise<boolean> => askSensitiveWrite(permissions, question) }));
+  // The card's code loads with the first write to a sensitive file.
+  const sensitive: SensitiveWrites = sub(
+    new SensitiveWrites({ ask: async (question): Promise<boolean> => (await import('../permissions/sensitiveWritePrompt')).askSensitiveWrite(permissions, question) }),
+  );
   const permissions: PermissionBroker = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
