@@ -218,6 +218,7 @@ describe('Security: an agent cannot grant itself permissions', function () {
   let chat: FrameLocator;
   let page: Page;
   const settingsFile = (): string => workspaceFile(path.join('.vscode', 'settings.json'));
+  let hadGit = false;
 
   const toast = (text: RegExp): Locator => page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
   const centerItem = (text: RegExp): Locator => page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first();
@@ -250,6 +251,7 @@ describe('Security: an agent cannot grant itself permissions', function () {
   before(async () => {
     configureAgents(FAKE_AGENT, { 'switchboard.autoApprove': {}, 'switchboard.fileAccess': 'ask' });
     fs.rmSync(settingsFile(), { force: true });
+    hadGit = fs.existsSync(workspaceFile('.git'));
     wb = await openWorkbench({ width: 1400, height: 1000 });
     page = wb.page;
     chat = await openChat(page);
@@ -263,7 +265,7 @@ describe('Security: an agent cannot grant itself permissions', function () {
 
   after(async () => {
     fs.rmSync(settingsFile(), { force: true });
-    fs.rmSync(workspaceFile('.git'), { recursive: true, force: true });
+    if (!hadGit) fs.rmSync(workspaceFile('.git'), { recursive: true, force: true });
     updateSettings({ 'switchboard.autoApprove': {} });
     // The next file's tests start with nothing confirmed.
     if (wb) await runCommand(wb.page, 'Switchboard: Forget Confirmed Workspace Settings').catch(() => undefined);

@@ -44,6 +44,7 @@ export class SensitiveWrites implements vscode.Disposable {
   private readonly allowEmitter = new vscode.EventEmitter<SensitiveWrite>();
   /** The user allowed a write (fired before it is made): the change that follows is no surprise. */
   readonly onDidAllow = this.allowEmitter.event;
+  private compiled: { id: string; patterns: SensitivePatterns } | undefined;
 
   constructor(private readonly opts: SensitiveWritesOptions) {}
 
@@ -53,7 +54,15 @@ export class SensitiveWrites implements vscode.Disposable {
 
   /** The pattern `realPath` matches, or undefined for an ordinary file. */
   patternFor(realPath: string): string | undefined {
-    return new SensitivePatterns((this.opts.extraPatterns ?? userSensitivePatterns)()).match(realPath);
+    return this.patterns().match(realPath);
+  }
+
+  /** Compiled again only when the user's patterns changed (this runs for every file event). */
+  private patterns(): SensitivePatterns {
+    const extra = (this.opts.extraPatterns ?? userSensitivePatterns)();
+    const id = JSON.stringify(extra);
+    if (this.compiled?.id !== id) this.compiled = { id, patterns: new SensitivePatterns(extra) };
+    return this.compiled.patterns;
   }
 
   /**

@@ -10,7 +10,9 @@
  */
 import * as vscode from 'vscode';
 import type { AutoApproveConfig, AutoApproveLayer } from './autoApproveRules';
-import { describeGrant, valueHash, type GatedSetting } from './settingsConsent';
+import { grantsSomething, valueHash, type GatedSetting } from './settingsConsent';
+
+const loadText = () => import('./settingsConsentText');
 
 const STATE_KEY = 'switchboard.workspaceSettingsDecisions';
 export const ALLOW = 'Allow';
@@ -94,12 +96,11 @@ export class WorkspaceSettingsGate implements vscode.Disposable {
    * value. Otherwise false, and the user is asked (once per value in this window).
    */
   allows(key: GatedSetting, value: unknown): boolean {
-    const grant = describeGrant(key, value);
-    if (grant === undefined) return true;
+    if (!grantsSomething(key, value)) return true;
     const hash = valueHash(value);
     const decision = this.decisions()[key];
     if (decision?.hash === hash) return decision.allow;
-    this.ask(key, value, hash, grant);
+    this.ask(key, value, hash);
     return false;
   }
 
@@ -128,15 +129,20 @@ export class WorkspaceSettingsGate implements vscode.Disposable {
     if (allow) this.changeEmitter.fire();
   }
 
-  private ask(key: GatedSetting, value: unknown, hash: string, grant: string): void {
+  private ask(key: GatedSetting, value: unknown, hash: string): void {
     const id = `${key}\0${hash}`;
     if (this.asked.has(id)) return;
     this.asked.add(id);
-    this.opts.log.warn(`workspace settings: switchboard.${key} from the workspace waits for confirmation: ${grant}`);
-    void Promise.resolve((this.opts.prompt ?? notificationPrompt)(grant)).then(
-      // Dismissed: nothing is remembered; the value stays ignored and is asked about in the next window.
-      (choice) => (choice === ALLOW || choice === IGNORE ? this.decide(key, value, choice === ALLOW) : undefined),
-      (e: unknown) => this.opts.log.error(`workspace settings: the confirmation for switchboard.${key} failed: ${String(e)}`),
-    );
+    void loadText()
+      .then(({ describeGrant }) => {
+        const grant = describeGrant(key, value) ?? `This workspace sets switchboard.${key}.`;
+        this.opts.log.warn(`workspace settings: switchboard.${key} from the workspace waits for confirmation: ${grant}`);
+        return (this.opts.prompt ?? notificationPrompt)(grant);
+      })
+      .then(
+        // Dismissed: nothing is remembered; the value stays ignored and is asked about in the next window.
+        (choice) => (choice === ALLOW || choice === IGNORE ? this.decide(key, value, choice === ALLOW) : undefined),
+        (e: unknown) => this.opts.log.error(`workspace settings: the confirmation for switchboard.${key} failed: ${String(e)}`),
+      );
   }
 }

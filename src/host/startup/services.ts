@@ -17,7 +17,6 @@ import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
-import { askSensitiveWrite } from '../permissions/sensitiveWritePrompt';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../session/agentConfiguration';
 import { registerCommands } from '../session/commands';
@@ -80,7 +79,10 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   });
   const history = new WriteHistory();
   const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
-  const sensitive: SensitiveWrites = sub(new SensitiveWrites({ ask: (question): Promise<boolean> => askSensitiveWrite(permissions, question) }));
+  // The card's code loads with the first write to a sensitive file.
+  const sensitive: SensitiveWrites = sub(
+    new SensitiveWrites({ ask: async (question): Promise<boolean> => (await import('../permissions/sensitiveWritePrompt')).askSensitiveWrite(permissions, question) }),
+  );
   const permissions: PermissionBroker = sub(
     new PermissionBroker({
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
@@ -97,7 +99,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
-  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [] }));
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [], log }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 

@@ -70,6 +70,9 @@ describe('security: an agent cannot grant itself permissions', function () {
       const loud = notices.find((n) => n.kind === 'notice' && /The agent changed \.vscode[\\/]settings\.json: review it/.test(n.title));
       assert.ok(loud && loud.kind === 'notice' && loud.severity === 'warning', `the chat shows the settings change: ${JSON.stringify(notices)}`);
       assert.ok(!notices.some((n) => n.kind === 'notice' && /allowed without asking/.test(n.title)), 'nothing was auto-approved');
+      // Listed in the session's changed files, where Undo puts back what was there before the turn.
+      const listed = await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.changedFiles?.find((f) => /\.vscode[\\/]settings\.json$/.test(f.path)), 'the settings file in the changed files', 30_000);
+      assert.ok(listed.undoable, `Undo is offered: ${JSON.stringify(listed)}`);
 
       // Once VS Code has surely read the file, another request still asks.
       const again = sb.backend.sendPrompt(id, prompt('permission'));

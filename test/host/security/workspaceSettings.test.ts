@@ -42,6 +42,9 @@ class ScriptedPrompt {
   }
 }
 
+/** Lets a question in flight (its text loads with a dynamic import: promise jobs only) reach the prompt. */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 const log = vscode.window.createOutputChannel('Switchboard security test', { log: true });
 
 function writeWorkspaceSettings(file: string, value: Record<string, unknown> | string): void {
@@ -97,6 +100,7 @@ describe('security: workspace settings wait for the user', function () {
     const memento = new MemoryMemento();
     const first = new WorkspaceSettingsGate({ memento, log, prompt: ignored.prompt });
     gates.push(first);
+    await waitFor(() => ignored.asked.length > 0, 'the question');
     assert.deepStrictEqual(ignored.asked, ['This workspace asks to auto-approve: execute, edit for every agent.']);
     const broker = new PermissionBroker({ presenters: [{ present: async () => 'reject' }], getAutoApproveLayers: () => first.autoApproveLayers() });
     gates.push(broker);
@@ -107,6 +111,7 @@ describe('security: workspace settings wait for the user', function () {
     // Ignore is remembered for this value: the next window does not ask again.
     const again = new ScriptedPrompt();
     gates.push(new WorkspaceSettingsGate({ memento, log, prompt: again.prompt }));
+    await settled();
     assert.deepStrictEqual(again.asked, []);
 
     const allowing = new ScriptedPrompt();
@@ -114,6 +119,7 @@ describe('security: workspace settings wait for the user', function () {
     const gate = new WorkspaceSettingsGate({ memento: allowedMemento, log, prompt: allowing.prompt });
     gates.push(gate);
     const changed = new Promise<void>((resolve) => gates.push(gate.onDidChange(() => resolve())));
+    await waitFor(() => allowing.asked.length === 1, 'the question');
     allowing.answer(ALLOW);
     await changed;
     const allowedBroker = new PermissionBroker({ presenters: [{ present: async () => 'reject' }], getAutoApproveLayers: () => gate.autoApproveLayers() });
@@ -132,7 +138,7 @@ describe('security: workspace settings wait for the user', function () {
 
     // Forgetting: the command's work. Asked again about the current value.
     await gate.revoke();
-    assert.strictEqual(allowing.asked.length, 3);
+    await waitFor(() => allowing.asked.length === 3, 'the question again after Forget');
   });
 
   it('fileAccess "allow" from the workspace waits; "deny" applies at once', async () => {
@@ -142,11 +148,13 @@ describe('security: workspace settings wait for the user', function () {
     const gate = new WorkspaceSettingsGate({ memento: new MemoryMemento(), log, prompt: scripted.prompt });
     gates.push(gate);
     assert.strictEqual(gate.effective('fileAccess'), undefined);
+    await waitFor(() => scripted.asked.length === 1, 'the question');
     assert.match(scripted.asked[0], /read and write any file outside the session's folders without asking/);
     assert.strictEqual(sb.workspaceSettings.effective('fileAccess'), undefined, "the extension's gate holds it back too");
     writeWorkspaceSettings(settingsFile, { 'switchboard.fileAccess': 'deny' });
     await workspaceValueIs('fileAccess', 'deny');
     assert.strictEqual(gate.effective('fileAccess'), 'deny');
+    await settled();
     assert.strictEqual(scripted.asked.length, 1, 'restricting asks nothing');
   });
 
@@ -228,6 +236,25 @@ describe('security: workspace settings wait for the user', function () {
       await vscode.commands.executeCommand('switchboard.revokeWorkspaceSettings');
       await sb.backend.newSession('User Fake');
       assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'forgotten: the MCP server waits again');
+    });
+
+    it("a .vscode/mcp.json the agent could have written is passed on only once confirmed, even with the user's useVSCodeMcpServers", async () => {
+      const mcpJson = path.join(workspaceRoot(), '.vscode', 'mcp.json');
+      const restoreMcpJson = keepFile(mcpJson);
+      const restoreUse = await setSettings({ 'switchboard.useVSCodeMcpServers': true });
+      try {
+        writeWorkspaceSettings(settingsFile, {});
+        fs.writeFileSync(mcpJson, JSON.stringify({ servers: { 'mcp-json-server': { command: 'node', args: ['-e', '0'] } } }));
+        await sb.backend.newSession('User Fake');
+        assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'not passed before the user confirms it');
+        await sb.workspaceSettings.decide('vscodeMcpServers', [{ name: 'mcp-json-server', command: 'node', args: ['-e', '0'], env: [] }], true);
+        await sb.backend.newSession('User Fake');
+        assert.deepStrictEqual(mcpServersSent().slice(-1), ['mcp-json-server'], 'passed once confirmed');
+      } finally {
+        await restoreUse();
+        restoreMcpJson();
+        await sb.workspaceSettings.revoke();
+      }
     });
   });
 });

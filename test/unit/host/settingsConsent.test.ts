@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { canonicalJson, describeGrant, valueHash } from '../../../src/host/permissions/settingsConsent';
+import { canonicalJson, grantsSomething, valueHash } from '../../../src/host/permissions/settingsConsent';
+import { describeGrant } from '../../../src/host/permissions/settingsConsentText';
 
 describe('host: workspace settings consent (pure)', () => {
   it('the hash ignores key order and changes with the value', () => {
@@ -37,6 +38,8 @@ describe('host: workspace settings consent (pure)', () => {
     assert.strictEqual(describeGrant('agents', {}), undefined);
     assert.strictEqual(describeGrant('useVSCodeMcpServers', false), undefined);
     assert.strictEqual(describeGrant('registry.url', '  '), undefined);
+    assert.strictEqual(grantsSomething('autoApprove', { Codex: { edit: true } }), true);
+    assert.strictEqual(grantsSomething('vscodeMcpServers', []), false);
   });
 
   it('names the agents, servers and URL a workspace adds, with their commands', () => {
