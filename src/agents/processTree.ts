@@ -123,11 +123,7 @@ export async function signalProcessTrees(signal: NodeJS.Signals, options: Signal
   return signalled;
 }
 
-/** Linux: the live processes whose environment holds `tag` (processes of other users cannot be read: skipped). */
-export async function listTaggedProcesses(tag: EnvTag): Promise<number[]> {
-  return taggedAmong(await listFromProc(), tag);
-}
-
+/** Linux: those of `processes` whose environment holds `tag` (processes of other users cannot be read: skipped). */
 async function taggedAmong(processes: readonly ProcessEntry[], tag: EnvTag): Promise<number[]> {
   const needle = `${tag.name}=${tag.value}`;
   const found = await Promise.all(

@@ -16,7 +16,6 @@ import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
 import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
-import { listTaggedProcesses } from '../../src/agents/processTree';
 import { claudeRecipe } from '../fixtures/realAgents/claude';
 import { clineRecipe } from '../fixtures/realAgents/cline';
 import { codex } from '../fixtures/realAgents/codex';
@@ -24,6 +23,7 @@ import { droidRecipe } from '../fixtures/realAgents/droid';
 import { kiloRecipe } from '../fixtures/realAgents/kilo';
 import { geminiRecipe } from '../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../fixtures/realAgents/opencode';
+import { processesWithHome } from '../fixtures/realAgents/processes';
 import { qwenRecipe } from '../fixtures/realAgents/qwen';
 import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
 import {
@@ -312,7 +312,7 @@ describe('Real agents from npm in the chat', function () {
     // (Codex's own comes back below, when its session opens again).
     for (const a of agents.values()) {
       if (a.recipe === codex) continue;
-      await until(async () => (await listTaggedProcesses({ name: 'HOME', value: a.home })).length === 0, `no process of ${a.name} left after the window reload`, 60_000);
+      await until(async () => (await processesWithHome(a.home)).length === 0, `no process of ${a.name} left after the window reload`, 60_000);
     }
     const history = button(chat, 'History');
     if ((await history.getAttribute('aria-expanded')) !== 'true') await history.click();

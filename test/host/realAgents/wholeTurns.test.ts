@@ -14,7 +14,6 @@ import { AnthropicApi, SIDE_TITLE } from '../../fixtures/modelEndpoint/anthropic
 import { GeminiApi } from '../../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../../fixtures/modelEndpoint/openaiChat';
 import { openaiResponses } from '../../fixtures/modelEndpoint/openaiResponses';
-import { listTaggedProcesses } from '../../../src/agents/processTree';
 import { claudeRecipe } from '../../fixtures/realAgents/claude';
 import { clineRecipe } from '../../fixtures/realAgents/cline';
 import { codex } from '../../fixtures/realAgents/codex';
@@ -22,6 +21,7 @@ import { droidRecipe } from '../../fixtures/realAgents/droid';
 import { kiloRecipe } from '../../fixtures/realAgents/kilo';
 import { geminiRecipe } from '../../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../../fixtures/realAgents/opencode';
+import { processesWithHome } from '../../fixtures/realAgents/processes';
 import { qwenRecipe } from '../../fixtures/realAgents/qwen';
 import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import type { TranscriptItem } from '../../../src/shared/transcript';
@@ -279,7 +279,7 @@ for (const c of CASES) {
 
     if (c.lean && process.platform === 'linux') {
       // Found by the HOME the agent was given: whatever it started, in its tree or detached from it.
-      const processesOfAgent = () => listTaggedProcesses({ name: 'HOME', value: agent.home });
+      const processesOfAgent = () => processesWithHome(agent.home);
       it('Restart and Stop leave no process of the agent behind (detached ones included)', async () => {
         await session();
         const first = await processesOfAgent();

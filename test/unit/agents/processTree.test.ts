@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { spawn } from 'child_process';
-import { descendantsOf, isProcessAlive, killProcessTree, listDescendants, listTaggedProcesses, type ProcessEntry } from '../../../src/agents/processTree';
+import { descendantsOf, isProcessAlive, killProcessTree, listDescendants, signalProcessTrees, type ProcessEntry } from '../../../src/agents/processTree';
 import { fixture, killQuietly, nextLine, pidExists, waitUntil } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;
@@ -61,15 +61,16 @@ posixOnly('processTree: live processes', function () {
     assert.strictEqual(isProcessAlive(2 ** 22 + 12345), false);
   });
 
-  (process.platform === 'linux' ? it : it.skip)('listTaggedProcesses finds the processes that inherited a tag, and only those', async () => {
+  (process.platform === 'linux' ? it : it.skip)('signalProcessTrees with an envTag signals the processes that inherited it, and only those', async () => {
     const tag = { name: 'SWITCHBOARD_TEST_TAG', value: `run-${process.pid}-${Date.now()}` };
     const tagged = spawn(process.execPath, [fixture('treeAgent.js'), '--grandchild-new-session'], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, [tag.name]: tag.value } });
     const report = JSON.parse(await nextLine(tagged.stdout, (line) => line.startsWith('{'))) as { pid: number; grandchild: number };
     stray.push(report.pid, report.grandchild);
     const other = await spawnTree([]);
-    const found = await listTaggedProcesses(tag);
-    assert.deepStrictEqual([...found].sort(), [report.pid, report.grandchild].sort());
-    assert.ok(!found.includes(other.root) && !found.includes(process.pid));
-    assert.deepStrictEqual(await listTaggedProcesses({ name: tag.name, value: `${tag.value}-other` }), []);
+    assert.deepStrictEqual(await signalProcessTrees('SIGKILL', { envTag: { name: tag.name, value: `${tag.value}-other` } }), [], 'another value matches nothing');
+    const signalled = await signalProcessTrees('SIGKILL', { envTag: tag });
+    assert.deepStrictEqual([...signalled].sort(), [report.pid, report.grandchild].sort());
+    assert.ok(await waitUntil(() => !pidExists(report.pid) && !pidExists(report.grandchild), 5000));
+    assert.ok(pidExists(other.root) && pidExists(other.grandchild), 'an untagged tree is left alone');
   });
 });

@@ -6,11 +6,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { listTaggedProcesses } from '../../../src/agents/processTree';
 import { openaiChat } from '../../fixtures/modelEndpoint/openaiChat';
 import { clineRecipe } from '../../fixtures/realAgents/cline';
 import { droidRecipe } from '../../fixtures/realAgents/droid';
 import { kiloRecipe } from '../../fixtures/realAgents/kilo';
+import { processesWithHome } from '../../fixtures/realAgents/processes';
 import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
 
@@ -44,11 +44,6 @@ const CASES: readonly AgentCase[] = [
 
 const NOTES = 'line one\nline two\nline three\n';
 const EDITED = 'line one\nline 2\nline three\n';
-
-/** Pids of live processes started with this HOME (the agent's and anything it started, detached or not). */
-function processesOf(home: string): Promise<number[]> {
-  return listTaggedProcesses({ name: 'HOME', value: home });
-}
 
 function commandLine(pid: number): string {
   try {
@@ -103,14 +98,14 @@ for (const c of CASES) {
       assert.ok(t.permissionRequests.every((p) => ids.includes(p.toolCall.toolCallId)));
 
       // Stop: the agent and everything it started with its HOME are gone.
-      const before = await processesOf(t.home);
+      const before = await processesWithHome(t.home);
       assert.ok(before.length >= 1, 'the agent runs with its HOME');
       if (c.daemon) {
         const daemon = before.filter((pid) => commandLine(pid).includes(c.daemon!));
         console.log(`    ${c.recipe.label}: ${daemon.length} ${c.daemon} process(es) before stop`);
       }
       await t.process.stop();
-      const left = await processesOf(t.home);
+      const left = await processesWithHome(t.home);
       assert.deepStrictEqual(left.map((pid) => commandLine(pid)), [], 'no process of the agent left after stop');
     });
   });
