@@ -4,12 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AuthRequiredError, errorMessage } from '../../acp';
 import type { ChatViewProvider } from '../../chat/chatViewProvider';
-import { transcriptMarkdown } from '../../shared/transcriptMarkdown';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { SessionBackend } from './sessionBackend';
 
 /** The readers of Zed's and JetBrains' agent lists load when the import command runs. */
 const loadImporters = () => import('../../agents/importers');
+/** The Markdown writer of a transcript loads when a session is exported. */
+const loadTranscriptMarkdown = () => import('../../shared/transcriptMarkdown');
 
 export interface CommandDeps {
   backend: SessionBackend;
@@ -63,6 +64,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         void vscode.window.showInformationMessage('Switchboard: no session is open to export. Open one in the chat first.');
         return;
       }
+      const { transcriptMarkdown } = await loadTranscriptMarkdown();
       const content = transcriptMarkdown(session.transcript, { agentName: session.agentId });
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
       await vscode.window.showTextDocument(doc, { preview: false });
