@@ -63,9 +63,8 @@ interface AgentCase {
   /** Only the whole turn and its changed files here (CI time): the host tier runs Stop and a second turn. */
   readonly lean?: boolean;
   /**
-   * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): no "Open diff",
-   * and the changed-files list does not catch the write yet (its own work in issue 24): the file on disk
-   * is checked, the list only logged and kept.
+   * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): its card has no
+   * "Open diff"; the changed-files list still catches the write (the turn's baseline on disk).
    */
   readonly unnamedWrites?: string;
 }
@@ -82,7 +81,7 @@ const CASES: readonly AgentCase[] = [
     handlers: () => [openaiChat],
     lean: true,
     unnamedWrites: "Cline 3.0.65's apply_patch names no file (the patch is only in rawInput)",
-    noShellOutput: "Cline 3.0.65 sends a command's output only in rawOutput [{query, result}], which cards do not show yet",
+    noShellOutput: "Cline 3.0.65 sends a command's output only in rawOutput [{query, result}], shown in the card's raw Output",
   },
   // Droid runs the command in a terminal of the client's (terminal/*): the card shows what that printed.
   { recipe: droidRecipe, handlers: () => [openaiChat], lean: true },
@@ -241,20 +240,7 @@ describe('Real agents from npm in the chat', function () {
       await closeAllEditors(page);
     });
 
-    if (c.unnamedWrites) {
-      it(`${name}: the edit its own tool made is on disk (the changed-files list is only logged, then kept)`, async () => {
-        const file = workspaceFile(rel);
-        assert.ok(fs.readFileSync(file).equals(Buffer.from(EDITED)), `${rel} carries the edit`);
-        const changed = chat.getByRole('region', { name: 'Changed files' });
-        const listed = (await changed.count()) > 0 ? (await changed.innerText()).replace(/\s+/g, ' ') : 'no changed-files list';
-        console.log(`    ${name}: ${c.unnamedWrites}; the chat shows: ${listed}`);
-        if ((await changed.count()) > 0) {
-          await button(changed, 'Keep All').click();
-          await changed.waitFor({ state: 'detached', timeout: 30_000 });
-        }
-        fs.writeFileSync(file, ORIGINAL);
-      });
-    } else it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
+    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
       const file = workspaceFile(rel);
       const changed = chat.getByRole('region', { name: 'Changed files' });
       await changed.getByText(`${id}-e2e.js`).first().waitFor({ timeout: 30_000 });
