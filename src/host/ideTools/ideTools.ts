@@ -41,12 +41,14 @@ export class IdeTools implements vscode.Disposable {
    * setting is off or the server cannot start (logged; the session opens without the tools).
    */
   async entryFor(session: IdeToolsSession, http: boolean): Promise<McpServer | undefined> {
-    await this.release(session.key);
-    if (!vscode.workspace.getConfiguration('switchboard').get<boolean>('ideTools', true)) return undefined;
+    // Counted first, so that releasing the session's earlier token does not close the server under it.
     this.opening++;
     try {
+      await this.release(session.key);
+      if (!vscode.workspace.getConfiguration('switchboard').get<boolean>('ideTools', true)) return undefined;
       const [server, { VSCodeIdeTools }] = await Promise.all([this.start(), import('./vscodeTools')]);
-      const token = server.grant(`${session.agentId} (session ${session.key.slice(0, 8)})`, new VSCodeIdeTools(session));
+      const roots = { cwd: session.cwd, additionalDirectories: [...(session.additionalDirectories ?? [])] };
+      const token = server.grant(`${session.agentId} (session ${session.key.slice(0, 8)})`, new VSCodeIdeTools(roots));
       this.tokens.set(session.key, token);
       this.o.log.info(`IDE tools: ${session.agentId} gets the ${IDE_TOOLS_NAME} MCP server over ${http ? 'HTTP' : 'stdio'} for ${[session.cwd, ...(session.additionalDirectories ?? [])].join(', ')}`);
       return http ? this.httpEntry(server.url, token) : this.stdioEntry(server.url, token);
@@ -55,17 +57,18 @@ export class IdeTools implements vscode.Disposable {
       return undefined;
     } finally {
       this.opening--;
+      await this.stopWhenUnused();
     }
   }
 
   /** The session closed or lost its agent: its token stops; the server closes with the last one. */
   async release(key: string): Promise<void> {
     const token = this.tokens.get(key);
-    if (!token || !this.server) return;
+    if (!token) return;
     this.tokens.delete(key);
-    const server = await this.server;
-    await server.revoke(token);
-    if (this.tokens.size === 0 && this.opening === 0 && server.grantCount === 0) await this.stop();
+    const server = await this.server?.catch(() => undefined);
+    await server?.revoke(token);
+    await this.stopWhenUnused();
   }
 
   dispose(): void {
@@ -75,14 +78,20 @@ export class IdeTools implements vscode.Disposable {
 
   private start(): Promise<IdeToolsServer> {
     const bundle = pathToFileURL(nodePath.join(this.o.extensionPath, ...SERVER_SCRIPT)).href;
-    this.server ??= loadServerModule(bundle).then(async ({ IdeToolsServer }) => {
+    if (this.server) return this.server;
+    const started = loadServerModule(bundle).then(async ({ IdeToolsServer }) => {
       const server = await IdeToolsServer.start(this.o.log, this.o.version);
       this.o.log.info(`IDE tools: MCP server listening on ${server.url}`);
       return server;
     });
+    this.server = started;
     // A failed start is tried again by the next session.
-    this.server.catch(() => (this.server = undefined));
-    return this.server;
+    started.catch(() => this.server === started && (this.server = undefined));
+    return started;
+  }
+
+  private async stopWhenUnused(): Promise<void> {
+    if (this.tokens.size === 0 && this.opening === 0) await this.stop();
   }
 
   private async stop(): Promise<void> {

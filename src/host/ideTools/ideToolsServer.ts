@@ -97,6 +97,8 @@ export class IdeToolsServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
+      // A page in a browser that resolves its own name to 127.0.0.1 (DNS rebinding) sends its own Host.
+      if (req.headers.host !== new URL(this.url).host) throw new HttpError(403, 'The IDE tools answer only requests addressed to 127.0.0.1.');
       if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') throw new HttpError(404, 'Not found: the IDE tools answer at /mcp.');
       const grant = this.authenticate(req);
       const sessionId = req.headers['mcp-session-id'];
@@ -116,6 +118,8 @@ export class IdeToolsServer {
       if (res.headersSent) return void res.end();
       const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json' };
       if (status === 401) headers['www-authenticate'] = 'Bearer';
+      // The rest of a refused body is not read: this connection cannot carry another request.
+      if (status === 413) headers.connection = 'close';
       res.writeHead(status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: errorMessage(error) }, id: null }));
     }
   }

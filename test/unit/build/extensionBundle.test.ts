@@ -147,6 +147,16 @@ describe('build: the extension bundle and its lazy chunks', function () {
     }
   });
 
+  it('the MCP SDK is not in the split build: the IDE tools server and its stdio forwarder are bundles of their own', () => {
+    const sdk = heavy(sources(Object.keys(outputs)), [/^node_modules\/@modelcontextprotocol\//]);
+    assert.deepStrictEqual(sdk, [], 'src/host/ideTools/ideTools.ts imports dist/ideToolsServer.js by its path');
+    for (const bundle of ['ideToolsServer.js', 'ideToolsStdio.js']) {
+      const text = fs.readFileSync(path.join(outdir, bundle), 'utf8');
+      assert.ok(!/^\s*(import|export)\s[^(]/m.test(text), `${bundle} is CommonJS`);
+      assert.ok(!text.includes('require("vscode")'), `${bundle} runs without VS Code`);
+    }
+  });
+
   it('every module is in exactly one output file (one class for instanceof, one copy of each singleton)', () => {
     const where = new Map<string, string[]>();
     for (const [file, output] of Object.entries(outputs)) {

@@ -4,6 +4,7 @@
 // backend, junk bodies). VS Code's side is a stand-in backend here; test/host/ideTools runs the real one.
 // The stdio forwarder is run as a process, with the SDK's stdio client.
 import * as assert from 'assert';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -218,6 +219,20 @@ describe('host: IDE tools MCP server (official SDK client, stand-in VS Code)', f
     await assert.rejects(open(token), /401|token/i);
     assert.ok(!(await theirs.callTool({ name: 'open_editors', arguments: {} })).isError);
     assert.strictEqual(server.grantCount, 1);
+  });
+
+  it('refuses a request addressed to another host name (DNS rebinding), token or not', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(server.url);
+      const req = http.request({ host: '127.0.0.1', port: url.port, path: '/mcp', method: 'POST', headers: { host: `rebind.example:${url.port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(toolCall('diagnostics', {}));
+    });
+    assert.strictEqual(status, 403);
+    assert.deepStrictEqual(backend.calls, []);
   });
 
   it('answers junk requests with an HTTP error, never a crash', async () => {
