@@ -150,6 +150,15 @@ export class Baselines {
     }
   }
 
+  /**
+   * A baseline taken earlier, from its snapshots (checkpoints keep them per user message): its `changes()`
+   * are what restoring the files to that point writes back (null before = delete the file).
+   */
+  async reopen(snapshots: readonly FolderSnapshot[]): Promise<TurnBaseline> {
+    const folders = await Promise.all(snapshots.map(async (s) => ({ ...s, repo: await this.repoFor(s.folder), tooLarge: new Set<string>() })));
+    return new TurnBaseline(folders);
+  }
+
   dispose(): void {
     for (const repo of this.repos.values()) void repo.then((r) => r.dispose(), () => undefined);
     this.repos.clear();
