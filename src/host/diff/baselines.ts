@@ -100,6 +100,8 @@ export class TurnBaseline {
 /** The shadow repositories of every folder a session works in, and the baselines of turns. */
 export class Baselines {
   private readonly repos = new Map<string, Promise<ShadowRepo>>();
+  /** Folders too large to snapshot: not tried again in this window. */
+  private readonly tooLarge = new Set<string>();
   private gitMissing = false;
 
   constructor(
@@ -114,11 +116,13 @@ export class Baselines {
    * a snapshot slower than the wait): the turn then goes on without a baseline, and the reason is logged.
    */
   async take(folders: readonly string[]): Promise<TurnBaseline | undefined> {
-    if (this.gitMissing || folders.length === 0) return undefined;
+    // A folder too large for snapshots is left to file events; the others still get their baseline.
+    const usable = folders.filter((f) => !this.tooLarge.has(f));
+    if (this.gitMissing || usable.length === 0) return undefined;
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), this.waitMs)));
-    const work = Promise.all(folders.map((f) => this.snapshotFolder(f)));
+    const work = Promise.all(usable.map((f) => this.snapshotFolder(f)));
     try {
       const result = await Promise.race([work, slow]);
       if (result === 'slow') {
@@ -131,8 +135,10 @@ export class Baselines {
       this.log.debug(`diff review: baseline of ${folders.join(', ')} in ${Date.now() - started} ms`);
       return new TurnBaseline(result);
     } catch (err) {
-      const { GitMissingError } = await import('./shadowGit');
-      if (err instanceof GitMissingError) {
+      const { FolderTooLargeError, GitMissingError } = await import('./shadowGit');
+      if (err instanceof FolderTooLargeError) {
+        this.log.warn(`diff review: ${err.message}; changed files there come from file events and tool calls only.`);
+      } else if (err instanceof GitMissingError) {
         this.gitMissing = true;
         this.log.warn('diff review: git was not found, so changed files come from file events and tool calls only (files an agent writes without naming them may be kept but not undone). Install git to catch every change.');
       } else {
@@ -144,6 +150,15 @@ export class Baselines {
     }
   }
 
+  /**
+   * A baseline taken earlier, from its snapshots (checkpoints keep them per user message): its `changes()`
+   * are what restoring the files to that point writes back (null before = delete the file).
+   */
+  async reopen(snapshots: readonly FolderSnapshot[]): Promise<TurnBaseline> {
+    const folders = await Promise.all(snapshots.map(async (s) => ({ ...s, repo: await this.repoFor(s.folder), tooLarge: new Set<string>() })));
+    return new TurnBaseline(folders);
+  }
+
   dispose(): void {
     for (const repo of this.repos.values()) void repo.then((r) => r.dispose(), () => undefined);
     this.repos.clear();
@@ -151,7 +166,14 @@ export class Baselines {
 
   private async snapshotFolder(folder: string): Promise<FolderBaseline> {
     const repo = await this.repoFor(folder);
-    const snap = await repo.snapshot();
+    const snap = await repo.snapshot().catch(async (err: unknown) => {
+      const { FolderTooLargeError } = await import('./shadowGit');
+      if (err instanceof FolderTooLargeError) {
+        this.tooLarge.add(folder);
+        throw new FolderTooLargeError(`${folder} is too large for a baseline (${err.message})`);
+      }
+      throw err;
+    });
     if (snap.tooLarge.length > 0) this.log.debug(`diff review: ${snap.tooLarge.length} file(s) over the size limit are not in the baseline of ${folder}`);
     return { folder, repo, tree: snap.tree, tooLarge: new Set(snap.tooLarge) };
   }

@@ -2,7 +2,7 @@
 // before-write review of permission diffs, the per-turn changed-files model with Keep/Undo, the tree
 // view, the per-hunk CodeLenses and follow-along. The session layer feeds it; extension.ts registers it.
 import * as vscode from 'vscode';
-import { Baselines } from './baselines';
+import { type BaselineChange, Baselines, type FolderSnapshot } from './baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
 import type { TurnRef } from './changeStore';
 import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
@@ -17,7 +17,7 @@ import { TurnWatcher } from './turnWatcher';
 import type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput } from './types';
 import { DiffUi, windowUi } from './ui';
 
-export type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput, TurnRef, AcpDiff };
+export type { AgentTouchedFileInput, BaselineChange, FolderSnapshot, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput, TurnRef, AcpDiff };
 
 export interface DiffReviewOptions {
   /** Where pending changes persist across reloads: `context.workspaceState`. */
@@ -130,9 +130,18 @@ export class DiffReview implements vscode.Disposable {
    * Call when a turn starts, before the prompt is sent: takes the folders' baseline, remembers their open
    * buffers and watches them.
    */
-  async beginTurn(sessionId: string, turnId: string, folders: readonly string[]): Promise<void> {
+  async beginTurn(sessionId: string, turnId: string, folders: readonly string[]): Promise<FolderSnapshot[] | undefined> {
     const baseline = await this.baselines?.take(folders);
     this.watcher.beginTurn(sessionId, turnId, folders, baseline);
+    return baseline?.snapshots;
+  }
+
+  /**
+   * The files that differ now from a turn's baseline (the snapshots `beginTurn` returned), each with its
+   * content then: what restoring a checkpoint writes back. Undefined without baselines (no git).
+   */
+  async changesSince(snapshots: readonly FolderSnapshot[]): Promise<{ changes: BaselineChange[]; truncated: number } | undefined> {
+    return this.baselines ? (await this.baselines.reopen(snapshots)).changes() : undefined;
   }
 
   /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */

@@ -12,6 +12,9 @@ export const MAX_SNAPSHOT_FILE_BYTES = 8 * 1024 * 1024;
 /** Folders that are never the agent's reviewable work, whatever the folder's .gitignore says. */
 const ALWAYS_EXCLUDED = ['node_modules/', '.svn/', '.hg/'];
 const STAT_CONCURRENCY = 32;
+/** A snapshot that would add more than this is refused (a home folder opened as the workspace, say). */
+export const MAX_NEW_FILES = 200_000;
+export const MAX_NEW_BYTES = 2 * 1024 * 1024 * 1024;
 
 export interface SnapshotResult {
   tree: string;
@@ -28,6 +31,9 @@ export interface TreeChange {
 
 /** Git could not be started (not installed, not on PATH). */
 export class GitMissingError extends Error {}
+
+/** The folder has more new or changed files than a snapshot takes. */
+export class FolderTooLargeError extends Error {}
 
 export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
@@ -55,7 +61,9 @@ export class ShadowRepo {
       // files are hashed.
       const out = (await this.git(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard'])).toString('utf8');
       const changed = [...new Set(out.split('\0').filter((p) => p && !p.endsWith('/')))];
-      const tooLarge = await this.tooLarge(changed);
+      if (changed.length > MAX_NEW_FILES) throw new FolderTooLargeError(`${changed.length} files changed since the last snapshot (at most ${MAX_NEW_FILES})`);
+      const { tooLarge, bytes } = await this.sizes(changed);
+      if (bytes > MAX_NEW_BYTES) throw new FolderTooLargeError(`${Math.round(bytes / 1024 / 1024)} MB changed since the last snapshot (at most ${MAX_NEW_BYTES / 1024 / 1024} MB)`);
       const update = changed.filter((p) => !tooLarge.includes(p));
       if (update.length > 0) {
         const input = update.join('\0') + '\0';
@@ -173,17 +181,19 @@ export class ShadowRepo {
     await fsp.writeFile(path.join(info, 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
   }
 
-  /** Which of these files are too large to snapshot. */
-  private async tooLarge(paths: readonly string[]): Promise<string[]> {
-    const large: string[] = [];
+  /** Which of these files are too large to snapshot, and the size of the others together. */
+  private async sizes(paths: readonly string[]): Promise<{ tooLarge: string[]; bytes: number }> {
+    const tooLarge: string[] = [];
+    let bytes = 0;
     for (let i = 0; i < paths.length; i += STAT_CONCURRENCY) {
       const batch = paths.slice(i, i + STAT_CONCURRENCY);
       const sizes = await Promise.all(batch.map((p) => fsp.lstat(path.join(this.workTree, p)).then((s) => s.size, () => 0)));
       batch.forEach((p, j) => {
-        if (sizes[j] > MAX_SNAPSHOT_FILE_BYTES) large.push(p);
+        if (sizes[j] > MAX_SNAPSHOT_FILE_BYTES) tooLarge.push(p);
+        else bytes += sizes[j];
       });
     }
-    return large;
+    return { tooLarge, bytes };
   }
 
   private git(args: string[], opts: { input?: string; okCodes?: number[]; exitCode?: boolean } = {}): Promise<Buffer> {

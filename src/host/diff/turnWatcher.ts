@@ -33,6 +33,8 @@ interface ActiveTurn {
   userTexts: Map<string, string>;
   /** URIs whose change this watcher recorded first (not the fs bridge). */
   recorded: Set<string>;
+  /** File events being handled: the end of the turn waits for them. */
+  handling: Set<Promise<void>>;
 }
 
 export class TurnWatcher implements vscode.Disposable {
@@ -86,7 +88,7 @@ export class TurnWatcher implements vscode.Disposable {
   /** Start watching a session's folders for a turn (absolute paths: the session cwd and additional directories). */
   beginTurn(sessionId: string, turnId: string, folders: readonly string[], baseline?: TurnBaseline): void {
     this.stop(sessionId);
-    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set(), startedAt: Date.now(), baseline, userTexts: new Map(), recorded: new Set() };
+    const turn: ActiveTurn = { sessionId, turnId, folders: [...folders], watchers: [], seen: new Set(), startedAt: Date.now(), baseline, userTexts: new Map(), recorded: new Set(), handling: new Set() };
     // Unsaved text is the user's; a clean buffer can lag behind an outside write, so with a baseline the
     // disk is trusted for those (without one, the buffer is the best there is).
     for (const doc of vscode.workspace.textDocuments) {
@@ -118,7 +120,10 @@ export class TurnWatcher implements vscode.Disposable {
   async endTurn(sessionId: string): Promise<void> {
     const turn = this.turns.get(sessionId);
     if (!turn) return;
+    // No new events: the comparison with the baseline below sees every change up to now.
+    for (const d of turn.watchers) d.dispose();
     try {
+      await Promise.allSettled([...turn.handling]);
       await this.dropUserSaves(turn);
       if (turn.baseline) await this.recordBaselineChanges(turn, turn.baseline);
     } catch (err) {
@@ -177,7 +182,10 @@ export class TurnWatcher implements vscode.Disposable {
     if (this.tracker.writing.has(key)) return;
     if (uri.fsPath.split(path.sep).some((s) => IGNORED_SEGMENTS.has(s))) return;
     if (!turn.seen.has(key) && turn.seen.size >= MAX_FILES_PER_TURN) return;
-    void this.handle(turn, uri, created).catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`));
+    const handled = this.handle(turn, uri, created)
+      .catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`))
+      .finally(() => turn.handling.delete(handled));
+    turn.handling.add(handled);
   }
 
   private async handle(turn: ActiveTurn, uri: vscode.Uri, created: boolean): Promise<void> {
@@ -193,6 +201,8 @@ export class TurnWatcher implements vscode.Disposable {
       if (stat && stat.ctime > 0 && stat.ctime >= turn.startedAt - BIRTH_SLACK_MS) before = null;
       else this.log.debug(`diff review: ${uri.fsPath} created before the turn (birth ${stat?.ctime}, turn ${turn.startedAt})`);
     }
+    // A save of the user's that reported meanwhile is what the user had.
+    if (turn.userTexts.has(key)) before = turn.userTexts.get(key);
     const known = this.tracker.store.has(entryKey(turn.sessionId, turn.turnId, key));
     await this.tracker.recordAgentTouchedFile({ sessionId: turn.sessionId, turnId: turn.turnId, uri: key, before, changed: true });
     if (!known && this.tracker.store.has(entryKey(turn.sessionId, turn.turnId, key))) turn.recorded.add(key);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import { errorMessage, toolCallFromRequest } from '../../acp';
 import type { TranscriptItem } from '../../shared/transcript';
-import type { DiffReview } from '../diff';
+import type { DiffReview, FolderSnapshot } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
@@ -41,8 +41,11 @@ export class TurnFiles {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  /** Before the prompt is sent: the folders' baseline (nothing the agent writes can be in it). */
-  begin(turn: TurnRef): Promise<void> {
+  /**
+   * Before the prompt is sent: the folders' baseline (nothing the agent writes can be in it). Its snapshots
+   * (undefined without git) are the checkpoint of this user message: `diffReview.changesSince` them.
+   */
+  begin(turn: TurnRef): Promise<FolderSnapshot[] | undefined> {
     return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
   }
 

@@ -62,6 +62,29 @@ describe('diff review: turn baselines', function () {
     assert.strictEqual(turn.snapshots.length, 1);
   });
 
+  it('a baseline reopened from its snapshots (a checkpoint) lists what restoring it writes back', async () => {
+    const first = await baselines.take([work]);
+    assert.ok(first);
+    fs.writeFileSync(path.join(work, 'a.txt'), 'turn 1\n');
+    const second = await baselines.take([work]);
+    assert.ok(second);
+    fs.writeFileSync(path.join(work, 'b.txt'), 'turn 2\n');
+    const later = new Baselines(path.join(root, 'storage'), log);
+    try {
+      const back = await later.reopen(first.snapshots);
+      const { changes } = await back.changes();
+      assert.deepStrictEqual(
+        changes.map((c) => [path.basename(c.path), c.before]).sort(),
+        [
+          ['a.txt', 'before\r\n'],
+          ['b.txt', null],
+        ],
+      );
+    } finally {
+      later.dispose();
+    }
+  });
+
   it('without git there is no baseline, and the log says why once', async () => {
     const path0 = process.env.PATH;
     process.env.PATH = path.join(root, 'no-git-here');
