@@ -100,6 +100,8 @@ export class TurnBaseline {
 /** The shadow repositories of every folder a session works in, and the baselines of turns. */
 export class Baselines {
   private readonly repos = new Map<string, Promise<ShadowRepo>>();
+  /** The snapshot running per folder: one at a time, as they share the shadow repository's index. */
+  private readonly running = new Map<string, Promise<FolderBaseline>>();
   /** Folders too large to snapshot: not tried again in this window. */
   private readonly tooLarge = new Set<string>();
   private gitMissing = false;
@@ -151,6 +153,20 @@ export class Baselines {
   }
 
   /**
+   * Starts snapshotting the folders in the background (a session opened there), so that its first turn
+   * only hashes what changed since instead of the whole folder. Nothing is kept but the shadow index.
+   */
+  warm(folders: readonly string[]): void {
+    if (this.gitMissing) return;
+    for (const folder of folders.filter((f) => !this.tooLarge.has(f))) {
+      this.snapshotFolder(folder).then(
+        () => this.log.debug(`diff review: ${folder} snapshotted ahead of its first turn`),
+        (err: unknown) => this.log.debug(`diff review: no early snapshot of ${folder}: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
+  }
+
+  /**
    * A baseline taken earlier, from its snapshots (checkpoints keep them per user message): its `changes()`
    * are what restoring the files to that point writes back (null before = delete the file).
    */
@@ -164,7 +180,19 @@ export class Baselines {
     this.repos.clear();
   }
 
-  private async snapshotFolder(folder: string): Promise<FolderBaseline> {
+  /** A snapshot of the folder taken after any snapshot of it already running (they share its index). */
+  private snapshotFolder(folder: string): Promise<FolderBaseline> {
+    const previous = this.running.get(folder);
+    const run = (previous ?? Promise.resolve()).catch(() => undefined).then(() => this.snapshotNow(folder));
+    this.running.set(folder, run);
+    const forget = () => {
+      if (this.running.get(folder) === run) this.running.delete(folder);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  private async snapshotNow(folder: string): Promise<FolderBaseline> {
     const repo = await this.repoFor(folder);
     const snap = await repo.snapshot().catch(async (err: unknown) => {
       const { FolderTooLargeError } = await import('./shadowGit');

@@ -130,6 +130,11 @@ export class DiffReview implements vscode.Disposable {
    * Call when a turn starts, before the prompt is sent: takes the folders' baseline, remembers their open
    * buffers and watches them.
    */
+  /** A session opened on these folders: their first baseline starts now, in the background. */
+  prepareFolders(folders: readonly string[]): void {
+    this.baselines?.warm(folders);
+  }
+
   async beginTurn(sessionId: string, turnId: string, folders: readonly string[]): Promise<FolderSnapshot[] | undefined> {
     const baseline = await this.baselines?.take(folders);
     this.watcher.beginTurn(sessionId, turnId, folders, baseline);

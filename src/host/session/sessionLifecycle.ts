@@ -177,6 +177,7 @@ export class SessionLifecycle {
     if (runtime) this.o.host.bind(session, session.acpSessionId, runtime);
     this.o.sessions.add(session);
     this.o.added(session);
+    this.o.host.turnFiles.prepare([session.cwd, ...session.additionalDirectories]);
     return session;
   }
 

@@ -45,6 +45,11 @@ export class TurnFiles {
    * Before the prompt is sent: the folders' baseline (nothing the agent writes can be in it). Its snapshots
    * (undefined without git) are the checkpoint of this user message: `diffReview.changesSince` them.
    */
+  /** A session opened on these folders: their baseline is prepared before its first turn needs it. */
+  prepare(folders: readonly string[]): void {
+    this.diffReview.prepareFolders(folders);
+  }
+
   begin(turn: TurnRef): Promise<FolderSnapshot[] | undefined> {
     return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
   }

@@ -37,6 +37,18 @@ describe('diff review: turn baselines', function () {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
+  it('a snapshot warmed when a session opens and the first turn\'s own one run one after the other, and the turn\'s is of its start', async () => {
+    baselines.warm([work]);
+    // The turn starts while the warm-up runs: both use the one shadow index, so they must not overlap.
+    const turn = await baselines.take([work]);
+    assert.ok(turn, log.lines.join('\n'));
+    assert.ok(!log.lines.some((l) => /index\.lock|no baseline/i.test(l)), log.lines.join('\n'));
+    fs.writeFileSync(path.join(work, 'a.txt'), 'after\n');
+    assert.strictEqual(await turn.before(path.join(work, 'a.txt')), 'before\r\n');
+    const { changes } = await turn.changes();
+    assert.deepStrictEqual(changes.map((c) => [path.basename(c.path), c.status]), [['a.txt', 'M']]);
+  });
+
   it('knows each file as it was before the turn, and lists every change at its end', async () => {
     const turn = await baselines.take([work]);
     assert.ok(turn, log.lines.join('\n'));
