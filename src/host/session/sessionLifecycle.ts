@@ -53,7 +53,8 @@ export class SessionLifecycle {
         const opened = await this.create(agentId);
         afterSignIn?.(opened);
       },
-      what: afterSignIn ? 'starts a session and sends your message' : 'starts the session',
+      // A message typed meanwhile waits for this session (the chat's session requests), so either way this is it.
+      what: 'starts the session',
     }).catch((error: unknown) => {
       this.o.host.releaseTools(key);
       throw error;
