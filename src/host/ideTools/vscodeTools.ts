@@ -1,7 +1,7 @@
 // The IDE tools answered from VS Code for one session: diagnostics, symbols, definitions, references and
 // hovers from the language extensions (through the execute*Provider commands, so unsaved buffers count), the
 // open tabs and the active selection. A path must be absolute and inside the session's folders (symlinks
-// resolved, as for fs/read_text_file); answers outside those folders are left out and counted.
+// resolved, as for fs/read_text_file); answers outside those folders (symlinks resolved too) are left out and counted.
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { isInsideRoot, resolveRealPath, type SessionRoots } from '../fs/fileConfinement';
@@ -68,10 +68,21 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     return this.realRoots;
   }
 
-  /** Whether an answer's file may be shown: inside a folder as written or after resolving symlinks. */
-  private inside(uri: vscode.Uri): boolean {
-    if (uri.scheme !== 'file') return false;
-    return this.folders.some((root) => isInsideRoot(nodePath.resolve(root), uri.fsPath));
+  /** The answers whose files may be shown: file URIs inside the session's folders once symlinks are resolved. */
+  private async shown<T>(items: readonly T[], uriOf: (item: T) => vscode.Uri): Promise<T[]> {
+    const roots = await this.realFolders();
+    const verdicts = new Map<string, Promise<boolean>>();
+    const inside = (uri: vscode.Uri) => {
+      if (uri.scheme !== 'file') return Promise.resolve(false);
+      let verdict = verdicts.get(uri.fsPath);
+      if (!verdict) {
+        verdict = resolveRealPath(uri.fsPath).then((real) => roots.some((root) => isInsideRoot(root, real)), () => false);
+        verdicts.set(uri.fsPath, verdict);
+      }
+      return verdict;
+    };
+    const keep = await Promise.all(items.map((item) => inside(uriOf(item))));
+    return items.filter((_, i) => keep[i]);
   }
 
   private async document(path: string): Promise<vscode.TextDocument> {
@@ -91,9 +102,9 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     return { document, position: new vscode.Position(args.line - 1, args.character - 1) };
   }
 
-  private locations(found: readonly (vscode.Location | vscode.LocationLink)[] | undefined): { locations: Location[]; outsideFolders?: number } {
+  private async locations(found: readonly (vscode.Location | vscode.LocationLink)[] | undefined): Promise<{ locations: Location[]; outsideFolders?: number }> {
     const all = (found ?? []).map((l) => ('targetUri' in l ? { uri: l.targetUri, range: l.targetSelectionRange ?? l.targetRange } : l));
-    const shown = all.filter((l) => this.inside(l.uri));
+    const shown = await this.shown(all, (l) => l.uri);
     const result: { locations: Location[]; outsideFolders?: number } = { locations: shown.map((l) => ({ path: l.uri.fsPath, range: rangeOf(l.range) })) };
     if (shown.length < all.length) result.outsideFolders = all.length - shown.length;
     return result;
@@ -109,7 +120,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
         return { diagnostics: [], note: `${args.path} is not open in an editor tab; some language extensions check only the files open in tabs, so it may have problems VS Code has not reported.` };
       }
     } else {
-      entries = vscode.languages.getDiagnostics().filter(([uri]) => this.inside(uri));
+      entries = await this.shown(vscode.languages.getDiagnostics(), ([uri]) => uri);
     }
     const diagnostics = entries.flatMap(([uri, list]) =>
       list.map((d) => ({
@@ -162,7 +173,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
 
   private async workspaceSymbols(args: ToolInput<'workspace_symbols'>): Promise<ToolOutput<'workspace_symbols'>> {
     const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', args.query)) ?? [];
-    const shown = found.filter((s) => this.inside(s.location.uri));
+    const shown = await this.shown(found, (s) => s.location.uri);
     return {
       symbols: shown.map((s) => ({ name: s.name, kind: symbolKind(s.kind), ...(s.containerName ? { container: s.containerName } : {}), path: s.location.uri.fsPath, range: rangeOf(s.location.range) })),
       ...(shown.length < found.length ? { outsideFolders: found.length - shown.length } : {}),
@@ -171,7 +182,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
 
   private async definition(args: ToolInput<'definition'>): Promise<ToolOutput<'definition'>> {
     const { document, position } = await this.position(args);
-    return this.locations(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', document.uri, position));
+    return await this.locations(await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', document.uri, position));
   }
 
   private async references(args: ToolInput<'references'>): Promise<ToolOutput<'references'>> {
@@ -179,7 +190,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
     const found = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', document.uri, position, {
       includeDeclaration: args.includeDeclaration ?? true,
     });
-    return this.locations(found);
+    return await this.locations(found);
   }
 
   private async hover(args: ToolInput<'hover'>): Promise<ToolOutput<'hover'>> {
@@ -199,7 +210,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
         return uri ? [{ uri, tab, group }] : [];
       }),
     );
-    const shown = tabs.filter((t) => this.inside(t.uri));
+    const shown = await this.shown(tabs, (t) => t.uri);
     const editors = shown.map(({ uri, tab, group }) => {
       const languageId = documents.get(uri.toString())?.languageId;
       return { path: uri.fsPath, ...(languageId ? { languageId } : {}), dirty: tab.isDirty, active: tab.isActive && group.isActive, group: group.viewColumn };
@@ -210,7 +221,7 @@ export class VSCodeIdeTools implements IdeToolsBackend {
   private async selection(): Promise<ToolOutput<'selection'>> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return { selections: [], message: 'No text editor is active.' };
-    if (!this.inside(editor.document.uri)) return { selections: [], message: "The active editor's file is not in the session's folders." };
+    if ((await this.shown([editor.document.uri], (u) => u)).length === 0) return { selections: [], message: "The active editor's file is not in the session's folders." };
     const { document } = editor;
     const selections = editor.selections.map((s) => ({ range: rangeOf(s), text: document.getText(s) }));
     return { path: document.uri.fsPath, languageId: document.languageId, selections };

@@ -193,8 +193,22 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     assert.ok(up.isError, up.text);
     const relative = await call(client, 'definition', { path: 'ideTools-sample/use.ts', ...CALL_SITE });
     assert.ok(relative.isError && /absolute/.test(relative.text), relative.text);
-    const editors = (await call(client, 'open_editors')).structured.editors as { path: string }[];
-    assert.ok(editors.every((e) => e.path.startsWith(workspaceRoot())));
+    // The link opened in an editor: VS Code reports its problems under the link's path, inside the folder.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file('escape.json')), { preview: false });
+    try {
+      await waitFor(() => vscode.languages.getDiagnostics(vscode.Uri.file(file('escape.json'))).length > 0, 'VS Code checking the linked file', 60_000);
+      const all = ((await call(client, 'diagnostics')).structured.diagnostics as { path: string }[]).map((d) => d.path);
+      assert.ok(!all.includes(file('escape.json')), `no problems of the linked file: ${all.join(', ')}`);
+      const open = await call(client, 'open_editors');
+      const editors = (open.structured.editors as { path: string }[]).map((e) => e.path);
+      assert.ok(!editors.includes(file('escape.json')) && editors.every((p) => p.startsWith(workspaceRoot())), editors.join(', '));
+      assert.ok(Number(open.structured.outsideFolders) >= 1, JSON.stringify(open.structured));
+      const selection = await call(client, 'selection');
+      assert.deepStrictEqual(selection.structured.selections, []);
+      assert.match(String(selection.structured.message), /not in the session's folders/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
   });
 
   it('refuses malformed arguments and positions past the end of the file', async () => {
