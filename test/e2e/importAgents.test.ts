@@ -59,13 +59,18 @@ describe('Import Agents from Zed: session defaults', function () {
     await until(async () => (await input.inputValue().catch(() => '')).startsWith('/'), 'the file dialog', 30_000);
     await input.fill(zedFile());
     // The dialog lists the file's folder once it has read the path; OK then takes the typed file. While it
-    // is still reading, it ignores OK: pressed again as long as the dialog is open.
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'settings.json' }).first().waitFor({ timeout: 30_000 });
+    // is still reading its first folder it ignores OK, and when that read ends it can put the folder back in
+    // the input over the typed path: as long as the dialog is open, the path is typed again where it was
+    // replaced and OK pressed again.
     const ok = page.locator('.quick-input-widget').getByRole('button', { name: 'OK', exact: true });
     const written = (await until(
       async () => {
         const entry = importedEntry();
-        if (!entry && (await ok.isVisible().catch(() => false))) await ok.click({ timeout: 5_000 }).catch(() => undefined);
+        if (!entry && (await ok.isVisible().catch(() => false))) {
+          if ((await input.inputValue().catch(() => zedFile())) !== zedFile()) await input.fill(zedFile()).catch(() => undefined);
+          await page.locator('.quick-input-list .monaco-list-row', { hasText: 'settings.json' }).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
+          await ok.click({ timeout: 5_000 }).catch(() => undefined);
+        }
         return entry;
       },
       'the imported agent in the settings',
