@@ -30,8 +30,6 @@ export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentO
 const loadConnection = () => import('../../acp/connection/clientConnection');
 const loadLocalLauncher = () => import('./localAgent');
 const loadRemoteLauncher = () => import('./remoteAgent');
-/** The longest a start waits for an overtaken one to stop the process it spawned (its stop takes ~2-4 s at worst). */
-const OVERTAKEN_LAUNCH_WAIT_MS = 5000;
 
 export class AgentRuntime implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();
@@ -52,8 +50,6 @@ export class AgentRuntime implements vscode.Disposable {
   private generation = 0;
   /** Counts stop() calls: a caller whose start was overtaken by one is told so rather than started again. */
   private stops = 0;
-  /** The latest launch, settled or not: an overtaken one may still be stopping the process it spawned. */
-  private lastLaunch: Promise<unknown> = Promise.resolve();
 
   constructor(private options: AgentRuntimeOptions) {
     this.acp = new AgentConnection(options.definition.name, options);
@@ -167,23 +163,8 @@ export class AgentRuntime implements vscode.Disposable {
     if (this.acp.current && !this.acp.current.isClosed) this.setStatus('ready');
   }
 
-  /**
-   * `generation`: the one this start belongs to; a stop or restart since makes it give up. One agent process
-   * at a time: a launch first lets the one before it end (an overtaken start stops the process it spawned),
-   * waiting at most OVERTAKEN_LAUNCH_WAIT_MS so that no start can hang on another.
-   */
-  private launch(generation: number): Promise<AcpClientConnection> {
-    const previous = this.lastLaunch;
-    const attempt = this.launchAfter(previous, generation);
-    this.lastLaunch = attempt.catch(() => undefined);
-    return attempt;
-  }
-
-  private async launchAfter(previous: Promise<unknown>, generation: number): Promise<AcpClientConnection> {
-    this.superseded(generation);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([previous, new Promise((resolve) => (timer = setTimeout(resolve, OVERTAKEN_LAUNCH_WAIT_MS)))]);
-    clearTimeout(timer);
+  /** `generation`: the one this start belongs to; a stop or restart since makes it give up. */
+  private async launch(generation: number): Promise<AcpClientConnection> {
     this.superseded(generation);
     this.reconnect.cancel();
     const { definition } = this.options;
