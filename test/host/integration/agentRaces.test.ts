@@ -10,7 +10,8 @@ import { prompt, transcriptOf, withFakeAgents } from './helpers';
 
 type Op = 'start' | 'stop' | 'restart';
 const OPS: Op[] = ['start', 'stop', 'restart'];
-const MARKER = '--race-marker=switchboard-agent-races';
+/** Marks this run's agents: another test host on the machine (a second clone's `npm test`) runs the same test. */
+const MARKER = `--race-marker=switchboard-agent-races-${process.pid}-${Date.now()}`;
 
 /** Every sequence of two and of three operations. */
 function sequences(): Op[][] {
@@ -18,7 +19,7 @@ function sequences(): Op[][] {
   return [...pairs, ...pairs.flatMap((p) => OPS.map((c) => [...p, c]))];
 }
 
-/** The fake agent processes of this test still alive (node processes with the marker). */
+/** The fake agent processes of this test run still alive (node processes with its marker). */
 function liveAgents(): number[] {
   const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
   return lines.filter((l) => l.includes(MARKER) && /^\s*\d+\s+\S*node\s/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
