@@ -33,6 +33,7 @@ import {
   REPO,
 } from './helpers/chat';
 import { auditContrast } from './helpers/contrast';
+import { persistedOpenTabs } from './helpers/realAgents';
 import {
   closeWorkbench,
   e2eEnv,
@@ -345,6 +346,9 @@ describe('Chat panel with the demo agent', function () {
       await sendMessage(chat, mark, { waitForEnd: true });
     }
     const before = await tabs(chat).count();
+    // The open tabs (a workspace memento) reach the browser's storage a moment after they change: a reload
+    // before that would bring back the tabs as they were.
+    await until(async () => ((await persistedOpenTabs(wb!.page)) ?? []).length === before, `the ${before} open tabs to be stored`, 30_000);
     await wb!.page.reload();
     chat = await openChat(wb!.page);
     await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
