@@ -352,11 +352,11 @@ describe('Chat panel with the demo agent', function () {
     await wb!.page.reload();
     chat = await openChat(wb!.page);
     await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
-    for (const mark of marks) {
-      const tab = tabs(chat).filter({ hasText: mark.slice('explain '.length) });
-      await tab.click({ timeout: 60_000 });
-      await transcript(chat).getByText(mark).first().waitFor({ timeout: 60_000 });
-    }
+    // Both tabs, with their titles; the one that was active is again, with its transcript.
+    for (const mark of marks) await tabs(chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
+    const active = tabs(chat).filter({ hasText: marks[1].slice('explain '.length) });
+    await until(async () => (await active.getAttribute('aria-selected')) === 'true', 'the tab that was active to be selected again', 60_000);
+    await transcript(chat).getByText(marks[1]).first().waitFor({ timeout: 60_000 });
     // The agents are listed again (the settings are read anew after the reload).
     await until(
       async () => {
