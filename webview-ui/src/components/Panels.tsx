@@ -3,6 +3,7 @@ import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/
 import { rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
+import { RateLimits } from './RateLimits';
 
 const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
   ready: { icon: 'pass' },
@@ -237,6 +238,7 @@ export function SessionHeader({ session, agent }: { session: SessionState; agent
           </span>
         </span>
       )}
+      {t.rateLimits && t.rateLimits.length > 0 && <RateLimits windows={t.rateLimits} />}
     </div>
   );
 }
