@@ -12,6 +12,7 @@ import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
+import { SessionInstructions } from '../session/instructions';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
@@ -122,6 +123,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
     ideTools,
+    instructions: new SessionInstructions(settingsGate, log),
   });
   late.backend = backend;
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
