@@ -274,7 +274,9 @@ describe('Real agents from npm in the chat', function () {
     });
   }
 
-  it("each agent's session, closed from its tab, is in History after a window reload; Codex's opens again", async () => {
+  it("each agent's session, closed from its tab, is in History after a window reload; Codex's opens again", async function () {
+    // Room for a short turn of each agent, when this test runs alone.
+    this.timeout(CASES.length * REAL_TURN_TIMEOUT_MS);
     const page = wb!.page;
     // Each agent's session: the one its turn test left, else one of its own with a short turn.
     for (const c of CASES) {

@@ -139,6 +139,9 @@ describe('ACP Registry in the workbench', function () {
   it('a newer version shows as "update available" in the list, and the update notification updates it', async () => {
     await ensureInstalled();
     assert.deepStrictEqual(installedVersions(), ['1.0.0']);
+    // The agent runs (a session of its own): the update then asks for a restart.
+    await selectAgent(chat, AGENT);
+    await sendMessage(chat, 'before the update', { waitForEnd: true });
     publish(entry('1.1.0', v2));
     const item = await openListFromCommand(AGENT);
     await until(async () => (await item.innerText()).includes('update available (installed 1.0.0)'), 'the "update available" mark');
