@@ -105,7 +105,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectWriteSource(diffReview, fs));
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
-  const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
+  const ideTools = sub(new IdeTools({ log, protocolLog, extensionPath: context.extensionPath, version: clientVersion }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
