@@ -19,7 +19,7 @@ import type { InstructionsView, SessionCapabilities, SessionError, TurnState } f
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import { buildPromptBlocks } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
 

@@ -3,17 +3,17 @@
 // what the end of a turn updates (status bar, saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
-import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
-import type { AgentControl } from './agentControl';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentControl } from '../agents/agentControl';
+import type { AgentRuntime } from '../agents/agentRuntime';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from './statusBar';
+import type { AgentStatusBar } from '../agents/statusBar';
 import type { TurnFiles } from './turnFiles';
 import { instructionsView, type SessionInstructions } from './instructions';
 

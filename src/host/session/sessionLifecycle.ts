@@ -4,15 +4,15 @@ import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, errorMessage } from '../../acp';
 import type { FsBridge } from '../fs/fsBridge';
-import type { AgentControl } from './agentControl';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentControl } from '../agents/agentControl';
+import type { AgentRuntime } from '../agents/agentRuntime';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
 import type { SessionConnector } from './sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from './statusBar';
+import type { AgentStatusBar } from '../agents/statusBar';
 import { additionalDirectories, workspaceCwd } from './workspaceFolders';
 
 /** The longest session title a rename accepts. */

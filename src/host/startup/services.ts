@@ -19,14 +19,14 @@ import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permission
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
-import { AgentConfiguration } from '../session/agentConfiguration';
+import { AgentConfiguration } from '../agents/agentConfiguration';
 import { registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
-import { registerRegistryCommands } from '../session/registry/registryCommands';
-import { RegistryService } from '../session/registry/registryService';
+import { registerRegistryCommands } from '../registry/registryCommands';
+import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
-import { AgentStatusBar } from '../session/statusBar';
+import { AgentStatusBar } from '../agents/statusBar';
 import { TranscriptStore } from '../session/transcriptStore';
 import { TerminalBridge } from '../terminal/terminalBridge';
 
@@ -105,7 +105,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectWriteSource(diffReview, fs));
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
-  const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
+  const ideTools = sub(new IdeTools({ log, protocolLog, extensionPath: context.extensionPath, version: clientVersion }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
