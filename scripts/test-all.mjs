@@ -41,12 +41,14 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = process.execPath;
 const mocha = (config) => [join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', config];
 const VSIX = join(TEST_RESULTS, 'switchboard-test.vsix');
+// The VS Code tiers' guard against a hang (seconds): they share the machine with the Node tiers here.
+const GUARD = ['--timeout', '1800'];
 
 // In the order they are preferred when a slot is free: the long chain (typecheck, then host) first.
 const STEPS = [
   { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: node, args: ['scripts/compile-tests.mjs'] },
-  { name: 'host', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build'], mocha: true, needs: ['build', 'typecheck'] },
+  { name: 'host', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', ...GUARD], mocha: true, needs: ['build', 'typecheck'] },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'] },
   { name: 'real-agents', cmd: node, args: ['scripts/install-real-agents.mjs'] },
   { name: 'unit', cmd: node, args: mocha('.mocharc.unit.json'), mocha: true, needs: ['typecheck'] },
@@ -61,7 +63,7 @@ const STEPS = [
   },
   { name: 'host-multi-root', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', '--multi-root'], mocha: true, needs: ['build', 'typecheck'] },
   { name: 'package', cmd: node, args: ['scripts/package.mjs', '--out', VSIX] },
-  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile'], mocha: true, needs: ['typecheck', 'package'] },
+  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile', ...GUARD], mocha: true, needs: ['typecheck', 'package'] },
 ];
 
 // eslint-disable-next-line no-control-regex
