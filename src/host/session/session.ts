@@ -20,7 +20,8 @@ import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { RetryAfterSignIn } from '../auth/agentSignIn';
-import { buildPromptBlocks } from './promptBuilder';
+import { MentionError } from '../mentions/mentionError';
+import { buildPromptBlocks, type PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
@@ -53,6 +54,8 @@ export interface SessionHost {
   releaseTools(key: string): void;
   /** The turn started or ended (status bar, context keys, history). */
   turnChanged(session: Session): void;
+  /** What the session's mentions are read from when a message is sent. */
+  promptSources(session: Session): PromptSources;
 }
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
@@ -203,7 +206,7 @@ export class Session implements vscode.Disposable {
     try {
       const connection = await this.host.connect(this);
       turn = this.turnRef;
-      const built = await buildPromptBlocks(prompt, this.capabilities);
+      const built = await buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this));
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
@@ -237,6 +240,11 @@ export class Session implements vscode.Disposable {
   }
 
   private fail(error: unknown): void {
+    if (error instanceof MentionError) {
+      // Said once, in the transcript, with the way forward; the agent got nothing.
+      this.recordError(error.message, error.detail);
+      return;
+    }
     if (error instanceof AuthRequiredError) {
       this.error = { message: `${this.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
       return;

@@ -6,13 +6,16 @@ import * as vscode from 'vscode';
 import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import { queryMentionCandidates } from '../../chat/hostUi';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { LogChannels } from '../log/logChannels';
+import type { MentionSources } from '../mentions/mentionSources';
+import type { SessionTranscripts } from '../mentions/sessionMention';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -33,6 +36,7 @@ import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
 import type { AgentStatusBar } from './statusBar';
 import type { TranscriptStore } from './transcriptStore';
+import { sessionTranscripts } from './sessionTranscripts';
 import { TurnFiles } from './turnFiles';
 import { sessionView } from './views';
 import { workspaceCwd } from './workspaceFolders';
@@ -55,6 +59,8 @@ export interface SessionBackendOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
+  /** The `@` groups beyond files, and the reading of mentions when a message is sent. */
+  mentions: MentionSources;
 }
 
 export class SessionBackend implements ChatBackend, vscode.Disposable {
@@ -71,6 +77,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly terminals: SessionTerminals;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly events: ChatEvents;
+  private readonly transcripts: SessionTranscripts;
   readonly onDidChangeSession: vscode.Event<BackendSessionView>;
   readonly onDidCloseSession: vscode.Event<string>;
   readonly onDidChangeActiveSession: vscode.Event<string | undefined>;
@@ -98,7 +105,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     });
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });
+    this.transcripts = sessionTranscripts(this.sessions, o.store);
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs, transcripts: this.transcripts });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -198,6 +206,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
     this.agents.dropRetry(session.agentId, sessionId);
     return session.prompt(prompt, { shownAlready: false });
+  }
+
+  /** Files, folders and open editors (the chat's own list), then the context groups. */
+  async queryMentions(query: string, sessionId: string | undefined): Promise<MentionCandidate[]> {
+    const [files, context] = await Promise.all([queryMentionCandidates(query), this.o.mentions.query(query, this.transcripts, sessionId)]);
+    return [...files, ...context];
   }
 
   async cancel(sessionId: string): Promise<void> {

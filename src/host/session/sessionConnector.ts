@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../auth/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
+import type { MentionSources } from '../mentions/mentionSources';
+import type { SessionTranscripts } from '../mentions/sessionMention';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -13,6 +15,7 @@ import type { AgentRuntime } from './agentRuntime';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
+import type { PromptSources } from './promptBuilder';
 import type { AgentStatusBar } from './statusBar';
 import type { TurnFiles } from './turnFiles';
 
@@ -32,6 +35,8 @@ export interface SessionConnectorOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets (the IDE tools). */
   ideTools: IdeTools;
+  mentions: MentionSources;
+  transcripts: SessionTranscripts;
 }
 
 export class SessionConnector implements SessionHost {
@@ -52,6 +57,10 @@ export class SessionConnector implements SessionHost {
     const ideTools = await this.o.ideTools.entryFor(session, http);
     const mcpServers = this.o.mcpServers();
     return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: ideTools ? [...mcpServers, ideTools] : mcpServers };
+  }
+
+  promptSources(session: Session): PromptSources {
+    return { mentions: this.o.mentions, context: { folders: [session.cwd, ...session.additionalDirectories], transcripts: this.o.transcripts } };
   }
 
   /** The session closed or lost its agent: its IDE tools' token stops. */

@@ -12,6 +12,7 @@ import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
+import { MentionSources } from '../mentions/mentionSources';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
@@ -105,6 +106,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
   const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
+  const mentions = sub(new MentionSources({ log, fileAccess: () => normalizePolicy(settingsGate.effective('fileAccess')) }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
@@ -122,6 +124,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
     ideTools,
+    mentions,
   });
   late.backend = backend;
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
