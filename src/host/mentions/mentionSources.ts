@@ -1,21 +1,16 @@
 // The `@` groups beyond files (Symbols, Problems, Changes, Terminal, Sessions) and the reading of every
-// mention when its message is sent. One per window; the session layer hands down what only it knows
-// (the session's folders, its transcripts) with each call.
+// mention when its message is sent. One per window, from startup, so the terminals' last commands are
+// recorded from then on; the groups themselves load with the first use (mentionCatalog.ts). The session
+// layer hands down what only it knows (the session's folders, its transcripts) with each call.
 import * as vscode from 'vscode';
 import type { MentionCandidate, MentionRef } from '../../shared/chatState';
-import { labelThenDetail, rankByFuzzy } from '../../shared/fuzzy';
 import type { FileAccessPolicy } from '../fs/fileConfinement';
-import { changesCandidates, changesContent } from './changesMention';
-import { checkAccess, fileContent, type MentionContent } from './mentionContent';
-import { problemsCandidates, problemsContent } from './problemsMention';
+import type { MentionContent } from './mentionContent';
 import { BUDGET_SETTING, budgetFrom } from './promptBudget';
-import { sessionCandidates, sessionContent, type SessionTranscripts } from './sessionMention';
-import { symbolCandidates, symbolContent } from './symbolMention';
+import type { SessionTranscripts } from './sessionMention';
 import { TerminalHistory } from './terminalHistory';
-import { terminalCandidates, terminalContent } from './terminalMention';
 
-/** The most candidates each group offers for one query. */
-const PER_GROUP = 20;
+const loadCatalog = () => import('./mentionCatalog');
 
 export interface MentionSourcesOptions {
   log: vscode.LogOutputChannel;
@@ -38,51 +33,21 @@ export class MentionSources implements vscode.Disposable {
     this.terminals = new TerminalHistory(o.log);
   }
 
-  /** Candidates of the context groups for `query`; a group that fails is logged and left out. */
+  /** Candidates of the context groups for `query`. */
   async query(query: string, transcripts: SessionTranscripts, currentSession: string | undefined): Promise<MentionCandidate[]> {
-    const groups = await Promise.all([
-      symbolCandidates(query),
-      this.safe('Problems', () => problemsCandidates()),
-      this.safe('Changes', () => changesCandidates()),
-      this.safe('Terminal', () => terminalCandidates(this.terminals)),
-      this.safe('Sessions', () => sessionCandidates(transcripts, currentSession)),
-    ]);
-    return groups.flatMap((g, i) => (i === 0 ? g : rankByFuzzy(query, g, labelThenDetail, { limit: PER_GROUP })));
+    const { queryGroups } = await loadCatalog();
+    return queryGroups(query, { log: this.o.log, terminals: this.terminals, transcripts }, currentSession);
   }
 
   /** One mention's content as it is now; a MentionError (nothing is sent) when it cannot be read. */
   async read(mention: MentionRef, context: MentionReadContext): Promise<MentionContent> {
-    const uri = vscode.Uri.parse(mention.uri);
-    switch (mention.kind) {
-      case 'problems':
-        return problemsContent(uri, mention.label);
-      case 'changes':
-        await checkAccess(uri, mention.label, context.folders, this.o.fileAccess());
-        return changesContent(uri, mention.label);
-      case 'terminal':
-        return terminalContent(mention.uri, mention.label, this.terminals);
-      case 'session':
-        return sessionContent(mention.uri, mention.label, context.transcripts);
-      case 'symbol':
-        await checkAccess(uri, mention.label, context.folders, this.o.fileAccess());
-        return symbolContent(mention, context.embed);
-      default:
-        return fileContent(mention, context.folders, this.o.fileAccess(), context.embed);
-    }
+    const { readMention } = await loadCatalog();
+    return readMention(mention, { ...context, log: this.o.log, terminals: this.terminals, fileAccess: this.o.fileAccess() });
   }
 
   /** The prompt budget in bytes (`switchboard.maxPromptBytes`), read on every message. */
   budgetBytes(): number {
     return budgetFrom(vscode.workspace.getConfiguration().get(BUDGET_SETTING));
-  }
-
-  private async safe(group: string, get: () => MentionCandidate[] | Promise<MentionCandidate[]>): Promise<MentionCandidate[]> {
-    try {
-      return await get();
-    } catch (e) {
-      this.o.log.warn(`@ ${group}: ${e instanceof Error ? e.message : String(e)}`);
-      return [];
-    }
   }
 
   dispose(): void {
