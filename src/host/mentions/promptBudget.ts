@@ -55,7 +55,7 @@ export class PromptBudget {
     ].filter(Boolean);
     throw new MentionError(
       `Not sent: this message comes to ${formatBytes(this.used)}, over the ${formatBytes(this.maxBytes)} one message may carry${names ? `. Largest: ${names}` : ''}.`,
-      `Nothing was sent. To send it, ${ways.join(', or ')}. Press ↑ in the message box to get your text back.`,
+      `Nothing was sent. To send it, ${ways.join(', or ')}.`,
     );
   }
 }

@@ -80,6 +80,9 @@ export class Session implements vscode.Disposable {
   readonly onDidApplyOps = this.opsEmitter.event;
   /** Anything else the chat shows of the session changed (turn, error, capabilities...). */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly refusedEmitter = new vscode.EventEmitter<ComposerPrompt>();
+  /** A message was not sent because of its mentions: the user gets it back to change. */
+  readonly onDidRefusePrompt = this.refusedEmitter.event;
 
   constructor(
     private readonly host: SessionHost,
@@ -214,6 +217,7 @@ export class Session implements vscode.Disposable {
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, prompt, abort.signal);
     } catch (error) {
+      if (error instanceof MentionError && !shownAlready) this.refusedEmitter.fire(prompt);
       this.fail(error);
     } finally {
       // However the turn ended, none of its tool calls runs any more.
@@ -241,8 +245,8 @@ export class Session implements vscode.Disposable {
 
   private fail(error: unknown): void {
     if (error instanceof MentionError) {
-      // Said once, in the transcript, with the way forward; the agent got nothing.
-      this.recordError(error.message, error.detail);
+      // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
+      this.recordError(error.message, `${error.detail} Your message is back in the message box.`);
       return;
     }
     if (error instanceof AuthRequiredError) {
@@ -358,6 +362,7 @@ export class Session implements vscode.Disposable {
   dispose(): void {
     this.opsEmitter.dispose();
     this.changeEmitter.dispose();
+    this.refusedEmitter.dispose();
   }
 }
 

@@ -83,6 +83,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   readonly onDidChangeActiveSession: vscode.Event<string | undefined>;
   readonly onDidApplyOps: vscode.Event<TranscriptOpsEvent>;
   readonly onDidChangeHistory: vscode.Event<{ loading?: boolean }>;
+  readonly onDidRefusePrompt: vscode.Event<{ sessionId: string; prompt: ComposerPrompt }>;
   readonly onDidTerminalOutput: vscode.Event<TerminalOutputEvent>;
   readonly onDidChangeAgents: vscode.Event<void>;
 
@@ -94,6 +95,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.onDidChangeActiveSession = events.onDidChangeActiveSession;
     this.onDidApplyOps = events.onDidApplyOps;
     this.onDidChangeHistory = events.onDidChangeHistory;
+    this.onDidRefusePrompt = events.onDidRefusePrompt;
     const turnFiles = new TurnFiles(o.diffReview, o.fs, o.logs.main);
     this.agents = new AgentControl({
       ...o,

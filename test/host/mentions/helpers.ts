@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { SwitchboardApi } from '../../../src/extension';
 import type { MentionCandidate, MentionRef } from '../../../src/shared/chatState';
+import type { ComposerPrompt } from '../../../src/shared/messages';
 import { transcriptOf, withFakeAgents } from '../integration/helpers';
 
 export interface Block {
@@ -53,14 +54,22 @@ export async function sendAndReceive(sb: SwitchboardApi, file: string, sessionId
 export async function sendRefused(sb: SwitchboardApi, file: string, sessionId: string, mentions: MentionRef[], message: RegExp): Promise<{ message: string; detail?: string }> {
   const before = promptsIn(file).length;
   const items = transcriptOf(sb, sessionId).items.length;
-  await sb.backend.sendPrompt(sessionId, { text: 'please look', mentions, images: [] });
+  const returned: { sessionId: string; prompt: ComposerPrompt }[] = [];
+  const listening = sb.backend.onDidRefusePrompt((e) => returned.push(e));
+  const prompt = { text: 'please look', mentions, images: [] };
+  try {
+    await sb.backend.sendPrompt(sessionId, prompt);
+  } finally {
+    listening.dispose();
+  }
   assert.strictEqual(promptsIn(file).length, before, 'nothing was sent to the agent');
+  assert.deepStrictEqual(returned, [{ sessionId, prompt }], 'the message goes back into the composer');
   const added = transcriptOf(sb, sessionId).items.slice(items);
   assert.ok(!added.some((i) => i.kind === 'user_message'), `no half-sent message in the chat: ${JSON.stringify(added)}`);
   const errors = added.filter((i): i is Extract<typeof i, { kind: 'error' }> => i.kind === 'error');
   assert.strictEqual(errors.length, 1, `said once in the chat: ${JSON.stringify(added)}`);
   assert.match(errors[0].message, message);
-  assert.match(errors[0].detail ?? '', /\S/, 'with the way forward');
+  assert.match(errors[0].detail ?? '', /Your message is back in the message box\.$/, 'with the way forward');
   const view = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.view;
   assert.strictEqual(view?.turn, 'idle', 'the session is ready for the next message');
   return errors[0];

@@ -64,6 +64,7 @@ class FakeBackend implements ChatBackend {
   onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
   onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
   onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
+  onDidRefusePrompt = event<{ sessionId: string; prompt: ComposerPrompt }>(this.em, 'refused');
 
   setTurn(turn: BackendSessionView['turn']) {
     this.view = { ...this.view, turn };
@@ -127,6 +128,15 @@ describe('ChatController: handshake and queueing while not ready', () => {
     assert.deepEqual(posted[1], { type: 'focusComposer', insert: 'hello' });
     await tick();
     assert.equal(posted.length, 2, 'no stale deltas after init');
+  });
+
+  it('a message the backend refused (its mentions) goes back into the composer, text and mentions', async () => {
+    const { backend, ctl, posted } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    const mentions = [{ kind: 'problems' as const, uri: 'file:///ws/a.ts', label: 'problems:a.ts' }];
+    backend.em.emit('refused', { sessionId: 's1', prompt: { text: 'fix @problems:a.ts', mentions, images: [] } });
+    ctl.flush();
+    assert.deepEqual(flatten(posted).find((m) => m.type === 'focusComposer'), { type: 'focusComposer', insert: 'fix @problems:a.ts', mentions });
   });
 
   it('stops sending when hidden and resyncs on the next ready', async () => {
