@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { MentionCandidate, MentionRef } from '../../shared/chatState';
 import type { FileAccessPolicy } from '../fs/fileConfinement';
 import type { MentionContent } from './mentionContent';
-import { BUDGET_SETTING, budgetFrom } from './promptBudget';
 import type { SessionTranscripts } from './sessionMention';
 import { TerminalHistory } from './terminalHistory';
 
@@ -43,11 +42,6 @@ export class MentionSources implements vscode.Disposable {
   async read(mention: MentionRef, context: MentionReadContext): Promise<MentionContent> {
     const { readMention } = await loadCatalog();
     return readMention(mention, { ...context, log: this.o.log, terminals: this.terminals, fileAccess: this.o.fileAccess() });
-  }
-
-  /** The prompt budget in bytes (`switchboard.maxPromptBytes`), read on every message. */
-  budgetBytes(): number {
-    return budgetFrom(vscode.workspace.getConfiguration().get(BUDGET_SETTING));
   }
 
   dispose(): void {

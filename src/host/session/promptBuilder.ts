@@ -2,11 +2,16 @@
 // read when the message is sent: it goes out as `resource` (with its mimeType) when the agent announces
 // embedded context, else a file as `resource_link` and generated text (problems, a diff, a terminal's last
 // command, a session) as text. All of it counts against one budget per prompt; a mention that cannot be
-// read or a prompt over the budget throws a MentionError, and then nothing is sent.
+// read or a prompt over the budget refuses the whole prompt (`refused`): then nothing is sent.
+import * as vscode from 'vscode';
 import type { ContentBlock } from '../../acp';
-import type { MentionReadContext, MentionSources } from '../mentions/mentionSources';
-import { PromptBudget } from '../mentions/promptBudget';
+import type { MentionSources } from '../mentions/mentionSources';
+import { MentionError } from '../mentions/mentionError';
+import { BUDGET_SETTING, PromptBudget, budgetFrom } from '../mentions/promptBudget';
 import type { ComposerPrompt } from '../../shared/messages';
+import type { SessionRegistry } from './sessionRegistry';
+import { sessionTranscripts } from './sessionTranscripts';
+import type { TranscriptStore } from './transcriptStore';
 
 export interface PromptCapabilitiesView {
   image: boolean;
@@ -18,18 +23,35 @@ export interface BuiltPrompt {
   blocks: ContentBlock[];
   /** Things left out, for a notice in the chat (e.g. images for an agent that takes none). */
   dropped: string[];
+  /** Why nothing may be sent: a mention that cannot be read, or a prompt over the budget. */
+  refused?: { message: string; detail: string };
 }
 
 export interface PromptSources {
   mentions: MentionSources;
-  context: Omit<MentionReadContext, 'embed'>;
+  /** The session's cwd and additional directories. */
+  folders: readonly string[];
+  /** The open sessions and the saved ones, for `@Sessions`. */
+  sessions: SessionRegistry;
+  store: TranscriptStore;
 }
 
 export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sources: PromptSources): Promise<BuiltPrompt> {
+  try {
+    return await build(prompt, caps, sources);
+  } catch (e) {
+    if (e instanceof MentionError) return { blocks: [], dropped: [], refused: { message: e.message, detail: e.detail } };
+    throw e;
+  }
+}
+
+async function build(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sources: PromptSources): Promise<BuiltPrompt> {
   const blocks: ContentBlock[] = [];
   const dropped: string[] = [];
-  const budget = new PromptBudget(sources.mentions.budgetBytes());
+  // `switchboard.maxPromptBytes`, read on every message.
+  const budget = new PromptBudget(budgetFrom(vscode.workspace.getConfiguration().get(BUDGET_SETTING)));
   const embed = caps.embeddedContext;
+  const transcripts = sessionTranscripts(sources.sessions, sources.store);
   if (prompt.text.trim().length > 0) {
     blocks.push({ type: 'text', text: prompt.text });
     budget.addText(prompt.text);
@@ -39,7 +61,7 @@ export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapa
     const key = `${mention.kind}:${mention.uri}#${mention.range?.startLine ?? ''}-${mention.range?.endLine ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const content = await sources.mentions.read(mention, { ...sources.context, embed });
+    const content = await sources.mentions.read(mention, { folders: sources.folders, transcripts, embed });
     if (content.text !== undefined && embed) {
       blocks.push({ type: 'resource', resource: { uri: content.uri, text: content.text, ...(content.mimeType ? { mimeType: content.mimeType } : {}) } });
       budget.add(mention.label, content.text, content.linkable);

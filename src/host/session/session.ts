@@ -20,9 +20,11 @@ import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
-import { MentionError } from '../mentions/mentionError';
-import { buildPromptBlocks, type PromptSources } from './promptBuilder';
+import type { PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
+
+// Reading mentions loads with the first message, not with the chat.
+const loadPromptBuilder = () => import('./promptBuilder');
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
@@ -216,8 +218,15 @@ export class Session implements vscode.Disposable {
     const firstItem = this.transcript.items.length;
     try {
       const connection = await this.host.connect(this);
-      turn = this.turnRef;
+      const { buildPromptBlocks } = await loadPromptBuilder();
       const built = await buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this));
+      if (built.refused) {
+        // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
+        this.recordError(built.refused.message, `${built.refused.detail}${shownAlready ? '' : ' Your message is back in the message box.'}`);
+        if (!shownAlready) this.refusedEmitter.fire(prompt);
+        return;
+      }
+      turn = this.turnRef;
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
@@ -225,7 +234,6 @@ export class Session implements vscode.Disposable {
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, prompt, abort.signal);
     } catch (error) {
-      if (error instanceof MentionError && !shownAlready) this.refusedEmitter.fire(prompt);
       this.fail(error);
     } finally {
       // However the turn ended, none of its tool calls runs any more.
@@ -252,11 +260,6 @@ export class Session implements vscode.Disposable {
   }
 
   private fail(error: unknown): void {
-    if (error instanceof MentionError) {
-      // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
-      this.recordError(error.message, `${error.detail} Your message is back in the message box.`);
-      return;
-    }
     if (error instanceof AuthRequiredError) {
       this.error = { message: `${this.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
       return;

@@ -16,7 +16,6 @@ import type { IdeTools } from '../ideTools/ideTools';
 import type { SessionInstructions } from './instructions';
 import type { LogChannels } from '../log/logChannels';
 import type { MentionSources } from '../mentions/mentionSources';
-import type { SessionTranscripts } from '../mentions/sessionMention';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -37,7 +36,6 @@ import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
 import type { AgentStatusBar } from '../agents/statusBar';
 import type { TranscriptStore } from './transcriptStore';
-import { sessionTranscripts } from './sessionTranscripts';
 import { TurnFiles } from './turnFiles';
 import { sessionView } from './views';
 import { workspaceCwd } from './workspaceFolders';
@@ -80,7 +78,6 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly terminals: SessionTerminals;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly events: ChatEvents;
-  private readonly transcripts: SessionTranscripts;
   readonly onDidChangeSession: vscode.Event<BackendSessionView>;
   readonly onDidCloseSession: vscode.Event<string>;
   readonly onDidChangeActiveSession: vscode.Event<string | undefined>;
@@ -110,8 +107,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     });
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
-    this.transcripts = sessionTranscripts(this.sessions, o.store);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs, transcripts: this.transcripts });
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -215,7 +211,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   /** Files, folders and open editors (the chat's own list), then the context groups. */
   async queryMentions(query: string, sessionId: string | undefined): Promise<MentionCandidate[]> {
-    const [files, context] = await Promise.all([queryMentionCandidates(query), this.o.mentions.query(query, this.transcripts, sessionId)]);
+    const { sessionTranscripts } = await import('./sessionTranscripts');
+    const [files, context] = await Promise.all([queryMentionCandidates(query), this.o.mentions.query(query, sessionTranscripts(this.sessions, this.o.store), sessionId)]);
     return [...files, ...context];
   }
 

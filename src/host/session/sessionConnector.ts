@@ -6,7 +6,6 @@ import { errorMessage, type AcpClientConnection, type McpServer } from '../../ac
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { MentionSources } from '../mentions/mentionSources';
-import type { SessionTranscripts } from '../mentions/sessionMention';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -17,6 +16,7 @@ import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
 import type { PromptSources } from './promptBuilder';
 import type { AgentStatusBar } from '../agents/statusBar';
+import type { TranscriptStore } from './transcriptStore';
 import type { TurnFiles } from './turnFiles';
 import { instructionsView, type SessionInstructions } from './instructions';
 
@@ -37,7 +37,7 @@ export interface SessionConnectorOptions {
   /** The `switchboard` MCP server each session gets (the IDE tools). */
   ideTools: IdeTools;
   mentions: MentionSources;
-  transcripts: SessionTranscripts;
+  store: TranscriptStore;
   /** The user's standing instructions, sent as systemPrompt. */
   instructions: SessionInstructions;
 }
@@ -71,7 +71,7 @@ export class SessionConnector implements SessionHost {
   }
 
   promptSources(session: Session): PromptSources {
-    return { mentions: this.o.mentions, context: { folders: [session.cwd, ...session.additionalDirectories], transcripts: this.o.transcripts } };
+    return { mentions: this.o.mentions, folders: [session.cwd, ...session.additionalDirectories], sessions: this.o.sessions, store: this.o.store };
   }
 
   /** The session closed or lost its agent: its IDE tools' token stops. */

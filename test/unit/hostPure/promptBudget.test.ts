@@ -3,7 +3,8 @@
 import * as assert from 'assert';
 import { MentionError } from '../../../src/host/mentions/mentionError';
 import { BUDGET_SETTING, DEFAULT_BUDGET_BYTES, PromptBudget, budgetFrom } from '../../../src/host/mentions/promptBudget';
-import { MAX_TERMINAL_OUTPUT, appendBounded, formatExecution } from '../../../src/host/mentions/terminalFormat';
+import { formatExecution } from '../../../src/host/mentions/terminalFormat';
+import { MAX_TERMINAL_OUTPUT, appendBounded } from '../../../src/host/mentions/terminalOutput';
 
 function refusal(budget: PromptBudget): MentionError {
   try {
@@ -62,7 +63,7 @@ describe("a terminal's last command", () => {
     const text = formatExecution({
       terminalName: 'bash',
       commandLine: 'npm test',
-      output: '\x1b]633;C\x07\x1b[32m✓ passes\x1b[0m\r\n\x1b[31m✗ fails\x1b[0m\r\n',
+      text: '\x1b]633;C\x07\x1b[32m✓ passes\x1b[0m\r\n\x1b[31m✗ fails\x1b[0m\r\n',
       truncated: false,
       exitCode: 1,
       cwd: '/work/project',
@@ -71,17 +72,14 @@ describe("a terminal's last command", () => {
   });
 
   it('says when output was dropped or the exit code is unknown, and fences output that has fences', () => {
-    const text = formatExecution({ terminalName: 'zsh', commandLine: 'cat README.md', output: '```js\nx\n```\n', truncated: true, exitCode: undefined, cwd: undefined });
+    const text = formatExecution({ terminalName: 'zsh', commandLine: 'cat README.md', text: '```js\nx\n```\n', truncated: true, exitCode: undefined, cwd: undefined });
     assert.ok(text.startsWith('Terminal "zsh", its last command:\n````console\n$ cat README.md\n… (earlier output dropped)\n```js'), text);
     assert.ok(text.endsWith('````\nExit code: unknown\n'), text);
   });
 
   it('keeps the newest output within the bound', () => {
     let out = { text: '', truncated: false };
-    for (let i = 0; i < 5; i++) {
-      const next = appendBounded(out.text, String(i).repeat(MAX_TERMINAL_OUTPUT / 2));
-      out = { text: next.text, truncated: out.truncated || next.truncated };
-    }
+    for (let i = 0; i < 5; i++) out = appendBounded(out, String(i).repeat(MAX_TERMINAL_OUTPUT / 2));
     assert.strictEqual(out.text.length, MAX_TERMINAL_OUTPUT);
     assert.ok(out.truncated);
     assert.ok(out.text.endsWith('4') && out.text.startsWith('3'));
