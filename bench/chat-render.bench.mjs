@@ -19,7 +19,8 @@
 // Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>]
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
-//   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript)
+//   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
+//   BENCH_TRACE=long: scrolling the day-long session to its start)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -490,7 +491,8 @@ async function main() {
   }
   let long;
   if (LONG > 0) {
-    long = await longSessionRun(frame, LONG, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep });
+    const trace = process.env.BENCH_TRACE === 'long' && { start: () => startTrace(browser, page), stop: () => browser.stopTracing() };
+    long = await longSessionRun(frame, LONG, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep, trace });
     say(`session ${LONG}: open ${fmt(long.open.t1 - long.open.t0)} ms, scroll to the start: longest task ${fmt(long.scroll.longestTask)} ms, heap ${fmt(long.open.heapAfterGc / MB, 1)} MB`);
   }
   await page.screenshot({ path: join(TEST_RESULTS, 'bench', 'chat-render.png') }).catch(() => {});

@@ -57,7 +57,7 @@ async function scrollToStart({ first, maxFrames }) {
   return { t0, t1: performance.now(), frames, reached: el.textContent.includes(first), items: el.querySelectorAll('.item').length };
 }
 
-export async function longSessionRun(frame, n, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep }) {
+export async function longSessionRun(frame, n, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep, trace }) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
@@ -99,7 +99,9 @@ export async function longSessionRun(frame, n, { freshSession, send, waitIdle, s
     el.scrollTop = el.scrollHeight;
   });
   await sleep(500);
+  if (trace) await trace.start();
   const s = await frame.evaluate(scrollToStart, { first: 'Message 0:', maxFrames: 5000 });
+  if (trace) await trace.stop();
   await sleep(300);
   const scrolling = await frame.evaluate(collect, { from: s.t0, to: s.t1 + 300 });
   return { n, heapStart, build: { ...built, ...build }, open: { ...open, ...opened }, find: { ...f, ...finding }, scroll: { ...s, ...scrolling } };

@@ -89,13 +89,21 @@ const session = (n: number, special: Record<number, string> = {}): TranscriptIte
 
 const scroller = (h: Harness) => h.root.querySelector('.transcript') as HTMLElement;
 const renderedIds = (h: Harness) => Array.from(h.root.querySelectorAll('.transcript .item')).map((e) => (e as HTMLElement).dataset.itemId);
+/** The browser's rendering step: the observer's first reports of what mounted (and what that mounted). */
+function layOut(): void {
+  for (let i = 0; i < 5; i++) act(() => [...observers].forEach((o) => o.deliver()));
+}
 function scrollTo(h: Harness, top: number): void {
   act(() => {
     scroller(h).scrollTop = top;
     scroller(h).dispatchEvent(new Event('scroll'));
   });
-  // The browser's next rendering step: first observations of what mounted.
-  for (let i = 0; i < 5; i++) act(() => [...observers].forEach((o) => o.deliver()));
+  layOut();
+}
+function open(items: TranscriptItem[]): Harness {
+  const h = mount(snapshot(items));
+  layOut();
+  return h;
 }
 /** Where item `id` is laid out relative to the viewport's top, as the browser would have it. */
 function viewportTop(h: Harness, id: string): number {
@@ -125,7 +133,7 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('a 10,000-item session opens at the end with only the items near the viewport in the DOM', () => {
-    h = mount(snapshot(session(10_000)));
+    h = open(session(10_000));
     const ids = renderedIds(h);
     assert.ok(ids.length > 0 && ids.length <= 2 * (VIEWPORT + 2 * 800) / ITEM, `rendered ${ids.length}`);
     assert.equal(ids[ids.length - 1], 'm9999', 'the last item is shown');
@@ -137,7 +145,7 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('what is in the DOM follows the scroll position: the start, the middle, the end', () => {
-    h = mount(snapshot(session(10_000)));
+    h = open(session(10_000));
     scrollTo(h, 0);
     let ids = renderedIds(h);
     assert.equal(ids[0], 'm0', 'the first message, without any click');
@@ -155,7 +163,7 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('keeps what the user looks at in place when an item above it grows', () => {
-    h = mount(snapshot(session(1000)));
+    h = open(session(1000));
     scrollTo(h, 500 * ITEM + 10);
     const ids = renderedIds(h);
     const above = ids[2]!; // rendered, above the viewport
@@ -177,8 +185,9 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('follows the end while the last message streams, not after the user scrolled up', () => {
-    h = mount(snapshot(session(200)));
+    h = open(session(200));
     h.sendOps('s1', [{ op: 'appendText', index: 199, id: 'm199', contentIndex: 0, text: ' more' }]);
+    layOut();
     resized(h, 'm199', 600);
     const el = scroller(h);
     assert.equal(el.scrollTop, el.scrollHeight - el.clientHeight, 'still at the end');
@@ -194,11 +203,12 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('find (Ctrl+F) searches the whole session, literally, and scrolls to a match far above', () => {
-    h = mount(snapshot(session(5000, { 3: 'the needle is here', 4001: 'a.c literally', 4002: 'abc is not a match' })));
+    h = open(session(5000, { 3: 'the needle is here', 4001: 'a.c literally', 4002: 'abc is not a match' }));
     assert.ok(!renderedIds(h).includes('m3'));
     keydown(h.root.querySelector('textarea')!, 'f', { ctrlKey: true });
     const box = getByRole(h.root, 'searchbox', 'Find in session') as HTMLInputElement;
     typeInto(box, 'NEEDLE');
+    layOut();
     assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/);
     assert.ok(renderedIds(h).includes('m3'), 'the match is rendered');
     assert.match(h.root.textContent!, /the needle is here/);
@@ -220,7 +230,7 @@ describe('webview: the virtualized transcript', () => {
   });
 
   it('Alt+Up / Alt+Down jump to the previous / next prompt, anywhere in the session', () => {
-    h = mount(snapshot(session(2000)));
+    h = open(session(2000));
     const box = h.root.querySelector('textarea')!;
     // At the end, the last prompts are on screen: the previous one is the one above the viewport.
     // (Here prompt 499 is at the viewport's top.)

@@ -22,6 +22,10 @@ interface ListState {
   viewport: number;
   rendered: ItemRange;
   observed: Set<Element>;
+  /** The items' offset in the scrolled content (px), read where layout is clean (a ResizeObserver callback). */
+  areaTop?: number;
+  /** The scroll position must be put where the state says after the next render (a reveal, a new list). */
+  restorePending: boolean;
 }
 
 export interface VirtualList {
@@ -56,11 +60,12 @@ function blockSize(e: ResizeObserverEntry): number {
 export function useVirtualList(key: string, ids: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
-  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set() }), [key]);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true }), [key]);
   const { layout } = state;
   layout.setIds(ids);
 
-  const areaTop = () => area.current?.offsetTop ?? 0;
+  // Reading offsetTop forces a layout where the DOM changed: read once, then refreshed by the ResizeObserver.
+  const areaTop = () => (state.areaTop ??= area.current?.offsetTop ?? 0);
   const anchorIndex = (): number => (state.anchor ? layout.indexOf(state.anchor.id) : -1);
   const wanted = (): ItemRange => {
     if (state.stick) return layout.bottomRange(state.viewport);
@@ -109,6 +114,11 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     if (!el || !inner || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver((entries) => {
       let changed = false;
+      const top = area.current?.offsetTop;
+      if (top !== undefined && top !== state.areaTop) {
+        state.areaTop = top;
+        changed = true;
+      }
       for (const e of entries) {
         if (e.target === el) {
           if (el.clientHeight !== state.viewport) {
@@ -134,29 +144,28 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
   }, [state]);
 
   const range = wanted();
+  // After a render: observe the items that mounted (the observer's first report, before this frame is
+  // painted, gives their heights; measuring here would force a layout of every render). The position is
+  // set here only when asked for; otherwise the observer's reports keep it.
   useLayoutEffect(() => {
-    const el = scroller.current;
     const box = area.current;
-    if (!el || !box) return;
+    if (!scroller.current || !box) return;
     state.rendered = range;
-    if (!state.viewport) state.viewport = el.clientHeight;
-    let changed = false;
     const ro = observer.current;
     for (const child of Array.from(box.children)) {
-      const id = (child as HTMLElement).dataset?.itemId;
-      if (id === undefined || state.observed.has(child)) continue;
+      if ((child as HTMLElement).dataset?.itemId === undefined || state.observed.has(child)) continue;
       state.observed.add(child);
       ro?.observe(child);
-      // Measured as it mounts (the frame lays it out anyway), so the position is right in this frame.
-      if (!layout.isMeasured(id)) changed = layout.measure(id, child.getBoundingClientRect().height) || changed;
     }
     for (const child of state.observed) {
       if (child.parentNode === box) continue;
       state.observed.delete(child);
       ro?.unobserve(child);
     }
-    if (changed) relayout();
-    else restore();
+    if (state.restorePending || !ro) {
+      state.restorePending = false;
+      restore();
+    }
   });
 
   const padTop = layout.top(range.start);
@@ -168,7 +177,7 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     onScroll() {
       const el = scroller.current;
       if (!el) return;
-      state.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_DISTANCE;
+      state.stick = el.scrollHeight - el.scrollTop - (state.viewport || el.clientHeight) < STICK_DISTANCE;
       if (state.stick) state.anchor = undefined;
       else {
         const y = el.scrollTop - areaTop();
@@ -184,6 +193,7 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
       if (id === undefined) return;
       state.stick = false;
       state.anchor = { id, offset: -below };
+      state.restorePending = true;
       rerender();
     },
     position() {
@@ -195,6 +205,7 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     stickToBottom() {
       state.stick = true;
       state.anchor = undefined;
+      state.restorePending = true;
     },
   };
 }
