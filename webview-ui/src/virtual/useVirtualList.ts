@@ -26,6 +26,8 @@ interface ListState {
   areaTop?: number;
   /** The scroll position must be put where the state says after the next render (a reveal, a new list). */
   restorePending: boolean;
+  /** The scroll position last seen or set: a restore that would not move it touches no layout. */
+  scrollTop: number;
 }
 
 export interface VirtualList {
@@ -60,7 +62,7 @@ function blockSize(e: ResizeObserverEntry): number {
 export function useVirtualList(key: string, ids: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
-  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true }), [key]);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1 }), [key]);
   const { layout } = state;
   layout.setIds(ids);
 
@@ -86,7 +88,9 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     const i = anchorIndex();
     if (i < 0 || !state.anchor) return;
     const want = areaTop() + layout.top(i) + state.anchor.offset;
-    if (Math.abs(el.scrollTop - want) >= 1) el.scrollTop = want;
+    if (Math.abs(state.scrollTop - want) < 1) return;
+    el.scrollTop = want;
+    state.scrollTop = want;
   };
 
   /**
@@ -177,7 +181,8 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     onScroll() {
       const el = scroller.current;
       if (!el) return;
-      state.stick = el.scrollHeight - el.scrollTop - (state.viewport || el.clientHeight) < STICK_DISTANCE;
+      state.scrollTop = el.scrollTop;
+      state.stick = el.scrollHeight - state.scrollTop - (state.viewport || el.clientHeight) < STICK_DISTANCE;
       if (state.stick) state.anchor = undefined;
       else {
         const y = el.scrollTop - areaTop();
