@@ -49,6 +49,19 @@ import {
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
 
+/** The session's first message, scrolled to (the virtualized transcript opens at the end). */
+async function firstMessageAtTop(chat: FrameLocator, timeoutMs: number): Promise<void> {
+  const log = transcript(chat);
+  await until(
+    async () => {
+      await log.evaluate((el) => el.scrollTo({ top: 0 }));
+      return log.getByText('hello from the e2e test').first().isVisible();
+    },
+    'the first message at the top of the first session',
+    timeoutMs,
+  );
+}
+
 describe('Chat panel with the demo agent', function () {
   this.timeout(240_000);
   let wb: Workbench | undefined;
@@ -281,13 +294,13 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await below()) < 2, 'the transcript scrolled to the end of the answer');
 
     // Scrolled up while an answer streams (explain streams word by word): the view stays there.
-    const before = await turnsEnded(chat);
     const answers = await log.getByRole('article', { name: 'Agent' }).count();
     await sendMessage(chat, 'explain');
     await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming');
     await log.evaluate((el) => el.scrollTo({ top: 0 }));
     await nextFrames();
-    await waitForTurnEnd(chat, before);
+    // The turn's end is out of the DOM up here (the transcript is virtualized): Stop says it ended.
+    await until(async () => await button(chat, 'Stop').isDisabled(), 'the turn to end', 90_000);
     await nextFrames();
     assert.strictEqual(await log.evaluate((el) => el.scrollTop), 0, 'the transcript stays where the user scrolled up to');
 
@@ -311,7 +324,7 @@ describe('Chat panel with the demo agent', function () {
     await tabs(chat).first().click();
     await until(async () => (await tabs(chat).first().getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
     assert.strictEqual((await tabs(chat).first().innerText()).trim(), first);
-    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 30_000 });
+    await firstMessageAtTop(chat, 30_000);
     await screenshot(wb!.page, 'chat-two-sessions');
   });
 
@@ -322,7 +335,7 @@ describe('Chat panel with the demo agent', function () {
     chat = await openChat(wb!.page);
     await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
     await tabs(chat).first().click();
-    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 60_000 });
+    await firstMessageAtTop(chat, 60_000);
     // The agents are listed again (the settings are read anew after the reload).
     await until(
       async () => {
