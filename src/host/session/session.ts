@@ -108,7 +108,14 @@ export class Session implements vscode.Disposable {
   }
 
   get turnRef(): TurnRef {
-    return { scopedId: this.scopedId, turnId: this.turnId, folders: [this.cwd, ...this.additionalDirectories] };
+    const folders = [this.cwd, ...this.additionalDirectories];
+    return { scopedId: this.scopedId, turnId: this.turnId, folders, label: `${this.title} · turn ${this.turnNumber}` };
+  }
+
+  /** The kind a tool call of this session was announced with (its raw kind when the agent used its own). */
+  toolKindOf(toolCallId: string): string | undefined {
+    const item = this.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
   }
 
   get title(): string {
