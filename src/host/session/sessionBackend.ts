@@ -94,8 +94,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       handlers: (name) => agentRequestHandlers(name, { ...o, log: o.logs.main, turnFiles, sessionOf: (id) => this.sessions.scoped(id) }),
       onUpdate: (name, n) => this.onUpdate(name, n),
       onElicitationComplete: (name, id) => o.elicitations.complete(id) || this.log.info(`[${name}] elicitation/complete for ${id}, which is not pending: ignored`),
-      detachSessions: (agentId, crash) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash)),
     });
+    this.disposables.push(this.agents.onDidEndProcess(({ agentId, crash }) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash))));
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
     this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });

@@ -19,9 +19,10 @@ import { ElicitationBroker, QuickInputElicitationPresenter } from '../permission
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../agents/agentConfiguration';
-import { registerCommands } from '../session/commands';
+import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
+import type { RegistryAgents } from '../registry/installFlow';
 import { registerRegistryCommands } from '../registry/registryCommands';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
@@ -122,15 +123,12 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
-  for (const d of registerRegistryCommands({
-    service: registry,
-    log,
-    startSession: async (agent) => void (await vscode.commands.executeCommand('switchboard.newSession', agent)),
-    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.getAgents().find((a) => a.id === agent)?.status ?? 'stopped'),
-    restartAgent: async (agent) => void (await vscode.commands.executeCommand('switchboard.restartAgent', agent)),
-  })) {
-    sub(d);
-  }
+  const agents: RegistryAgents = {
+    startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
+    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
+    restartAgent: (agent) => backend.restartAgent(agent),
+  };
+  for (const d of registerRegistryCommands({ service: registry, log, agents })) sub(d);
   void backend.restoreOpenTabs();
   return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }
