@@ -12,6 +12,7 @@ import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
 import type { IdeTools } from '../ideTools/ideTools';
+import type { SessionInstructions } from './instructions';
 import type { LogChannels } from '../log/logChannels';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
@@ -55,6 +56,8 @@ export interface SessionBackendOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
+  /** Standing instructions, sent as systemPrompt. */
+  instructions: SessionInstructions;
 }
 
 export class SessionBackend implements ChatBackend, vscode.Disposable {

@@ -27,6 +27,7 @@ export function sessionView(session: Session, o: SessionViewSources): BackendSes
   };
   if (session.error) view.error = session.error;
   if (session.loading) view.loading = true;
+  if (session.instructions) view.instructions = session.instructions;
   const changed = changedFilesOf(session.scopedId, o.diffReview);
   if (changed.length > 0) view.changedFiles = changed;
   return view;

@@ -12,6 +12,7 @@ import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
+import { SessionInstructions } from '../session/instructions';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
@@ -101,7 +102,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectWriteSource(diffReview, fs));
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
-  const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
+  const ideTools = sub(new IdeTools({ log, protocolLog, extensionPath: context.extensionPath, version: clientVersion }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
@@ -119,6 +120,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
     ideTools,
+    instructions: new SessionInstructions(settingsGate, log),
   });
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
