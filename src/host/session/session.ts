@@ -51,7 +51,7 @@ export interface SessionHost {
   disposeTerminals(scopedId: string): void;
   /** Stops the session's IDE tools' token (the agent side of the session is gone). */
   releaseTools(key: string): void;
-  /** The turn started or ended (status bar, context keys, history). */
+  /** The turn started or ended (an ended turn saves the transcript). */
   turnChanged(session: Session): void;
 }
 

@@ -20,6 +20,7 @@ import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import { AgentControl } from '../agents/agentControl';
+import { ActiveAgentStatus } from './activeAgentStatus';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
 import { openPlanFile } from './planFiles';
@@ -119,8 +120,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.diffs = new SessionDiffs(o.diffReview, o.permissions);
     this.terminals = new SessionTerminals(o.terminals, o.logs.main);
     this.onDidTerminalOutput = this.terminals.onDidOutput;
+    const status = new ActiveAgentStatus(this.sessions, this.agents, o.statusBar, [events.onDidChangeActiveSession, events.onDidChangeSession, events.onDidCloseSession, this.agents.onDidChange]);
     this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
     this.disposables.push(
+      status,
       this.agents,
       events,
       this.terminals,
@@ -255,7 +258,6 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async restartAgent(agentId: string): Promise<void> {
     await this.agents.restart(agentId);
-    this.o.statusBar.show(agentId, 'ready');
   }
 
   authenticate(agentId: string, methodId: string): Promise<void> {

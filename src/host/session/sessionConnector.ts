@@ -1,6 +1,6 @@
 // What a Session needs from the layer around it (SessionHost): its agent's live connection (binding the
 // session again after the agent restarted), sign-in, the bridges' pending requests and terminals, and
-// what the end of a turn updates (status bar, saved transcript).
+// what the end of a turn updates (the saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
@@ -13,7 +13,6 @@ import type { AgentRuntime } from '../agents/agentRuntime';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from '../agents/statusBar';
 import type { TurnFiles } from './turnFiles';
 import { instructionsView, type SessionInstructions } from './instructions';
 
@@ -26,7 +25,6 @@ export interface SessionConnectorOptions {
   agents: AgentControl;
   sessions: SessionRegistry;
   tabs: SessionTabs;
-  statusBar: AgentStatusBar;
   permissions: PermissionBroker;
   elicitations: ElicitationBroker;
   terminals: TerminalBridge;
@@ -132,8 +130,6 @@ export class SessionConnector implements SessionHost {
   }
 
   turnChanged(session: Session): void {
-    const running = session.turn !== 'idle';
-    this.o.statusBar.show(session.agentId, running ? 'working' : this.agentCrashed(session.agentId) ? 'crashed' : 'ready');
-    if (!running) void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
+    if (session.turn === 'idle') void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
   }
 }
