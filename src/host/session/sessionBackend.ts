@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import type { AgentView, ElicitationAnswer, HistoryItem, ProviderAction, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
@@ -268,7 +268,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return this.agents.logout(agentId);
   }
 
-  readonly providerAction: NonNullable<ChatBackend['providerAction']> = (agentId, action) => this.agents.providers.run(agentId, action);
+  providerAction(agentId: string, action: ProviderAction): Promise<void> {
+    return this.agents.providers.run(agentId, action);
+  }
 
   async refreshHistory(): Promise<void> {
     await this.history.refresh(this.agents.all(), workspaceCwd());

@@ -47,6 +47,10 @@ class Backend implements ChatBackend {
   async deleteHistory() {}
   async openDiff() {}
   async openTerminal() {}
+  async forkSession() { return undefined; }
+  async renameSession() {}
+  async providerAction() {}
+  async openPlanFile() {}
   async changedFileAction(s: string, k: string, a: 'open' | 'keep' | 'undo') { this.calls.push(['changedFileAction', s, k, a]); }
   async changedFilesAll(s: string, a: 'keep' | 'undo') { this.calls.push(['changedFilesAll', s, a]); }
   onDidChangeAgents = event<void>(this.em, 'agents');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../../src/shared/chatState';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../../src/shared/chatState';
 import type { ComposerPrompt, HostToWebviewMessage, PermissionAnswer } from '../../../src/shared/messages';
 import type { Transcript } from '../../../src/shared/transcript';
 import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
@@ -57,6 +57,12 @@ class FakeBackend implements ChatBackend {
   async deleteHistory(id: string) { this.calls.push(['deleteHistory', id]); }
   async openDiff(s: string, t: string, p: string) { this.calls.push(['openDiff', s, t, p]); }
   async openTerminal(s: string, t: string) { this.calls.push(['openTerminal', s, t]); }
+  async forkSession(s: string, from?: string) { this.calls.push(['forkSession', s, from]); return 's2'; }
+  async renameSession(s: string, title: string) { this.calls.push(['renameSession', s, title]); }
+  async providerAction(a: string, action: ProviderAction) { this.calls.push(['providerAction', a, action]); }
+  async openPlanFile(s: string, p: string) { this.calls.push(['openPlanFile', s, p]); }
+  async changedFileAction(s: string, k: string, a: 'open' | 'keep' | 'undo') { this.calls.push(['changedFileAction', s, k, a]); }
+  async changedFilesAll(s: string, a: 'keep' | 'undo') { this.calls.push(['changedFilesAll', s, a]); }
   onDidChangeAgents = event<void>(this.em, 'agents');
   onDidChangeSession = event<BackendSessionView>(this.em, 'session');
   onDidCloseSession = event<string>(this.em, 'close');
