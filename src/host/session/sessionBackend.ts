@@ -102,7 +102,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.disposables.push(this.agents.onDidEndProcess(({ agentId, crash }) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash))));
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });
+    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs, cards: this.cards });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -121,7 +122,6 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.terminals = new SessionTerminals(o.terminals, o.logs.main);
     this.onDidTerminalOutput = this.terminals.onDidOutput;
     const status = new ActiveAgentStatus(this.sessions, this.agents, o.statusBar, [events.onDidChangeActiveSession, events.onDidChangeSession, events.onDidCloseSession, this.agents.onDidChange]);
-    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
     this.disposables.push(
       status,
       this.agents,

@@ -5,11 +5,10 @@ import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
-import type { ElicitationBroker } from '../permissions/elicitationBroker';
-import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import type { RequestCards } from './requestCards';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
@@ -25,8 +24,8 @@ export interface SessionConnectorOptions {
   agents: AgentControl;
   sessions: SessionRegistry;
   tabs: SessionTabs;
-  permissions: PermissionBroker;
-  elicitations: ElicitationBroker;
+  /** Where pending permission and elicitation requests are cancelled. */
+  cards: RequestCards;
   terminals: TerminalBridge;
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets (the IDE tools). */
@@ -121,8 +120,7 @@ export class SessionConnector implements SessionHost {
   }
 
   cancelRequests(scopedId: string): void {
-    this.o.permissions.cancelAll(scopedId);
-    this.o.elicitations.cancelAll(scopedId);
+    this.o.cards.cancel(scopedId);
   }
 
   disposeTerminals(scopedId: string): void {
