@@ -1,7 +1,7 @@
 // The layer table: for each folder, the folders of ours it may import. ARCHITECTURE.md draws the same
 // table; change both together. `layersPlugin` resolves every relative import to a file before matching,
 // so a barrel (`../../acp`) counts as its folder; `export … from`, `import()` and `import('…').T` in types are
-// checked too. test/unit/lint/layers.test.ts lints snippets against it.
+// checked too. test/tooling/layers.test.ts lints snippets against it.
 import fs from 'node:fs';
 import path from 'node:path';
 
