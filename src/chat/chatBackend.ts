@@ -126,9 +126,16 @@ export interface ChatBackend {
   changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
   /** Keep All / Undo All of the session's pending changed files. */
   changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
+  /**
+   * Optional: @-mention candidates. When absent the chat uses its own VS Code provider (workspace files,
+   * folders, open editors, the active selection).
+   */
+  queryMentions?(query: string, sessionId: string | undefined): Promise<MentionCandidate[]>;
 
   // ---- events ----
   onDidChangeAgents: ChatEvent<void>;
+  /** A message went nowhere (a mention could not be read, or it was over the budget): it goes back into the composer. */
+  onDidRefusePrompt?: ChatEvent<{ sessionId: string; prompt: ComposerPrompt }>;
   /** A session's view changed (turn state, permissions, elicitations, capabilities, title...) or appeared. */
   onDidChangeSession: ChatEvent<BackendSessionView>;
   onDidCloseSession: ChatEvent<string>;

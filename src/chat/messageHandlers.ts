@@ -67,7 +67,7 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     openHistory: (m) => b.openHistory(m.historyId, m.mode),
     deleteHistory: (m) => b.deleteHistory(m.historyId),
     mentionQuery: async (m) => {
-      const candidates = await ui.queryMentions(m.query, m.sessionId);
+      const candidates = await (b.queryMentions ? b.queryMentions(m.query, m.sessionId) : ui.queryMentions(m.query, m.sessionId));
       d.reply({ type: 'mentionResults', requestId: m.requestId, candidates });
     },
     copyCode: async (m) => {

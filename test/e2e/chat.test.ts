@@ -67,6 +67,19 @@ async function showFinishedTour(chat: FrameLocator): Promise<void> {
   await waitForTurnEnd(chat, before, 90_000);
 }
 
+/** `text` in the shown session, scrolled to from its start (the virtualized transcript opens at the end). */
+async function textFromStart(chat: FrameLocator, text: string, timeoutMs: number): Promise<void> {
+  const log = transcript(chat);
+  await until(
+    async () => {
+      await log.evaluate((el) => el.scrollTo({ top: 0 }));
+      return log.getByText(text).first().isVisible();
+    },
+    `"${text}" from the start of the session`,
+    timeoutMs,
+  );
+}
+
 describe('Chat panel with the demo agent', function () {
   this.timeout(240_000);
   let wb: Workbench | undefined;
@@ -302,13 +315,13 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await below()) < 2, 'the transcript scrolled to the end of the answer');
 
     // Scrolled up while an answer streams (explain streams word by word): the view stays there.
-    const before = await turnsEnded(chat);
     const answers = await log.getByRole('article', { name: 'Agent' }).count();
     await sendMessage(chat, 'explain');
     await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming');
     await log.evaluate((el) => el.scrollTo({ top: 0 }));
     await nextFrames();
-    await waitForTurnEnd(chat, before);
+    // The turn's end is out of the DOM up here (the transcript is virtualized): Stop says it ended.
+    await until(async () => await button(chat, 'Stop').isDisabled(), 'the turn to end', 90_000);
     await nextFrames();
     assert.strictEqual(await log.evaluate((el) => el.scrollTop), 0, 'the transcript stays where the user scrolled up to');
 
@@ -335,7 +348,7 @@ describe('Chat panel with the demo agent', function () {
     await log.getByRole('heading', { name: 'What I can do here' }).waitFor();
     await first.click();
     await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
-    await transcript(chat).getByText(mark).first().waitFor({ timeout: 30_000 });
+    await textFromStart(chat, mark, 30_000);
     await screenshot(wb!.page, 'chat-two-sessions');
   });
 
@@ -357,7 +370,14 @@ describe('Chat panel with the demo agent', function () {
     for (const mark of marks) await tabs(chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
     const active = tabs(chat).filter({ hasText: marks[1].slice('explain '.length) });
     await until(async () => (await active.getAttribute('aria-selected')) === 'true', 'the tab that was active to be selected again', 60_000);
-    await transcript(chat).getByText(marks[1]).first().waitFor({ timeout: 60_000 });
+    await textFromStart(chat, marks[1], 60_000);
+    // The other tab shows its own transcript, not the active one's.
+    const other = tabs(chat).filter({ hasText: marks[0].slice('explain '.length) });
+    await other.click();
+    await until(async () => (await other.getAttribute('aria-selected')) === 'true', 'the other restored tab to be selected', 30_000);
+    await textFromStart(chat, marks[0], 30_000);
+    assert.strictEqual(await transcript(chat).getByText(marks[1]).count(), 0, 'the other tab does not show the active tab\'s messages');
+    await active.click();
     // The agents are listed again (the settings are read anew after the reload).
     await until(
       async () => {

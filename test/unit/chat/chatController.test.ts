@@ -38,6 +38,15 @@ describe('ChatController: handshake and queueing while not ready', () => {
     assert.equal(posted.length, 2, 'no stale deltas after init');
   });
 
+  it('a message the backend refused (its mentions) goes back into the composer, text and mentions', async () => {
+    const { backend, ctl, posted } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    const mentions = [{ kind: 'problems' as const, uri: 'file:///ws/a.ts', label: 'problems:a.ts' }];
+    backend.em.emit('refused', { sessionId: 's1', prompt: { text: 'fix @problems:a.ts', mentions, images: [] } });
+    ctl.flush();
+    assert.deepEqual(flatten(posted).find((m) => m.type === 'focusComposer'), { type: 'focusComposer', insert: 'fix @problems:a.ts', mentions });
+  });
+
   it('stops sending when hidden and resyncs on the next ready', async () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });

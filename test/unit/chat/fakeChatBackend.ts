@@ -75,6 +75,7 @@ export class FakeBackend implements ChatBackend {
   onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
   onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
   onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
+  onDidRefusePrompt = event<{ sessionId: string; prompt: ComposerPrompt }>(this.em, 'refused');
 
   setTurn(turn: BackendSessionView['turn']) {
     this.view = { ...this.view, turn };
