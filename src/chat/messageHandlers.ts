@@ -5,6 +5,7 @@ import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
 import type { SessionRequests } from './sessionRequests';
+import { steerMessage } from './steerMessage';
 
 type MessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
 export type MessageHandlers = { [T in WebviewToHostMessage['type']]: (message: MessageOf<T>) => unknown };
@@ -46,6 +47,10 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
       // When the agent needs sign-in first, the message is sent in the session opened after it.
       sessionId ??= await b.newSession(m.agentId, (opened) => queue.submit(opened, prompt));
       queue.submit(sessionId, prompt);
+    },
+    steer: (m) => {
+      if (!d.isOpen(m.sessionId)) return;
+      return steerMessage(b, queue, m.sessionId, m.prompt, (what, e) => ui.log('warn', `chat: ${what}: ${e instanceof Error ? e.message : String(e)}`));
     },
     cancel: (m) => b.cancel(m.sessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),

@@ -20,7 +20,9 @@ import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { SteerAnswer } from '../../chat/chatBackend';
 import { buildPromptBlocks } from './promptBuilder';
+import { steerTurn } from './steering';
 import type { TurnFiles, TurnRef } from './turnFiles';
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
@@ -254,6 +256,24 @@ export class Session implements vscode.Disposable {
 
   private toolCallsFrom(firstItem: number): ToolCallItem[] {
     return this.transcript.items.slice(firstItem).filter((i): i is ToolCallItem => i.kind === 'tool_call');
+  }
+
+  /** Sends the message into the running turn where the agent steers (steering.ts); the chat sends what it leaves. */
+  steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
+    return steerTurn(
+      {
+        agentId: this.agentId,
+        acpSessionId: this.acpSessionId,
+        turn: this.turn,
+        detached: this.detached,
+        capabilities: this.capabilities,
+        log: this.host.log,
+        connect: () => this.host.connect(this),
+        recordSteered: (blocks) => this.emit(this.state.recordSteeredPrompt(blocks)),
+        note: (title, description, severity) => this.note(title, description, severity),
+      },
+      prompt,
+    );
   }
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
-import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
+import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, SteerAnswer, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -31,6 +31,7 @@ import { SessionLifecycle } from './sessionLifecycle';
 import { SessionRegistry } from './sessionRegistry';
 import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
+import { onEnterWhileRunningChange } from './steering';
 import type { AgentStatusBar } from './statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import { TurnFiles } from './turnFiles';
@@ -126,6 +127,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         if (session) events.sessionChanged(session);
       }),
       o.diffReview.onDidChangeChangedFiles(() => this.sessions.values().forEach((s) => events.sessionChanged(s))),
+      onEnterWhileRunningChange(() => this.sessions.values().forEach((s) => events.sessionChanged(s))),
     );
   }
 
@@ -198,6 +200,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
     this.agents.dropRetry(session.agentId, sessionId);
     return session.prompt(prompt, { shownAlready: false });
+  }
+
+  steer(sessionId: string, prompt: ComposerPrompt): Promise<SteerAnswer> {
+    return this.sessions.require(sessionId).steer(prompt);
   }
 
   async cancel(sessionId: string): Promise<void> {

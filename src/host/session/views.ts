@@ -9,6 +9,7 @@ import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicit
 import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
 import type { AgentRuntime } from './agentRuntime';
 import type { Session } from './session';
+import { enterWhileRunning } from './steering';
 
 export interface SessionViewSources {
   permissions: PermissionBroker;
@@ -27,6 +28,7 @@ export function sessionView(session: Session, o: SessionViewSources): BackendSes
     elicitations: o.elicitations.pending(session.scopedId).map(elicitationView),
     folders: [session.cwd, ...session.additionalDirectories],
   };
+  if (session.capabilities.steering) view.enterWhileRunning = enterWhileRunning();
   if (session.error) view.error = session.error;
   if (session.loading) view.loading = true;
   const changed = changedFilesOf(session.scopedId, o.diffReview);
