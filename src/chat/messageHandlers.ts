@@ -48,10 +48,7 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
       sessionId ??= await b.newSession(m.agentId, (opened) => queue.submit(opened, prompt));
       queue.submit(sessionId, prompt);
     },
-    steer: (m) => {
-      if (!d.isOpen(m.sessionId)) return;
-      return steerMessage(b, queue, m.sessionId, m.prompt, (what, e) => ui.log('warn', `chat: ${what}: ${e instanceof Error ? e.message : String(e)}`));
-    },
+    steer: (m) => d.isOpen(m.sessionId) && steerMessage(b, queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
     cancel: (m) => b.cancel(m.sessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),

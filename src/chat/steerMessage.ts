@@ -10,14 +10,14 @@ export async function steerMessage(
   queue: Pick<PromptQueue, 'submit'>,
   sessionId: string,
   prompt: ComposerPrompt,
-  reportError: (what: string, error: unknown) => void,
+  warn: (message: string) => void,
 ): Promise<void> {
   let answer = 'promptRequired';
   if (backend.steer) {
     try {
       answer = await backend.steer(sessionId, prompt);
     } catch (error) {
-      reportError('Steering the message failed; it was queued instead', error);
+      warn(`Steering the message failed; it was queued instead: ${error instanceof Error ? error.message : String(error)}`);
       answer = 'failed';
     }
   }

@@ -70,7 +70,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * the host first starts a session with `agentId` (or the default). Queued while a turn runs.
    */
   message('prompt', { sessionId: z.optional(id), agentId: z.optional(id), newSessionRequestId: z.optional(id), prompt: composerPromptSchema }),
-  /** Steer: into the session's running turn where the agent steers, else sent like `prompt`. */
+  /** Into the running turn where the agent steers, else like `prompt`. */
   message('steer', { sessionId: id, prompt: composerPromptSchema }),
   message('cancel', { sessionId: id }),
   message('queueEdit', { sessionId: id, queueId: id, text }),

@@ -165,7 +165,7 @@ export class TranscriptState {
     return ops;
   }
 
-  /** A message the agent took into its running turn (steering): one item, marked, where the turn is now. */
+  /** A message steered into the running turn: one marked item. */
   recordSteeredPrompt(prompt: ReadonlyArray<ContentBlock>): TranscriptOp[] {
     return this.push(undefined, { kind: 'user_message', id: this.nextId(), content: prompt.map((b) => parseContentBlock(b)), steered: true });
   }

@@ -22,7 +22,6 @@ import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import { buildPromptBlocks } from './promptBuilder';
-import { steerTurn } from './steering';
 import type { TurnFiles, TurnRef } from './turnFiles';
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
@@ -266,22 +265,15 @@ export class Session implements vscode.Disposable {
     return this.transcript.items.slice(firstItem).filter((i): i is ToolCallItem => i.kind === 'tool_call');
   }
 
-  /** Sends the message into the running turn where the agent steers (steering.ts); the chat sends what it leaves. */
-  steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
-    return steerTurn(
-      {
-        agentId: this.agentId,
-        acpSessionId: this.acpSessionId,
-        turn: this.turn,
-        detached: this.detached,
-        capabilities: this.capabilities,
-        log: this.host.log,
-        connect: () => this.host.connect(this),
-        recordSteered: (blocks) => this.emit(this.state.recordSteeredPrompt(blocks)),
-        note: (title, description, severity) => this.note(title, description, severity),
-      },
-      prompt,
-    );
+  /** Steer: the message into the running turn (steering.ts, loaded on the first steer). */
+  async steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
+    const { steerTurn } = await import('./steering');
+    return steerTurn(this, {
+      log: this.host.log,
+      connect: () => this.host.connect(this),
+      build: () => buildPromptBlocks(prompt, this.capabilities),
+      recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
+    });
   }
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */

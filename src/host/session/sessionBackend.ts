@@ -32,7 +32,7 @@ import { SessionLifecycle } from './sessionLifecycle';
 import { SessionRegistry } from './sessionRegistry';
 import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
-import { onEnterWhileRunningChange } from './steering';
+import { onEnterWhileRunningChange } from './enterWhileRunning';
 import type { AgentStatusBar } from '../agents/statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import { TurnFiles } from './turnFiles';

@@ -7,7 +7,7 @@ import type { DiffReview } from '../diff';
 import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicitationBroker';
 import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
 import type { Session } from './session';
-import { enterWhileRunning } from './steering';
+import { enterWhileRunning } from './enterWhileRunning';
 
 export interface SessionViewSources {
   permissions: PermissionBroker;

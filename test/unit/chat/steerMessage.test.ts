@@ -69,7 +69,7 @@ describe('chat: Steer', () => {
     it(`${answer instanceof Error ? 'a rejection' : 'failed'}: the message waits in the queue behind the running turn, then goes once`, async () => {
       const t = setup(true);
       const reported: string[] = [];
-      await steerMessage(backendAnswering(answer), t.queue, 's1', prompt('kept'), (what) => reported.push(what));
+      await steerMessage(backendAnswering(answer), t.queue, 's1', prompt('kept'), (w) => reported.push(w));
       assert.deepEqual(t.queue.queued('s1').map((q) => q.text), ['kept']);
       assert.deepEqual(t.sent, []);
       assert.equal(reported.length, answer instanceof Error ? 1 : 0, 'a rejection is reported; a failure the session already said is not');
