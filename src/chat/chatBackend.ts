@@ -14,10 +14,17 @@ import type {
 import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
 import type { TranscriptOp } from '../shared/transcriptOps';
+import type { SteerOutcome } from '../acp';
 
 export interface Disposable {
   dispose(): unknown;
 }
+
+/**
+ * What became of a Steer: the agent took it (`injected` in the running turn, or `startedNewTurn`), left it to
+ * us (`promptRequired`: no turn runs, send it as a prompt), or did not take it (`failed`, said in the chat).
+ */
+export type SteerAnswer = SteerOutcome | 'failed';
 
 export type ChatEvent<T> = (listener: (e: T) => unknown) => Disposable;
 
@@ -88,6 +95,8 @@ export interface ChatBackend {
    * Resolves when the turn ends. The chat only calls it when the session's turn is idle: it owns the queue.
    */
   sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void>;
+  /** Sends the message into the running turn (agents that steer); the chat sends or keeps what comes back unsent. */
+  steer?(sessionId: string, prompt: ComposerPrompt): Promise<SteerAnswer>;
   /** session/cancel; the backend marks the turn cancelled and answers pending permissions with cancelled. */
   cancel(sessionId: string): Promise<void>;
   setMode(sessionId: string, modeId: string): Promise<void>;

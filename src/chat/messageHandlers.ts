@@ -5,6 +5,7 @@ import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
 import type { SessionRequests } from './sessionRequests';
+import { steerMessage } from './steerMessage';
 
 type MessageOf<T extends WebviewToHostMessage['type']> = Extract<WebviewToHostMessage, { type: T }>;
 export type MessageHandlers = { [T in WebviewToHostMessage['type']]: (message: MessageOf<T>) => unknown };
@@ -47,6 +48,7 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
       sessionId ??= await b.newSession(m.agentId, (opened) => queue.submit(opened, prompt));
       queue.submit(sessionId, prompt);
     },
+    steer: (m) => d.isOpen(m.sessionId) && steerMessage(b, queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
     cancel: (m) => b.cancel(m.sessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),

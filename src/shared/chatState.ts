@@ -99,7 +99,12 @@ export interface SessionCapabilities {
   fork?: boolean;
   /** The agent stores session titles (unstable session/set_title); otherwise a rename is kept locally. */
   title?: boolean;
+  /** The agent takes messages into its running turn (steering): the composer offers "Steer" while it works. */
+  steering?: boolean;
 }
+
+/** What Enter does while a turn runs (`switchboard.enterWhileRunning`); Steer applies only where the agent steers. */
+export type EnterWhileRunning = 'queue' | 'steer';
 
 export type TurnState = 'idle' | 'running' | 'cancelling';
 
@@ -225,6 +230,8 @@ export interface SessionView {
   permissions: PendingPermission[];
   elicitations: PendingElicitation[];
   queue: QueuedMessage[];
+  /** What Enter does while a turn runs; set when the agent supports steering. */
+  enterWhileRunning?: EnterWhileRunning;
   /** Last error of this session (failed prompt, failed load...), shown as a dismissable banner. */
   error?: SessionError;
   /** The session is loading (session/load replay in progress). */

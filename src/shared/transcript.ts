@@ -137,7 +137,8 @@ export const MAX_TOOL_OUTPUT = 200_000;
 
 /** One entry of the transcript, in the order it first appeared. */
 export type TranscriptItem =
-  | { kind: 'user_message'; id: string; messageId?: string; content: TranscriptContent[] }
+  /** `steered`: sent into a running turn (steering), shown where the agent took it. */
+  | { kind: 'user_message'; id: string; messageId?: string; content: TranscriptContent[]; steered?: true }
   | { kind: 'agent_message'; id: string; messageId?: string; content: TranscriptContent[] }
   | { kind: 'thought'; id: string; messageId?: string; content: TranscriptContent[] }
   | {

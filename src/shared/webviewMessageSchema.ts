@@ -73,6 +73,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
    * the host first starts a session with `agentId` (or the default). Queued while a turn runs.
    */
   message('prompt', { sessionId: z.optional(id), agentId: z.optional(id), newSessionRequestId: z.optional(id), prompt: composerPromptSchema }),
+  /** Into the running turn where the agent steers, else like `prompt`. */
+  message('steer', { sessionId: id, prompt: composerPromptSchema }),
   message('cancel', { sessionId: id }),
   message('queueEdit', { sessionId: id, queueId: id, text }),
   message('queueRemove', { sessionId: id, queueId: id }),

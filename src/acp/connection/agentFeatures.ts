@@ -24,6 +24,7 @@ export const OPTIONAL_METHODS = {
   'providers/list': { capability: 'providers', supported: (c) => c.providers },
   'providers/set': { capability: 'providers', supported: (c) => c.providers },
   'providers/disable': { capability: 'providers', supported: (c) => c.providers },
+  '_session/steering': { capability: '_meta.steering', supported: (c) => c.steering },
 } satisfies Record<string, MethodCapability>;
 
 export type OptionalMethod = keyof typeof OPTIONAL_METHODS;
@@ -42,6 +43,7 @@ export function composerCapabilities(caps: AgentCapabilities | undefined): Sessi
     loadSession: agentSupports(caps, 'session/load'),
     fork: agentSupports(caps, 'session/fork'),
     title: agentSupports(caps, 'session/set_title'),
+    steering: agentSupports(caps, '_session/steering'),
   };
 }
 

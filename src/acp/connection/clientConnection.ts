@@ -23,6 +23,7 @@ import { parseSessionNotification, summarizeIssues, type SessionNotification } f
 import { isRecord } from '../schema/lenient';
 import { AuthStatusUpdateSchema, ClaudeAuthStatusSchema, type AgentAuthStatus } from '../schema/authStatus';
 import { ListProvidersResultSchema, type ListProvidersResult, type SetProviderParams } from '../schema/providers';
+import { STEERING_METHOD, SteerResultSchema, type SteerResult } from '../schema/steering';
 import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
 import { agentSupports, OPTIONAL_METHODS, type OptionalMethod } from './agentFeatures';
@@ -357,6 +358,17 @@ export class AcpClientConnection {
         if (graceTimer) clearTimeout(graceTimer);
       });
     });
+  }
+
+  /**
+   * `_session/steering`: injects `prompt` into the session's running turn. When no turn runs the agent is
+   * asked to answer `promptRequired` and leave the message to us (sent then as a normal session/prompt).
+   */
+  async steer(sessionId: string, prompt: ContentBlock[], request?: RequestOptions): Promise<SteerResult> {
+    this.require(STEERING_METHOD);
+    const content = restrictPromptContent(prompt, this.capabilities().promptCapabilities, { downgradeResources: true });
+    const params = { sessionId, prompt: content, _meta: { steering: { idleBehavior: 'promptRequired' } } };
+    return this.call(STEERING_METHOD, params, SteerResultSchema, request);
   }
 
   /** Ask the agent to stop the session's turn; pending permission requests get `cancelled`. */

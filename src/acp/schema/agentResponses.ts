@@ -4,6 +4,7 @@ import * as z from '../../shared/zod';
 import type { TurnUsage } from '../../shared/transcript';
 import { isRecord, lenientArray, optional } from './lenient';
 import { SessionSetupFields } from './sessionSetup';
+import { advertisesSteering } from './steering';
 
 const AuthMethodSchema = z.looseObject({
   id: z.string(),
@@ -36,12 +37,17 @@ const AgentCapabilitiesSchema = optional(
   }),
 );
 
-export const InitializeResultSchema = z.object({
-  protocolVersion: z.int(),
-  agentCapabilities: z.pipe(AgentCapabilitiesSchema, z.transform((c) => normaliseCapabilities(c))),
-  authMethods: z.pipe(optional(AuthMethodsSchema), z.transform((m) => m ?? [])),
-  agentInfo: optional(z.object({ name: z.string(), version: z.catch(z.string(), ''), title: optional(z.string()) })),
-});
+export const InitializeResultSchema = z.pipe(
+  z.object({
+    protocolVersion: z.int(),
+    agentCapabilities: z.pipe(AgentCapabilitiesSchema, z.transform((c) => normaliseCapabilities(c))),
+    authMethods: z.pipe(optional(AuthMethodsSchema), z.transform((m) => m ?? [])),
+    agentInfo: optional(z.object({ name: z.string(), version: z.catch(z.string(), ''), title: optional(z.string()) })),
+    _meta: z.optional(z.unknown()),
+  }),
+  // Steering is announced beside the capabilities, in the result's own `_meta`; read into them here.
+  z.transform(({ _meta, ...result }) => ({ ...result, agentCapabilities: { ...result.agentCapabilities, steering: advertisesSteering(_meta) } })),
+);
 
 /** Capabilities after defaults: every flag is a boolean, absent means unsupported. */
 export interface AgentCapabilities {
@@ -53,6 +59,8 @@ export interface AgentCapabilities {
   auth: { logout: boolean; status: boolean };
   /** Unstable providers/list, set and disable. */
   providers: boolean;
+  /** `_session/steering` (the initialize result's `_meta.steering.supported`). */
+  steering: boolean;
 }
 
 const NoCapabilities: AgentCapabilities = {
@@ -62,9 +70,10 @@ const NoCapabilities: AgentCapabilities = {
   sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false, fork: false, title: false, systemPrompt: false },
   auth: { logout: false, status: false },
   providers: false,
+  steering: false,
 };
 
-function normaliseCapabilities(parsed: Partial<AgentCapabilities> = {}): AgentCapabilities {
+function normaliseCapabilities(parsed: Partial<Omit<AgentCapabilities, 'steering'>> = {}): Omit<AgentCapabilities, 'steering'> {
   return {
     loadSession: parsed.loadSession ?? false,
     promptCapabilities: { ...NoCapabilities.promptCapabilities, ...parsed.promptCapabilities },

@@ -165,6 +165,11 @@ export class TranscriptState {
     return ops;
   }
 
+  /** A message steered into the running turn: one marked item. */
+  recordSteeredPrompt(prompt: ReadonlyArray<ContentBlock>): TranscriptOp[] {
+    return this.push(undefined, { kind: 'user_message', id: this.nextId(), content: prompt.map((b) => parseContentBlock(b)), steered: true });
+  }
+
   /** The end of a prompt turn; an end_turn after no agent content is flagged `empty`. */
   recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): TranscriptOp[] {
     const empty = stopReason === 'end_turn' && !this.turnHasAgentContent();
@@ -197,7 +202,7 @@ export class TranscriptState {
     const items = this.transcript.items;
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
-      if (!all && (item.kind === 'user_message' || item.kind === 'turn_end')) break;
+      if (!all && ((item.kind === 'user_message' && !item.steered) || item.kind === 'turn_end')) break;
       if (item.kind === 'tool_call' && (item.status === 'pending' || item.status === 'in_progress') && item.unfinished === undefined) {
         ops.push(...this.replace(i, { ...item, unfinished: stopReason }));
       }
@@ -261,7 +266,7 @@ export class TranscriptState {
     } else {
       // No id: a consecutive run of the same kind is one message.
       const last = items[items.length - 1];
-      if (last !== undefined && last.kind === kind && last.messageId === undefined) at = items.length - 1;
+      if (last !== undefined && last.kind === kind && last.messageId === undefined && !('steered' in last)) at = items.length - 1;
     }
     if (at === undefined) {
       if (messageId === undefined) return this.push(undefined, { kind, id: this.nextId(), content: [content] });
@@ -284,8 +289,9 @@ export class TranscriptState {
   private turnHasAgentContent(): boolean {
     const items = this.transcript.items;
     for (let i = items.length - 1; i >= 0; i--) {
-      const kind = items[i].kind;
-      if (kind === 'user_message' || kind === 'turn_end') return false;
+      const item = items[i];
+      const kind = item.kind;
+      if ((kind === 'user_message' && !item.steered) || kind === 'turn_end') return false;
       if (AGENT_CONTENT.has(kind)) return true;
     }
     return false;

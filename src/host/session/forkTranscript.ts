@@ -16,7 +16,8 @@ export function forkedTranscript(source: Transcript, sourceTitle: string, sessio
   if (fromItemId !== undefined && at < 0) throw new Error('That message is no longer in the session.');
   let end = copy.items.length;
   if (at >= 0) {
-    const next = copy.items.findIndex((i, index) => index > at && i.kind === 'user_message');
+    // A steered message belongs to the turn it was sent into: the turn ends at the next prompt.
+    const next = copy.items.findIndex((i, index) => index > at && i.kind === 'user_message' && !i.steered);
     if (next >= 0) end = next;
   }
   const cut = end < copy.items.length;

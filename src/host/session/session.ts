@@ -19,6 +19,7 @@ import type { InstructionsView, SessionCapabilities, SessionError, TurnState } f
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
+import type { SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
@@ -284,6 +285,17 @@ export class Session implements vscode.Disposable {
 
   private toolCallsFrom(firstItem: number): ToolCallItem[] {
     return this.transcript.items.slice(firstItem).filter((i): i is ToolCallItem => i.kind === 'tool_call');
+  }
+
+  /** Steer: the message into the running turn (steering.ts, loaded on the first steer). */
+  async steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
+    const [{ steerTurn }, { buildPromptBlocks }] = await Promise.all([import('./steering'), loadPromptBuilder()]);
+    return steerTurn(this, {
+      log: this.host.log,
+      connect: () => this.host.connect(this),
+      build: () => buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this)),
+      recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
+    });
   }
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
-import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
+import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, SteerAnswer, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import { queryMentionCandidates } from '../../chat/hostUi';
 import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
@@ -35,6 +35,7 @@ import { SessionLifecycle } from './sessionLifecycle';
 import { SessionRegistry } from './sessionRegistry';
 import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
+import { onEnterWhileRunningChange } from './enterWhileRunning';
 import type { AgentStatusBar } from '../agents/statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import { TurnFiles } from './turnFiles';
@@ -138,6 +139,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
         if (session) events.sessionChanged(session);
       }),
       o.diffReview.onDidChangeChangedFiles(() => this.sessions.values().forEach((s) => events.sessionChanged(s))),
+      onEnterWhileRunningChange(() => this.sessions.values().forEach((s) => events.sessionChanged(s))),
     );
   }
 
@@ -210,6 +212,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
     this.agents.dropRetry(session.agentId, sessionId);
     return session.prompt(prompt, { shownAlready: false });
+  }
+
+  steer(sessionId: string, prompt: ComposerPrompt): Promise<SteerAnswer> {
+    return this.sessions.require(sessionId).steer(prompt);
   }
 
   /** Files, folders and open editors (the chat's own list), then the context groups. */

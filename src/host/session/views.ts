@@ -7,6 +7,7 @@ import type { DiffReview } from '../diff';
 import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicitationBroker';
 import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
 import type { Session } from './session';
+import { enterWhileRunning } from './enterWhileRunning';
 
 export interface SessionViewSources {
   permissions: PermissionBroker;
@@ -25,6 +26,7 @@ export function sessionView(session: Session, o: SessionViewSources): BackendSes
     elicitations: o.elicitations.pending(session.scopedId).map(elicitationView),
     folders: [session.cwd, ...session.additionalDirectories],
   };
+  if (session.capabilities.steering) view.enterWhileRunning = enterWhileRunning();
   if (session.error) view.error = session.error;
   if (session.loading) view.loading = true;
   if (session.instructions) view.instructions = session.instructions;

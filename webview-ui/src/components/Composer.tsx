@@ -6,6 +6,7 @@ import { NO_SESSION, type Draft, type SessionState } from '../store';
 import { MENTION_ICON, groupMentions } from '../mentionGroups';
 import { Icon, useStore } from './common';
 import { MentionOption } from './MentionOption';
+import { SteerButton, steeringNow, workingPlaceholder } from './Steer';
 
 type Suggestion =
   | { kind: 'command'; command: AvailableCommand }
@@ -100,6 +101,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const caps = session?.view.capabilities;
   const commands = session?.transcript.commands ?? [];
   const busy = session !== undefined && session.view.turn !== 'idle';
+  const steering = steeringNow(session);
 
   const suggestions: Suggestion[] = !trigger
     ? []
@@ -143,7 +145,8 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     });
   };
 
-  const send = () => {
+  /** `steer`: into the running turn (the host sends it like a prompt when no turn runs any more). */
+  const send = (steer = false) => {
     const text = draft.text;
     if (!text.trim() && !draft.images.length && !draft.mentions.length) return;
     // Only mentions still referenced in the text (or with no text at all) go out.
@@ -152,13 +155,16 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     const starting = store.startingSession;
     const target = starting ? undefined : session;
     const agentId = starting ? starting.agentId : store.selectedAgentId();
-    store.post({
-      type: 'prompt',
-      ...(target ? { sessionId: target.view.sessionId } : {}),
-      ...(!target && agentId ? { agentId } : {}),
-      ...(starting ? { newSessionRequestId: starting.requestId } : {}),
-      prompt: { text, mentions, images: draft.images },
-    });
+    const prompt = { text, mentions, images: draft.images };
+    if (steer && target) store.post({ type: 'steer', sessionId: target.view.sessionId, prompt });
+    else
+      store.post({
+        type: 'prompt',
+        ...(target ? { sessionId: target.view.sessionId } : {}),
+        ...(!target && agentId ? { agentId } : {}),
+        ...(starting ? { newSessionRequestId: starting.requestId } : {}),
+        prompt,
+      });
     store.rememberSent(text);
     recallIndex.current = undefined;
     setDraft({ text: '', mentions: [], images: [] });
@@ -186,7 +192,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      send();
+      send(steering === 'steer');
       return;
     }
     if (e.key === 'ArrowUp' && !e.shiftKey) {
@@ -332,7 +338,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
         aria-autocomplete="list"
         aria-controls={open ? listId : undefined}
         aria-activedescendant={open ? `sugg-${activeIndex}` : undefined}
-        placeholder={busy ? 'The agent is working — messages are queued' : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
+        placeholder={busy ? workingPlaceholder(steering) : 'Message the agent (Enter to send, Shift+Enter for a new line)'}
         rows={3}
         value={draft.text}
         onInput={(e) => {
@@ -347,10 +353,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       />
       {selectedCommand?.inputHint && <div class="input-hint muted">{selectedCommand.inputHint}</div>}
       <div class="composer-actions">
-        <button type="button" class="primary-button" onClick={send} title={busy ? 'Queue the message (sent when the agent finishes)' : 'Send (Enter)'}>
+        <button type="button" class="primary-button" onClick={() => send()} title={busy ? 'Queue the message (sent when the agent finishes)' : 'Send (Enter)'}>
           <Icon name="send" />
           Send
         </button>
+        {steering && <SteerButton enter={steering} onSteer={() => send(true)} />}
         <button
           type="button"
           class="secondary-button"

@@ -131,9 +131,14 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
   switch (item.kind) {
     case 'user_message':
       return (
-        <div class="message user" role="article" aria-label="You">
+        <div class={item.steered ? 'message user steered' : 'message user'} role="article" aria-label={item.steered ? 'You (steered)' : 'You'}>
           <div class="message-author">
             You
+            {item.steered && (
+              <span class="badge steered-badge" title="Sent into the running turn">
+                steered
+              </span>
+            )}
             <ForkFromHere sessionId={sessionId} itemId={item.id} />
           </div>
           <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />

@@ -1,0 +1,127 @@
+// Steering through the chat's own handler (the webview's `steer` message) and the real SessionBackend, with the
+// fake agent taught to steer (--steering; the steered text's first word picks the agent's answer): the
+// composer's offer and Enter's setting, a message injected into the running turn (marked where it went), each
+// other answer (promptRequired after a race, startedNewTurn, an error, an answer of no known kind, no answer at
+// all) and a steer after the turn ended: a message the agent did not take is queued and sent exactly once.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { TranscriptItem } from '../../../src/shared/transcript';
+import { setSettings, waitFor } from '../index';
+import { prompt, textOf, transcriptOf, withFakeAgents } from './helpers';
+
+const record = path.join(os.tmpdir(), `switchboard-steering-${process.pid}-${Date.now()}.jsonl`);
+
+describe('steering: a message sent into the running turn', function () {
+  this.timeout(120_000);
+  const context = withFakeAgents({ Steerer: ['--steering', `--record=${record}`], 'No Steering': [`--record=${record}-plain`] });
+  after(() => {
+    for (const f of [record, `${record}-plain`]) fs.rmSync(f, { force: true });
+  });
+
+  const sb = () => context.sb;
+  const view = (id: string) => sb().backend.getSessions().find((s) => s.view.sessionId === id)!.view;
+  const items = (id: string) => transcriptOf(sb(), id).items;
+  const said = (id: string) => items(id).filter((i) => i.kind === 'agent_message').map(textOf);
+  /** The requests the agent got with a text block equal to `text`, by method. */
+  const requests = (file: string, method: string, text: string) =>
+    (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [])
+      .map((l) => JSON.parse(l) as { method: string; params: { prompt?: Array<{ type: string; text?: string }> } })
+      .filter((r) => r.method === method && r.params.prompt?.some((b) => b.text === text));
+  const send = (sessionId: string, text: string) => sb().chat.controller.handleMessage({ type: 'prompt', sessionId, prompt: prompt(text) });
+  const steer = (sessionId: string, text: string) => sb().chat.controller.handleMessage({ type: 'steer', sessionId, prompt: prompt(text) });
+  const queued = (id: string) => sb().chat.controller.queued(id).map((q) => q.text);
+
+  /** A new session of `agent` whose turn runs (`steerable`: it waits for a steer). */
+  async function runningTurn(agent = 'Steerer', command = 'steerable'): Promise<string> {
+    const id = await sb().backend.newSession(agent);
+    send(id, command);
+    await waitFor(() => view(id).turn === 'running' && said(id).length > 0, 'the turn to run and the agent to speak', 30_000);
+    return id;
+  }
+  const idle = (id: string, what: string) => waitFor(() => view(id).turn === 'idle' && queued(id).length === 0, what, 60_000);
+  const shown = (id: string) => items(id).flatMap((i: TranscriptItem) => (i.kind === 'user_message' ? [`${i.steered ? 'steered' : 'you'}: ${textOf(i)}`] : i.kind === 'agent_message' ? [`agent: ${textOf(i)}`] : i.kind === 'turn_end' ? ['end'] : []));
+
+  it('offered while the agent steers, with what Enter does; not offered by an agent without steering', async () => {
+    const id = await sb().backend.newSession('Steerer');
+    assert.strictEqual(view(id).capabilities.steering, true);
+    assert.strictEqual(view(id).enterWhileRunning, 'queue', 'Enter keeps queueing by default');
+    const restore = await setSettings({ 'switchboard.enterWhileRunning': 'steer' });
+    try {
+      await waitFor(() => view(id).enterWhileRunning === 'steer', 'the view to say Enter steers');
+    } finally {
+      await restore();
+    }
+    await waitFor(() => view(id).enterWhileRunning === 'queue', 'back to queue');
+    const plain = await sb().backend.newSession('No Steering');
+    assert.strictEqual(view(plain).capabilities.steering, false);
+    assert.strictEqual(view(plain).enterWhileRunning, undefined);
+  });
+
+  it('injected: the message shows where the agent took it, marked steered, and the same turn answers it', async () => {
+    const id = await runningTurn();
+    steer(id, 'use tabs, not spaces');
+    await idle(id, 'the steered turn to end');
+    assert.deepStrictEqual(shown(id), ['you: steerable', 'agent: waiting for a steer', 'steered: use tabs, not spaces', 'agent: steered: use tabs, not spaces', 'end']);
+    assert.strictEqual(requests(record, '_session/steering', 'use tabs, not spaces').length, 1);
+    assert.strictEqual(requests(record, 'session/prompt', 'use tabs, not spaces').length, 0, 'never sent again as a prompt');
+    assert.strictEqual(view(id).error, undefined);
+  });
+
+  it('a steer that races the end of the turn (promptRequired) is sent as the next prompt, exactly once', async () => {
+    const id = await runningTurn();
+    steer(id, 'race the end');
+    await waitFor(() => said(id).includes('echo: race the end'), 'the message answered as a prompt', 60_000);
+    await idle(id, 'the turns to end');
+    assert.deepStrictEqual(shown(id), ['you: steerable', 'agent: waiting for a steer', 'end', 'you: race the end', 'agent: echo: race the end', 'end']);
+    assert.strictEqual(requests(record, 'session/prompt', 'race the end').length, 1, 'exactly one prompt');
+  });
+
+  it('a Steer once the turn has ended (a composer that had not heard yet) goes as a prompt without asking the agent to steer', async () => {
+    const id = await sb().backend.newSession('Steerer');
+    await sb().backend.sendPrompt(id, prompt('hello'));
+    steer(id, 'late steer');
+    await waitFor(() => said(id).includes('echo: late steer'), 'the message answered as a prompt', 60_000);
+    assert.strictEqual(requests(record, '_session/steering', 'late steer').length, 0);
+    assert.strictEqual(requests(record, 'session/prompt', 'late steer').length, 1);
+  });
+
+  it('startedNewTurn: the message is marked steered and the chat says the agent started a new turn with it', async () => {
+    const id = await runningTurn();
+    steer(id, 'new-turn here');
+    await waitFor(() => said(id).includes('new turn: new-turn here'), "the agent's own turn to speak", 30_000);
+    assert.ok(shown(id).includes('steered: new-turn here'), shown(id).join(' | '));
+    assert.ok(items(id).some((i) => i.kind === 'notice' && /started a new turn with your message/.test(i.title)));
+    assert.strictEqual(requests(record, 'session/prompt', 'new-turn here').length, 0, 'not sent again');
+  });
+
+  it('an error, an answer of no known kind, or no answer in time: said in the chat, the message kept in the queue and sent once after the turn', async () => {
+    const id = await runningTurn();
+    for (const text of ['error one', 'garbage two', 'silent three']) {
+      steer(id, text);
+      await waitFor(() => queued(id).includes(text), `"${text}" kept in the queue`, 30_000);
+    }
+    const notices = items(id).filter((i) => i.kind === 'notice' && /not steered/.test(i.title));
+    assert.strictEqual(notices.length, 3, 'each said once');
+    assert.ok(notices.some((n) => n.kind === 'notice' && /did not answer within/.test(n.description ?? '')), 'the silent one says the agent did not answer');
+    assert.ok(notices.every((n) => n.kind === 'notice' && /waits in the queue/.test(n.description ?? '')), 'each says the way forward');
+    assert.strictEqual(view(id).turn, 'running', 'the turn kept running');
+    steer(id, 'finish now');
+    await idle(id, 'the turn and the queue to be done');
+    for (const text of ['error one', 'garbage two', 'silent three']) {
+      assert.strictEqual(requests(record, 'session/prompt', text).length, 1, `"${text}" sent as a prompt exactly once`);
+      assert.ok(said(id).includes(`echo: ${text}`));
+    }
+    assert.ok(!shown(id).some((l) => /^steered: (error|garbage|silent)/.test(l)), 'none shown as steered');
+  });
+
+  it('an agent without steering: a Steer is queued as today and sent after the turn', async () => {
+    const id = await runningTurn('No Steering', 'wait-cancel');
+    steer(id, 'just queue it');
+    await waitFor(() => queued(id).includes('just queue it'), 'the message queued', 30_000);
+    await sb().backend.cancel(id);
+    await waitFor(() => said(id).includes('echo: just queue it'), 'the queued message sent', 60_000);
+    assert.strictEqual(requests(`${record}-plain`, '_session/steering', 'just queue it').length, 0);
+  });
+});
