@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'session', 'diff', 'log', 'startup'];
+const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'context', 'session', 'diff', 'log', 'startup'];
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
@@ -24,6 +24,7 @@ const allowed = {
   'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
   'src/host/ideTools': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
+  'src/host/context': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.filter((h) => h !== 'startup').map((h) => `src/host/${h}`)],
   'src/host/startup': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.map((h) => `src/host/${h}`)],
 };

@@ -246,13 +246,20 @@ export interface HistoryItem {
 
 /** Something the user can @-mention. The host decides whether it goes out as `resource` or `resource_link`. */
 export interface MentionRef {
-  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol';
+  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol' | AttachedTextKind;
   uri: string;
   /** Text shown in the composer after `@`. */
   label: string;
   /** 1-based inclusive lines, for selections / symbols. */
   range?: { startLine: number; endLine: number };
+  /** What the mention carries itself (a terminal's selection, a diff, a problem), sent as is instead of reading `uri`. */
+  text?: string;
+  /** Added from the editor (Add to Chat): a chip that goes out whether or not the message names it. */
+  attached?: boolean;
 }
+
+/** Mentions whose content was captured when they were added (Add to Chat from a terminal, Source Control, a problem). */
+export type AttachedTextKind = 'terminal' | 'diff' | 'diagnostic';
 
 export interface MentionCandidate extends MentionRef {
   /** Secondary text (workspace-relative folder, "selection in foo.ts"...). */

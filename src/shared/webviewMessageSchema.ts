@@ -10,10 +10,12 @@ const id = z.string().check(z.minLength(1), z.maxLength(1000));
 const text = stringUpTo(1_000_000);
 
 const mention = z.object({
-  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol']),
+  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol', 'terminal', 'diff', 'diagnostic']),
   uri: stringUpTo(10_000),
   label: stringUpTo(1000),
   range: z.optional(z.object({ startLine: z.int(), endLine: z.int() })),
+  text: z.optional(stringUpTo(1_000_000)),
+  attached: z.optional(z.boolean()),
 });
 
 const image = z.object({

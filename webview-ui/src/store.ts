@@ -50,7 +50,7 @@ const MAX_EXPANDED = 500;
 export const NO_SESSION = '__new__';
 
 type Listener = () => void;
-type ComposerListener = (insert: string | undefined, mentions: MentionRef[] | undefined) => void;
+type ComposerListener = (insert: string | undefined, mentions: MentionRef[] | undefined, notice: string | undefined) => void;
 
 export class ChatStore {
   state: ChatState = {
@@ -216,7 +216,7 @@ export class ChatStore {
         else this.planFileErrors.set(`${m.sessionId}\n${m.planId}`, { uri: m.uri, error: m.error });
         return;
       case 'focusComposer':
-        for (const l of this.composerListeners) l(m.insert, m.mentions);
+        for (const l of this.composerListeners) l(m.insert, m.mentions, m.notice);
         return;
       case 'toast':
         this.showToast(m.message);

@@ -4,6 +4,7 @@ import type { AvailableCommand } from '../../../src/shared/transcript';
 import { labelThenDetail, rankByFuzzy } from '../../../src/shared/fuzzy';
 import { NO_SESSION, type Draft, type SessionState } from '../store';
 import { Icon, useStore } from './common';
+import { ComposerNotice, MentionChip } from './MentionChip';
 
 type Suggestion =
   | { kind: 'command'; command: AvailableCommand }
@@ -57,6 +58,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const lastMentionRequest = useRef(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const recallIndex = useRef<number | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>();
 
   // Switching tabs swaps the draft.
   if (draftKey !== key) {
@@ -80,15 +82,18 @@ export function Composer({ session }: { session: SessionState | undefined }) {
 
   useEffect(
     () =>
-      store.onComposerRequest((insert, mentions) => {
+      store.onComposerRequest((insert, mentions, notice) => {
         const el = textarea.current;
+        // The tab shown now: a session Add to Chat just opened may not have rendered yet.
+        const target = (store.startingSession ? undefined : store.active?.view.sessionId) ?? NO_SESSION;
         if (insert || mentions?.length) {
-          const d = store.draft(key);
+          const d = store.draft(target);
           const text = insert ? (d.text ? `${d.text}${d.text.endsWith(' ') ? '' : ' '}${insert}` : insert) : d.text;
           const next = { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] };
-          setDraftState(next);
-          store.setDraft(key, next);
+          store.setDraft(target, next);
+          if (target === key) setDraftState(next);
         }
+        setNotice(notice);
         el?.focus();
       }),
     [store, key],
@@ -144,7 +149,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     const text = draft.text;
     if (!text.trim() && !draft.images.length && !draft.mentions.length) return;
     // Only mentions still referenced in the text (or with no text at all) go out.
-    const mentions = draft.mentions.filter((m) => text.includes(`@${m.label}`) || !text.trim());
+    const mentions = draft.mentions.filter((m) => m.attached || text.includes(`@${m.label}`) || !text.trim());
     // While a session the user asked for is starting, the message waits for it instead of going to the tab shown.
     const starting = store.startingSession;
     const target = starting ? undefined : session;
@@ -160,6 +165,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     recallIndex.current = undefined;
     setDraft({ text: '', mentions: [], images: [] });
     setTrigger(undefined);
+    setNotice(undefined);
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -255,21 +261,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
 
   return (
     <div class="composer" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      {notice && <ComposerNotice text={notice} onDismiss={() => setNotice(undefined)} />}
       {(draft.mentions.length > 0 || draft.images.length > 0) && (
         <ul class="attachments" aria-label="Attachments">
           {draft.mentions.map((m, i) => (
-            <li key={`m${i}`} class="chip">
-              <Icon name={MENTION_ICON[m.kind] ?? 'file'} />
-              <span title={m.uri}>{m.label}</span>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Remove ${m.label}`}
-                onClick={() => setDraft({ ...draft, mentions: draft.mentions.filter((_, j) => j !== i) })}
-              >
-                <Icon name="close" />
-              </button>
-            </li>
+            <MentionChip key={`m${i}`} mention={m} onRemove={() => setDraft({ ...draft, mentions: draft.mentions.filter((_, j) => j !== i) })} />
           ))}
           {draft.images.map((img) => (
             <li key={img.id} class="chip">

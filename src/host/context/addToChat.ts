@@ -1,0 +1,104 @@
+// "Switchboard: Add to Chat" from every place context lives: the editor (its selection, else the whole
+// file), the editor title, the Explorer (files and folders, several at once), the terminal (its selection),
+// Source Control (a file's change as a diff), the Problems view and the `Ask <agent> to fix` quick fix.
+// Each becomes a chip in the active session's composer; nothing is sent until the user sends. What could
+// not be added is said once, in the chat, beside the composer.
+import * as vscode from 'vscode';
+import type { MentionRef } from '../../shared/chatState';
+import { outsideRefusal } from './access';
+import { asProblemRef, captureProblem, selectedProblems } from './diagnostics';
+import type { ProblemRef } from './quickFix';
+import type { ComposerTarget } from './register';
+import { checkResource, editorMentions, resourceMention } from './mentions';
+import { captureChange } from './scmChange';
+import { captureTerminalSelection } from './terminalSelection';
+
+export interface Gathered {
+  mentions: MentionRef[];
+  refusals: string[];
+}
+
+/** The problems selected in the Problems view. */
+export async function gatherSelectedProblems(): Promise<Gathered> {
+  return problems(await selectedProblems(), 'Select a problem in the Problems view first.');
+}
+
+/** What the command was given decides what is added (see the menus in package.json). */
+export async function gatherFor(target: ComposerTarget, first: unknown, second: unknown): Promise<Gathered> {
+  if (first instanceof vscode.Uri) {
+    // The Explorer passes the clicked item and every selected one; the editor's menus pass its file.
+    const uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) ? (second as vscode.Uri[]) : [first];
+    const editor = vscode.window.activeTextEditor;
+    const fromEditorContext = second === undefined && editor?.document.uri.toString() === first.toString();
+    if (fromEditorContext) return fromEditor(target, editor);
+    return resources(target, uris);
+  }
+  const scm = [first, second].flat().filter(isScmResource);
+  if (scm.length > 0) return changes(scm.map((s) => s.resourceUri));
+  const problem = asProblemRef(first);
+  if (problem) return problems([problem], '');
+  const terminal = asTerminal(first);
+  if (terminal) return fromTerminal(terminal);
+  const editor = vscode.window.activeTextEditor;
+  if (editor) return fromEditor(target, editor);
+  return { mentions: [], refusals: ['Nothing was added: open a file (or select its lines), or pick files in the Explorer, then Add to Chat.'] };
+}
+
+async function fromEditor(target: ComposerTarget, editor: vscode.TextEditor): Promise<Gathered> {
+  const refusal = await outsideRefusal(editor.document.uri, target.folders(), target.fileAccess());
+  if (refusal) return { mentions: [], refusals: [refusal] };
+  return { mentions: editorMentions(editor), refusals: [] };
+}
+
+async function resources(target: ComposerTarget, uris: readonly vscode.Uri[]): Promise<Gathered> {
+  const out: Gathered = { mentions: [], refusals: [] };
+  for (const uri of uris) {
+    const outside = await outsideRefusal(uri, target.folders(), target.fileAccess());
+    if (outside) {
+      out.refusals.push(outside);
+      continue;
+    }
+    const check = await checkResource(uri);
+    if (check.kind === 'refused') out.refusals.push(check.why);
+    else out.mentions.push(resourceMention(uri, check.kind));
+  }
+  return out;
+}
+
+async function changes(uris: readonly vscode.Uri[]): Promise<Gathered> {
+  const out: Gathered = { mentions: [], refusals: [] };
+  for (const uri of uris) {
+    const captured = await captureChange(uri);
+    if ('mention' in captured) out.mentions.push(captured.mention);
+    else out.refusals.push(captured.refused);
+  }
+  return out;
+}
+
+async function problems(refs: readonly ProblemRef[], whenNone: string): Promise<Gathered> {
+  const out: Gathered = { mentions: [], refusals: refs.length === 0 && whenNone ? [`No problem was added: ${whenNone}`] : [] };
+  for (const ref of refs) {
+    const captured = await captureProblem(ref);
+    if ('mention' in captured) out.mentions.push(captured.mention);
+    else out.refusals.push(captured.refused);
+  }
+  return out;
+}
+
+async function fromTerminal(terminal: vscode.Terminal): Promise<Gathered> {
+  const captured = await captureTerminalSelection(terminal);
+  return 'mention' in captured ? { mentions: [captured.mention], refusals: [] } : { mentions: [], refusals: [captured.refused] };
+}
+
+/** The terminal menu passes its terminal; the terminal's keybinding passes `{ from: 'terminal' }`. */
+function asTerminal(value: unknown): vscode.Terminal | undefined {
+  if (vscode.window.terminals.includes(value as vscode.Terminal)) return value as vscode.Terminal;
+  if (typeof value === 'object' && value !== null && (value as { from?: unknown }).from === 'terminal') {
+    return vscode.window.activeTerminal;
+  }
+  return undefined;
+}
+
+function isScmResource(value: unknown): value is vscode.SourceControlResourceState {
+  return typeof value === 'object' && value !== null && (value as { resourceUri?: unknown }).resourceUri instanceof vscode.Uri;
+}

@@ -1,0 +1,127 @@
+// A problem (diagnostic) as a chip: its message, source, code, severity and range with the lines around it,
+// taken when it is added, while VS Code still reports it. Also the problems selected in the Problems view.
+import * as vscode from 'vscode';
+import * as z from '../../shared/zod';
+import type { MentionRef } from '../../shared/chatState';
+import { displayName } from './mentions';
+import type { ProblemRef } from './quickFix';
+
+/** Lines shown before and after the problem's range. */
+const CONTEXT_LINES = 3;
+
+const problemSchema = z.object({
+  uri: z.string(),
+  message: z.string(),
+  source: z.optional(z.string()),
+  code: z.optional(z.string()),
+  severity: z.enum(['error', 'warning', 'information', 'hint']),
+  range: z.object({ startLine: z.int(), startCharacter: z.int(), endLine: z.int(), endCharacter: z.int() }),
+});
+
+/** The quick fix's argument, checked: a command can also be run by hand with anything. */
+export function asProblemRef(value: unknown): ProblemRef | undefined {
+  const r = problemSchema.safeParse(value);
+  return r.success ? r.data : undefined;
+}
+
+export type ProblemCapture = { mention: MentionRef } | { refused: string };
+
+/** The chip of a problem VS Code still reports; the lines around it from the live buffer, else the disk. */
+export async function captureProblem(problem: ProblemRef): Promise<ProblemCapture> {
+  const uri = vscode.Uri.parse(problem.uri);
+  const name = displayName(uri);
+  const reported = vscode.languages.getDiagnostics(uri).some((d) => d.message === problem.message && d.range.start.line === problem.range.startLine);
+  if (!reported) {
+    return { refused: `The problem in ${name} was not added: VS Code no longer reports it (its file was closed, or it was fixed). Open the file and try again.` };
+  }
+  const lines = await linesOf(uri);
+  const { startLine, startCharacter, endLine, endCharacter } = problem.range;
+  const where = `${name}:${startLine + 1}:${startCharacter + 1}-${endLine + 1}:${endCharacter + 1}`;
+  const origin = [problem.source, problem.code].filter((s) => s !== undefined && s !== '').join(' ');
+  const header = `${problem.severity[0].toUpperCase()}${problem.severity.slice(1)}${origin ? ` (${origin})` : ''} at ${where}: ${problem.message}`;
+  const text = lines ? `${header}\n${excerpt(lines, startLine, endLine)}` : header;
+  return {
+    mention: {
+      kind: 'diagnostic',
+      uri: uri.toString(),
+      label: `${name}:${startLine + 1} ${problem.severity}`,
+      range: { startLine: startLine + 1, endLine: endLine + 1 },
+      text,
+      attached: true,
+    },
+  };
+}
+
+async function linesOf(uri: vscode.Uri): Promise<string[] | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === uri.toString());
+  if (open) return open.getText().split(/\r?\n/);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri)).split(/\r?\n/);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The problem's lines with CONTEXT_LINES around them, numbered, the problem's own marked with `>`. */
+function excerpt(lines: string[], startLine: number, endLine: number): string {
+  const from = Math.max(0, startLine - CONTEXT_LINES);
+  const to = Math.min(lines.length - 1, endLine + CONTEXT_LINES);
+  const width = String(to + 1).length;
+  const out: string[] = [];
+  for (let i = from; i <= to; i++) out.push(`${i >= startLine && i <= endLine ? '>' : ' '}${String(i + 1).padStart(width)} | ${lines[i]}`);
+  return out.join('\n');
+}
+
+// What the Problems view's "Copy" puts on the clipboard: a JSON array of its selected markers.
+const markerSchema = z.object({
+  resource: z.string(),
+  message: z.string(),
+  source: z.optional(z.string()),
+  code: z.optional(z.union([z.string(), z.number(), z.object({ value: z.union([z.string(), z.number()]) })])),
+  severity: z.number(),
+  startLineNumber: z.int(),
+  startColumn: z.int(),
+  endLineNumber: z.int(),
+  endColumn: z.int(),
+});
+
+const MARKER_SEVERITY: Record<number, ProblemRef['severity']> = { 8: 'error', 4: 'warning', 2: 'information', 1: 'hint' };
+
+/**
+ * The problems selected in the Problems view. VS Code hands a `problems/context` command no argument, so
+ * the view's own Copy (which copies its selected markers as JSON) is run, and the clipboard put back.
+ */
+export async function selectedProblems(): Promise<ProblemRef[]> {
+  const saved = await vscode.env.clipboard.readText();
+  let copied: string;
+  try {
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('problems.action.copy');
+    copied = await vscode.env.clipboard.readText();
+  } finally {
+    await vscode.env.clipboard.writeText(saved);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(copied);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((item): ProblemRef[] => {
+    const r = markerSchema.safeParse(item);
+    if (!r.success) return [];
+    const m = r.data;
+    const code = m.code === undefined ? undefined : typeof m.code === 'object' ? String(m.code.value) : String(m.code);
+    return [
+      {
+        uri: vscode.Uri.file(m.resource).toString(),
+        message: m.message,
+        ...(m.source ? { source: m.source } : {}),
+        ...(code !== undefined ? { code } : {}),
+        severity: MARKER_SEVERITY[m.severity] ?? 'information',
+        range: { startLine: m.startLineNumber - 1, startCharacter: m.startColumn - 1, endLine: m.endLineNumber - 1, endCharacter: m.endColumn - 1 },
+      },
+    ];
+  });
+}
