@@ -115,6 +115,9 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
       'git.openRepositoryInParentFolders': 'always',
     });
     wb = await openWorkbench({ width: 1400, height: 900 });
+    // The terminal's selection and the Problems view's markers are read through the clipboard, as in a
+    // browser where the user allowed it.
+    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
     chat = await openChat(wb.page);
   });
 
@@ -177,8 +180,8 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     assert.ok(resource, `a resource block in ${JSON.stringify(prompt)}`);
     assert.match(resource.uri, /\/addtochat\/broken\.json#L4$/);
     assert.match(resource.text ?? '', /^Error( \([^)]*\))? at broken\.json:4:\d+-4:\d+: \S/);
-    assert.match(resource.text ?? '', /^ 3 \| {2}"second": 2$/m, 'the line before the problem');
-    assert.match(resource.text ?? '', /^>4 \| {2}"third": 3$/m, 'the problem line, marked');
+    assert.match(resource.text ?? '', /^ 3 \| {3}"second": 2$/m, `the line before the problem in ${resource.text}`);
+    assert.match(resource.text ?? '', /^>4 \| {3}"third": 3$/m, `the problem line, marked, in ${resource.text}`);
   });
 
   it('a folder and a file picked together in the Explorer become two chips: a folder link and the file', async () => {
@@ -227,9 +230,27 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     assert.match(resource.text ?? '', /addtochat-42-marker/);
   });
 
+  it('"Add to Chat" on a problem in the Problems view adds that problem', async () => {
+    const page = wb!.page;
+    await openFile(page, `${DIR}/broken.json`);
+    await until(async () => (await page.locator('.part.editor .editor-group-container.active .squiggly-error').count()) > 0, 'VS Code to report the JSON syntax error', 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    const marker = page.locator('.markers-panel .monaco-list-row[aria-level="2"]').first();
+    await marker.waitFor({ state: 'visible', timeout: 30_000 });
+    const before = prompts().length;
+    await marker.click({ button: 'right' });
+    await contextMenuItem(page, 'Add to Chat');
+    await openSwitchboardView(page);
+    await chipsAre(['broken.json:4 error'], before);
+    const prompt = await sendAndReceive();
+    const resource = prompt.find((b) => b.type === 'resource')?.resource;
+    assert.ok(resource, `a resource block in ${JSON.stringify(prompt)}`);
+    assert.match(resource.text ?? '', /^Error( \([^)]*\))? at broken\.json:4:\d+-4:\d+: \S/);
+  });
+
   it("a Source Control change becomes a chip and reaches the agent as the file's unified diff", async () => {
     const page = wb!.page;
-    await runCommand(page, 'View: Show Source Control');
+    await page.keyboard.press('Control+Shift+G');
     const resourceRow = page.locator('.scm-view .monaco-list-row', { hasText: 'tracked.txt' }).first();
     await until(async () => (await resourceRow.count()) > 0, 'the change to tracked.txt in Source Control', 90_000, 1000);
     const before = prompts().length;
