@@ -1,5 +1,5 @@
 // Add to Chat's chips in the composer: the host's focusComposer puts them (and a notice of what was not
-// added) in the active session's composer, even when that session's tab arrived in the same moment; they
+// added) in the active session's composer, in the session Add to Chat opened; they
 // are removable; Send sends them with or without text naming them, and nothing is sent before Send.
 import './setupDom';
 import * as assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const terminal: MentionRef = { kind: 'terminal', uri: 'terminal:bash', label: 'b
 describe('webview: Add to Chat chips', () => {
   it('shows the chips in the session that just opened, removable, and sends them with the text on Send only', () => {
     const h = mount({ ...snapshot(), sessions: [], activeSessionId: undefined });
-    // The session Add to Chat opened and the chips arrive together, before a frame is drawn.
+    // The session Add to Chat opened, then the chips.
     h.send({ type: 'batch', messages: [{ type: 'session', session: sessionView({ sessionId: 's2' }) }, { type: 'activeSession', sessionId: 's2' }] });
     h.send({ type: 'focusComposer', mentions: [selection, terminal] });
     h.flush();
