@@ -112,7 +112,9 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
       'switchboard.defaultAgent': FAKE_AGENT,
       'terminal.integrated.rightClickBehavior': 'default',
       'files.autoSave': 'off',
-      'git.openRepositoryInParentFolders': 'always',
+      // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); this file turns it on for its repository.
+      'git.enabled': true,
+      'git.autoRepositoryDetection': true,
     });
     wb = await openWorkbench({ width: 1400, height: 900 });
     // The terminal's selection and the Problems view's markers are read through the clipboard, as in a
@@ -130,6 +132,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   after(async () => {
     if (wb) saveConsole(wb, 'addtochat');
     await closeWorkbench(wb);
+    updateSettings({ 'git.enabled': false, 'git.autoRepositoryDetection': false });
   });
 
   it('selected lines become the chip lines.txt:3-9 and reach the agent as exactly those lines of the unsaved buffer', async () => {

@@ -24,7 +24,8 @@ export async function gatherSelectedProblems(): Promise<Gathered> {
 }
 
 /** What the command was given decides what is added (see the menus in package.json). */
-export async function gatherFor(target: ComposerTarget, first: unknown, second: unknown): Promise<Gathered> {
+export async function gatherFor(target: ComposerTarget, args: readonly unknown[]): Promise<Gathered> {
+  const [first, second] = args;
   if (first instanceof vscode.Uri) {
     // The Explorer passes the clicked item and every selected one; the editor's menus pass its file.
     const uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) ? (second as vscode.Uri[]) : [first];
@@ -33,12 +34,16 @@ export async function gatherFor(target: ComposerTarget, first: unknown, second: 
     if (fromEditorContext) return fromEditor(target, editor);
     return resources(target, uris);
   }
-  const scm = [first, second].flat().filter(isScmResource);
+  // Source Control passes every selected resource, each as an argument.
+  const scm = args.flat().filter(isScmResource);
   if (scm.length > 0) return changes(scm.map((s) => s.resourceUri));
   const problem = asProblemRef(first);
   if (problem) return problems([problem], '');
-  const terminal = asTerminal(first);
-  if (terminal) return fromTerminal(terminal);
+  if (isTerminalRequest(first)) {
+    const terminal = vscode.window.terminals.includes(first as vscode.Terminal) ? (first as vscode.Terminal) : vscode.window.activeTerminal;
+    if (terminal) return fromTerminal(terminal);
+    return { mentions: [], refusals: ['Nothing was added: no terminal is open.'] };
+  }
   const editor = vscode.window.activeTextEditor;
   if (editor) return fromEditor(target, editor);
   return { mentions: [], refusals: ['Nothing was added: open a file (or select its lines), or pick files in the Explorer, then Add to Chat.'] };
@@ -91,12 +96,9 @@ async function fromTerminal(terminal: vscode.Terminal): Promise<Gathered> {
 }
 
 /** The terminal menu passes its terminal; the terminal's keybinding passes `{ from: 'terminal' }`. */
-function asTerminal(value: unknown): vscode.Terminal | undefined {
-  if (vscode.window.terminals.includes(value as vscode.Terminal)) return value as vscode.Terminal;
-  if (typeof value === 'object' && value !== null && (value as { from?: unknown }).from === 'terminal') {
-    return vscode.window.activeTerminal;
-  }
-  return undefined;
+function isTerminalRequest(value: unknown): boolean {
+  if (vscode.window.terminals.includes(value as vscode.Terminal)) return true;
+  return typeof value === 'object' && value !== null && (value as { from?: unknown }).from === 'terminal';
 }
 
 function isScmResource(value: unknown): value is vscode.SourceControlResourceState {
