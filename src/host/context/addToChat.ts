@@ -36,7 +36,7 @@ export async function gatherFor(target: ComposerTarget, args: readonly unknown[]
   }
   // Source Control passes every selected resource, each as an argument.
   const scm = args.flat().filter(isScmResource);
-  if (scm.length > 0) return changes(scm.map((s) => s.resourceUri));
+  if (scm.length > 0) return changes([...new Map(scm.map((s) => [s.resourceUri.toString(), s.resourceUri])).values()]);
   const problem = asProblemRef(first);
   if (problem) return problems([problem], '');
   if (isTerminalRequest(first)) {
