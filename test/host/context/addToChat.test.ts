@@ -119,11 +119,12 @@ describe('Add to Chat: bad inputs and the quick fix', function () {
     assert.match(notice ?? '', /Nothing was added from the terminal "No Selection": it has no selection/);
   });
 
-  it('a change outside any Git repository gives a notice and no chip', async () => {
-    const uri = file('untracked.txt', 'not in git\n', outside);
+  it('a change while Git is turned off (git.enabled: false, as the test host starts) gives a notice and no chip', async () => {
+    assert.strictEqual(vscode.workspace.getConfiguration('git').get('enabled'), false, 'the test host starts with Git off');
+    const uri = file('changed.txt', 'changed\n');
     const { mentions, notice } = await addToChat({ resourceUri: uri });
     assert.deepStrictEqual(mentions, []);
-    assert.match(notice ?? '', /The change to untracked\.txt was not added: (it is not in a Git repository|the built-in Git extension is disabled|Git is turned off)/);
+    assert.match(notice ?? '', /The change to changed\.txt was not added: Git is turned off in VS Code \(the setting git\.enabled\)/);
   });
 
   it('a problem VS Code no longer reports (its file closed) gives a notice and no chip', async () => {
@@ -153,6 +154,23 @@ describe('Add to Chat: bad inputs and the quick fix', function () {
     assert.strictEqual(mentions[0].kind, 'diagnostic');
     assert.match(mentions[0].text ?? '', new RegExp(`^Error.* at broken\\.json:${diagnostic.range.start.line + 1}:`));
     assert.match(mentions[0].text ?? '', /"a": 1/);
+  });
+
+  // Last: Git, once turned on, stays on in this extension host.
+  it('a change outside any Git repository gives a notice and no chip', async () => {
+    const uri = file('untracked.txt', 'not in git\n', outside);
+    const restore = await setSettings({ 'git.enabled': true });
+    try {
+      // Git starts its model when turned on: until then the notice says it is off.
+      const { mentions, notice } = await waitFor(async () => {
+        const r = await addToChat({ resourceUri: uri });
+        return /Git is turned off/.test(r.notice ?? '') ? undefined : r;
+      }, 'Git to start', 60_000);
+      assert.deepStrictEqual(mentions, []);
+      assert.match(notice ?? '', /The change to untracked\.txt was not added: it is not in a Git repository VS Code has open/);
+    } finally {
+      await restore();
+    }
   });
 
   it('chips that carry text go to an agent without embedded context as text blocks, and a file chip as a link', async () => {

@@ -58,7 +58,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const lastMentionRequest = useRef(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const recallIndex = useRef<number | undefined>(undefined);
-  const [notice, setNotice] = useState<string | undefined>();
+  const [notice, setNoticeState] = useState<string | undefined>(() => store.composerNotice);
+  const setNotice = (n: string | undefined) => {
+    setNoticeState(n);
+    store.composerNotice = n;
+  };
 
   // Switching tabs swaps the draft.
   if (draftKey !== key) {
@@ -82,19 +86,10 @@ export function Composer({ session }: { session: SessionState | undefined }) {
 
   useEffect(
     () =>
-      store.onComposerRequest((insert, mentions, notice) => {
-        const el = textarea.current;
-        // The tab shown now: a session Add to Chat just opened may not have rendered yet.
-        const target = (store.startingSession ? undefined : store.active?.view.sessionId) ?? NO_SESSION;
-        if (insert || mentions?.length) {
-          const d = store.draft(target);
-          const text = insert ? (d.text ? `${d.text}${d.text.endsWith(' ') ? '' : ' '}${insert}` : insert) : d.text;
-          const next = { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] };
-          store.setDraft(target, next);
-          if (target === key) setDraftState(next);
-        }
-        setNotice(notice);
-        el?.focus();
+      store.onComposerRequest(() => {
+        setDraftState(store.draft(key));
+        setNotice(store.composerNotice);
+        textarea.current?.focus();
       }),
     [store, key],
   );
