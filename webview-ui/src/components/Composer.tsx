@@ -84,15 +84,18 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     [store],
   );
 
-  useEffect(
-    () =>
-      store.onComposerRequest(() => {
-        setDraftState(store.draft(key));
-        setNotice(store.composerNotice);
-        textarea.current?.focus();
-      }),
-    [store, key],
-  );
+  useEffect(() => {
+    // Chips the store took between this composer's render and now (a webview that just loaded gets them
+    // right after its init) would otherwise wait for the next request.
+    const stored = store.draft(key);
+    if (stored.mentions.length !== draft.mentions.length || stored.text !== draft.text) setDraftState(stored);
+    setNoticeState(store.composerNotice);
+    return store.onComposerRequest(() => {
+      setDraftState(store.draft(key));
+      setNotice(store.composerNotice);
+      textarea.current?.focus();
+    });
+  }, [store, key]);
 
   const caps = session?.view.capabilities;
   const commands = session?.transcript.commands ?? [];
