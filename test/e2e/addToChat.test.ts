@@ -3,7 +3,8 @@
 // them) become the chip `lines.txt:3-9` and reach the agent as exactly those lines of the live buffer with the
 // range in the uri; the `Ask Fake Agent to fix` quick fix on a JSON syntax error (reported by VS Code's own
 // JSON support) sends the problem with the lines around it; a folder and a file picked together in the
-// Explorer; a terminal's selection; a file's change in a Git repository the test makes, as a unified diff.
+// Explorer; a terminal's selection; the quick fix from the Problems view's menu; a file's change in a Git
+// repository the test makes, as a unified diff.
 // Nothing is sent until Send is clicked.
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
@@ -123,6 +124,13 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     chat = await openChat(wb.page);
   });
 
+  beforeEach(async () => {
+    // Chips a failed test left behind are removed, so each test sees only its own.
+    await openSwitchboardView(wb!.page);
+    const remove = chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /^Remove / });
+    while ((await remove.count()) > 0) await remove.first().click();
+  });
+
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `addtochat-${this.currentTest.title}`);
     // Whatever menu or widget a failed step left open must not hold the next test's keys.
@@ -233,7 +241,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     assert.match(resource.text ?? '', /addtochat-42-marker/);
   });
 
-  it('"Add to Chat" on a problem in the Problems view adds that problem', async () => {
+  it('"Ask Fake Agent to fix" in the Problems view\'s menu adds that problem', async () => {
     const page = wb!.page;
     await openFile(page, `${DIR}/broken.json`);
     await until(async () => (await page.locator('.part.editor .editor-group-container.active .squiggly-error').count()) > 0, 'VS Code to report the JSON syntax error', 60_000);
@@ -241,8 +249,9 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     const marker = page.locator('.markers-panel .monaco-list-row[aria-level="2"]').first();
     await marker.waitFor({ state: 'visible', timeout: 30_000 });
     const before = prompts().length;
+    // VS Code gives extensions no menu of their own there; the view lists the problem's quick fixes.
     await marker.click({ button: 'right' });
-    await contextMenuItem(page, 'Add to Chat');
+    await contextMenuItem(page, `Ask ${FAKE_AGENT} to fix`);
     await openSwitchboardView(page);
     await chipsAre(['broken.json:4 error'], before);
     const prompt = await sendAndReceive();

@@ -1,12 +1,13 @@
 // "Switchboard: Add to Chat" from every place context lives: the editor (its selection, else the whole
 // file), the editor title, the Explorer (files and folders, several at once), the terminal (its selection),
-// Source Control (a file's change as a diff), the Problems view and the `Ask <agent> to fix` quick fix.
+// Source Control (a file's change as a diff) and the `Ask <agent> to fix` quick fix, which the Problems view's
+// context menu also lists (VS Code 1.100 gives extensions no Problems view menu of their own).
 // Each becomes a chip in the active session's composer; nothing is sent until the user sends. What could
 // not be added is said once, in the chat, beside the composer.
 import * as vscode from 'vscode';
 import type { MentionRef } from '../../shared/chatState';
 import { outsideRefusal } from './access';
-import { asProblemRef, captureProblem, selectedProblems } from './diagnostics';
+import { asProblemRef, captureProblem } from './diagnostics';
 import type { ProblemRef } from './quickFix';
 import type { ComposerTarget } from './register';
 import { checkResource, editorMentions, resourceMention } from './mentions';
@@ -16,11 +17,6 @@ import { captureTerminalSelection } from './terminalSelection';
 export interface Gathered {
   mentions: MentionRef[];
   refusals: string[];
-}
-
-/** The problems selected in the Problems view. */
-export async function gatherSelectedProblems(): Promise<Gathered> {
-  return problems(await selectedProblems(), 'Select a problem in the Problems view first.');
 }
 
 /** What the command was given decides what is added (see the menus in package.json). */
@@ -38,7 +34,7 @@ export async function gatherFor(target: ComposerTarget, args: readonly unknown[]
   const scm = args.flat().filter(isScmResource);
   if (scm.length > 0) return changes([...new Map(scm.map((s) => [s.resourceUri.toString(), s.resourceUri])).values()]);
   const problem = asProblemRef(first);
-  if (problem) return problems([problem], '');
+  if (problem) return problems([problem]);
   if (isTerminalRequest(first)) {
     const terminal = vscode.window.terminals.includes(first as vscode.Terminal) ? (first as vscode.Terminal) : vscode.window.activeTerminal;
     if (terminal) return fromTerminal(terminal);
@@ -80,8 +76,8 @@ async function changes(uris: readonly vscode.Uri[]): Promise<Gathered> {
   return out;
 }
 
-async function problems(refs: readonly ProblemRef[], whenNone: string): Promise<Gathered> {
-  const out: Gathered = { mentions: [], refusals: refs.length === 0 && whenNone ? [`No problem was added: ${whenNone}`] : [] };
+async function problems(refs: readonly ProblemRef[]): Promise<Gathered> {
+  const out: Gathered = { mentions: [], refusals: [] };
   for (const ref of refs) {
     const captured = await captureProblem(ref);
     if ('mention' in captured) out.mentions.push(captured.mention);

@@ -1,5 +1,5 @@
 // A problem (diagnostic) as a chip: its message, source, code, severity and range with the lines around it,
-// taken when it is added, while VS Code still reports it. Also the problems selected in the Problems view.
+// taken when it is added, while VS Code still reports it.
 import * as vscode from 'vscode';
 import * as z from '../../shared/zod';
 import type { MentionRef } from '../../shared/chatState';
@@ -70,58 +70,4 @@ function excerpt(lines: string[], startLine: number, endLine: number): string {
   const out: string[] = [];
   for (let i = from; i <= to; i++) out.push(`${i >= startLine && i <= endLine ? '>' : ' '}${String(i + 1).padStart(width)} | ${lines[i]}`);
   return out.join('\n');
-}
-
-// What the Problems view's "Copy" puts on the clipboard: a JSON array of its selected markers.
-const markerSchema = z.object({
-  resource: z.string(),
-  message: z.string(),
-  source: z.optional(z.string()),
-  code: z.optional(z.union([z.string(), z.number(), z.object({ value: z.union([z.string(), z.number()]) })])),
-  severity: z.number(),
-  startLineNumber: z.int(),
-  startColumn: z.int(),
-  endLineNumber: z.int(),
-  endColumn: z.int(),
-});
-
-const MARKER_SEVERITY: Record<number, ProblemRef['severity']> = { 8: 'error', 4: 'warning', 2: 'information', 1: 'hint' };
-
-/**
- * The problems selected in the Problems view. VS Code hands a `problems/context` command no argument, so
- * the view's own Copy (which copies its selected markers as JSON) is run, and the clipboard put back.
- */
-export async function selectedProblems(): Promise<ProblemRef[]> {
-  const saved = await vscode.env.clipboard.readText();
-  let copied: string;
-  try {
-    await vscode.env.clipboard.writeText('');
-    await vscode.commands.executeCommand('problems.action.copy');
-    copied = await vscode.env.clipboard.readText();
-  } finally {
-    await vscode.env.clipboard.writeText(saved);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(copied);
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(parsed)) return [];
-  return parsed.flatMap((item): ProblemRef[] => {
-    const r = markerSchema.safeParse(item);
-    if (!r.success) return [];
-    const m = r.data;
-    const code = m.code === undefined ? undefined : typeof m.code === 'object' ? String(m.code.value) : String(m.code);
-    return [
-      {
-        uri: vscode.Uri.file(m.resource).toString(),
-        message: m.message,
-        ...(m.source ? { source: m.source } : {}),
-        ...(code !== undefined ? { code } : {}),
-        severity: MARKER_SEVERITY[m.severity] ?? 'information',
-        range: { startLine: m.startLineNumber - 1, startCharacter: m.startColumn - 1, endLine: m.endLineNumber - 1, endCharacter: m.endColumn - 1 },
-      },
-    ];
-  });
 }

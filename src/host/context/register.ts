@@ -33,7 +33,6 @@ export function registerAddToChat(target: ComposerTarget, log: vscode.LogOutputC
   const selector: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
   return [
     vscode.commands.registerCommand('switchboard.addToChat', (...args: unknown[]) => run(async () => (await loadAddToChat()).gatherFor(target, args))),
-    vscode.commands.registerCommand('switchboard.addProblemToChat', () => run(async () => (await loadAddToChat()).gatherSelectedProblems())),
     vscode.languages.registerCodeActionsProvider(selector, new AskAgentToFix(() => target.agentName()), AskAgentToFix.metadata),
   ];
 }
