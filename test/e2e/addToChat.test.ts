@@ -118,7 +118,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
       'git.autoRepositoryDetection': true,
     });
     wb = await openWorkbench({ width: 1400, height: 900 });
-    // The terminal's selection and the Problems view's markers are read through the clipboard, as in a
+    // The terminal's selection is read through the clipboard, as in a
     // browser where the user allowed it.
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
     chat = await openChat(wb.page);
