@@ -7,21 +7,34 @@
 import * as vscode from 'vscode';
 import type { MentionRef } from '../../shared/chatState';
 import { outsideRefusal } from './access';
-import { asProblemRef, captureProblem } from './diagnostics';
-import type { ProblemRef } from './quickFix';
+import { captureProblem, problemRef, type ProblemRef } from './diagnostics';
 import type { ComposerTarget } from './register';
 import { checkResource, editorMentions, resourceMention } from './mentions';
 import { captureChange } from './scmChange';
 import { captureTerminalSelection } from './terminalSelection';
 
-export interface Gathered {
+interface Gathered {
   mentions: MentionRef[];
   refusals: string[];
 }
 
+/** Runs the command: the chips and the notice go to the composer; a failure is said there too. */
+export async function addToChat(target: ComposerTarget, log: vscode.LogOutputChannel, args: readonly unknown[]): Promise<void> {
+  try {
+    const { mentions, refusals } = await gatherFor(target, args);
+    await target.present(mentions, refusals.length ? refusals.join(' ') : undefined);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error(`Add to Chat: ${message}`);
+    await target.present([], `Nothing was added to the chat: ${message}`);
+  }
+}
+
 /** What the command was given decides what is added (see the menus in package.json). */
-export async function gatherFor(target: ComposerTarget, args: readonly unknown[]): Promise<Gathered> {
+async function gatherFor(target: ComposerTarget, args: readonly unknown[]): Promise<Gathered> {
   const [first, second] = args;
+  // The quick fix passes the document and its diagnostic.
+  if (first instanceof vscode.Uri && second instanceof vscode.Diagnostic) return problems([problemRef(first, second)]);
   if (first instanceof vscode.Uri) {
     // The Explorer passes the clicked item and every selected one; the editor's menus pass its file.
     const uris = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) ? (second as vscode.Uri[]) : [first];
@@ -33,8 +46,6 @@ export async function gatherFor(target: ComposerTarget, args: readonly unknown[]
   // Source Control passes every selected resource, each as an argument.
   const scm = args.flat().filter(isScmResource);
   if (scm.length > 0) return changes([...new Map(scm.map((s) => [s.resourceUri.toString(), s.resourceUri])).values()]);
-  const problem = asProblemRef(first);
-  if (problem) return problems([problem]);
   if (isTerminalRequest(first)) {
     const terminal = vscode.window.terminals.includes(first as vscode.Terminal) ? (first as vscode.Terminal) : vscode.window.activeTerminal;
     if (terminal) return fromTerminal(terminal);

@@ -1,28 +1,47 @@
 // A problem (diagnostic) as a chip: its message, source, code, severity and range with the lines around it,
 // taken when it is added, while VS Code still reports it.
 import * as vscode from 'vscode';
-import * as z from '../../shared/zod';
 import type { MentionRef } from '../../shared/chatState';
 import { displayName } from './mentions';
-import type { ProblemRef } from './quickFix';
 
 /** Lines shown before and after the problem's range. */
 const CONTEXT_LINES = 3;
 
-const problemSchema = z.object({
-  uri: z.string(),
-  message: z.string(),
-  source: z.optional(z.string()),
-  code: z.optional(z.string()),
-  severity: z.enum(['error', 'warning', 'information', 'hint']),
-  range: z.object({ startLine: z.int(), startCharacter: z.int(), endLine: z.int(), endCharacter: z.int() }),
-});
-
-/** The quick fix's argument, checked: a command can also be run by hand with anything. */
-export function asProblemRef(value: unknown): ProblemRef | undefined {
-  const r = problemSchema.safeParse(value);
-  return r.success ? r.data : undefined;
+/** A diagnostic as plain data, taken when the quick fix runs. */
+export interface ProblemRef {
+  uri: string;
+  message: string;
+  source?: string;
+  code?: string;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  /** 0-based, as in vscode.Range. */
+  range: { startLine: number; startCharacter: number; endLine: number; endCharacter: number };
 }
+
+const SEVERITY: Record<vscode.DiagnosticSeverity, ProblemRef['severity']> = {
+  [vscode.DiagnosticSeverity.Error]: 'error',
+  [vscode.DiagnosticSeverity.Warning]: 'warning',
+  [vscode.DiagnosticSeverity.Information]: 'information',
+  [vscode.DiagnosticSeverity.Hint]: 'hint',
+};
+
+function codeText(code: vscode.Diagnostic['code']): string | undefined {
+  if (code === undefined) return undefined;
+  return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+export function problemRef(uri: vscode.Uri, d: vscode.Diagnostic): ProblemRef {
+  const code = codeText(d.code);
+  return {
+    uri: uri.toString(),
+    message: d.message,
+    ...(d.source ? { source: d.source } : {}),
+    ...(code !== undefined ? { code } : {}),
+    severity: SEVERITY[d.severity],
+    range: { startLine: d.range.start.line, startCharacter: d.range.start.character, endLine: d.range.end.line, endCharacter: d.range.end.character },
+  };
+}
+
 
 export type ProblemCapture = { mention: MentionRef } | { refused: string };
 

@@ -19,20 +19,9 @@ export interface ComposerTarget {
 const loadAddToChat = () => import('./addToChat');
 
 export function registerAddToChat(target: ComposerTarget, log: vscode.LogOutputChannel): vscode.Disposable[] {
-  type Gathered = Awaited<ReturnType<Awaited<ReturnType<typeof loadAddToChat>>['gatherFor']>>;
-  const run = async (gather: () => Promise<Gathered>) => {
-    try {
-      const { mentions, refusals } = await gather();
-      await target.present(mentions, refusals.length ? refusals.join(' ') : undefined);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`Add to Chat: ${message}`);
-      await target.present([], `Nothing was added to the chat: ${message}`);
-    }
-  };
   const selector: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
   return [
-    vscode.commands.registerCommand('switchboard.addToChat', (...args: unknown[]) => run(async () => (await loadAddToChat()).gatherFor(target, args))),
+    vscode.commands.registerCommand('switchboard.addToChat', async (...args: unknown[]) => (await loadAddToChat()).addToChat(target, log, args)),
     vscode.languages.registerCodeActionsProvider(selector, new AskAgentToFix(() => target.agentName()), AskAgentToFix.metadata),
   ];
 }

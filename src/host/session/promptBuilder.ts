@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import type { ContentBlock } from '../../acp';
 import type { MentionRef } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import { attachedTextBlock, carriesText } from '../context/attachedText';
 
 export interface PromptCapabilitiesView {
   image: boolean;
@@ -29,9 +28,13 @@ export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapa
   if (prompt.text.trim().length > 0) blocks.push({ type: 'text', text: prompt.text });
   const seen = new Set<string>();
   for (const mention of prompt.mentions) {
-    if (carriesText(mention)) {
-      blocks.push(attachedTextBlock(mention, caps.embeddedContext));
-      continue;
+    if (mention.text !== undefined) {
+      // Chips that carry their text (Add to Chat from a terminal, Source Control, a problem); loaded with the first.
+      const attached = await import('../context/attachedText');
+      if (attached.carriesText(mention)) {
+        blocks.push(attached.attachedTextBlock(mention, caps.embeddedContext));
+        continue;
+      }
     }
     const key = `${mention.uri}#${mention.range?.startLine ?? ''}-${mention.range?.endLine ?? ''}`;
     if (seen.has(key)) continue;

@@ -129,14 +129,9 @@ describe('Add to Chat: bad inputs and the quick fix', function () {
 
   it('a problem VS Code no longer reports (its file closed) gives a notice and no chip', async () => {
     const uri = file('gone.json', '{}\n');
-    const problem = {
-      uri: uri.toString(),
-      message: 'Expected comma',
-      source: 'json',
-      severity: 'error',
-      range: { startLine: 0, startCharacter: 0, endLine: 0, endCharacter: 1 },
-    };
-    const { mentions, notice } = await addToChat(problem);
+    // What the quick fix hands the command, for a problem that is gone by the time it runs.
+    const problem = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), 'Expected comma', vscode.DiagnosticSeverity.Error);
+    const { mentions, notice } = await addToChat(uri, problem);
     assert.deepStrictEqual(mentions, []);
     assert.match(notice ?? '', /The problem in gone\.json was not added: VS Code no longer reports it/);
   });
