@@ -87,7 +87,11 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   async function contextMenuItem(page: Page, label: string): Promise<void> {
     const item = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^${label}$`) }).first();
     await item.waitFor({ state: 'visible', timeout: 20_000 });
-    await item.click();
+    // A click on a menu item sometimes leaves the menu open here: the item is hovered (focused), then Enter.
+    await item.hover();
+    await until(async () => (await item.locator('xpath=ancestor::*[contains(@class,"action-item")][1]').getAttribute('class'))?.includes('focused'), `${label} focused in the menu`, 10_000);
+    await page.keyboard.press('Enter');
+    await item.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   before(async () => {
