@@ -3,8 +3,8 @@
 import type { ContentBlock } from '../../acp';
 import type { MentionRef } from '../../shared/chatState';
 
-const MIME: Record<string, string> = { terminal: 'text/plain', diff: 'text/x-diff', diagnostic: 'text/plain' };
-const WHAT: Record<string, string> = { terminal: 'Terminal selection', diff: 'Changes (unified diff)', diagnostic: 'Problem' };
+const MIME: Record<string, string> = { terminalSelection: 'text/plain', diff: 'text/x-diff', diagnostic: 'text/plain' };
+const WHAT: Record<string, string> = { terminalSelection: 'Terminal selection', diff: 'Changes (unified diff)', diagnostic: 'Problem' };
 
 /** A chip of a kind that carries its text (other kinds are read from their uri when sent). */
 export function carriesText(mention: MentionRef): mention is MentionRef & { text: string } {

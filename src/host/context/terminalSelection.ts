@@ -25,7 +25,7 @@ export async function captureTerminalSelection(terminal: vscode.Terminal): Promi
   const lines = copied.split(/\r?\n/).length;
   return {
     mention: {
-      kind: 'terminal',
+      kind: 'terminalSelection',
       uri: `terminal:${encodeURIComponent(terminal.name)}`,
       label: `${terminal.name} (${lines} ${lines === 1 ? 'line' : 'lines'})`,
       text: copied,

@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { MentionRef } from '../../../src/shared/chatState';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
-import { buildPromptBlocks } from '../../../src/host/session/promptBuilder';
+import { attachedTextBlock, carriesText } from '../../../src/host/context/attachedText';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { withFakeAgents } from '../integration/helpers';
 
@@ -168,21 +168,12 @@ describe('Add to Chat: bad inputs and the quick fix', function () {
     }
   });
 
-  it('chips that carry text go to an agent without embedded context as text blocks, and a file chip as a link', async () => {
-    const uri = file('plain.txt', 'plain\n');
-    const built = await buildPromptBlocks(
-      {
-        text: '',
-        images: [],
-        mentions: [
-          { kind: 'terminal', uri: 'terminal:bash', label: 'bash (1 line)', text: '$ ls\nREADME.md', attached: true },
-          { kind: 'file', uri: uri.toString(), label: 'plain.txt', attached: true },
-        ],
-      },
-      { image: false, audio: false, embeddedContext: false },
-    );
-    assert.deepStrictEqual(built.blocks.map((b) => b.type), ['text', 'resource_link']);
-    const first = built.blocks[0];
-    assert.ok(first.type === 'text' && first.text.includes('$ ls\nREADME.md') && first.text.startsWith('Terminal selection: bash (1 line)'));
+  it('chips that carry text go to an agent without embedded context as text blocks that name them', () => {
+    const mention: MentionRef = { kind: 'terminalSelection', uri: 'terminal:bash', label: 'bash (1 line)', text: '$ ls\nREADME.md', attached: true };
+    assert.ok(carriesText(mention));
+    const block = attachedTextBlock({ ...mention, text: '$ ls\nREADME.md' }, false);
+    assert.ok(block.type === 'text' && block.text.includes('$ ls\nREADME.md') && block.text.startsWith('Terminal selection: bash (1 line)'));
+    const embedded = attachedTextBlock({ ...mention, text: '$ ls' }, true);
+    assert.ok(embedded.type === 'resource' && embedded.resource.mimeType === 'text/plain');
   });
 });

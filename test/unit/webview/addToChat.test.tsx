@@ -7,7 +7,7 @@ import type { MentionRef } from '../../../src/shared/chatState';
 import { click, getByRole, keydown, mount, queryAllByRole, sessionView, snapshot, typeInto } from './helpers';
 
 const selection: MentionRef = { kind: 'selection', uri: 'file:///w/a.ts', label: 'a.ts:3-9', range: { startLine: 3, endLine: 9 }, attached: true };
-const terminal: MentionRef = { kind: 'terminal', uri: 'terminal:bash', label: 'bash (2 lines)', text: '$ ls\nREADME.md', attached: true };
+const terminal: MentionRef = { kind: 'terminalSelection', uri: 'terminal:bash', label: 'bash (2 lines)', text: '$ ls\nREADME.md', attached: true };
 
 describe('webview: Add to Chat chips', () => {
   it('shows the chips in the session that just opened, removable, and sends them with the text on Send only', () => {

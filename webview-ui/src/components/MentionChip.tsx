@@ -1,16 +1,6 @@
 import type { MentionRef } from '../../../src/shared/chatState';
+import { MENTION_ICON } from '../mentionGroups';
 import { Icon } from './common';
-
-const ICON: Record<MentionRef['kind'], string> = {
-  file: 'file',
-  folder: 'folder',
-  editor: 'file-code',
-  selection: 'selection',
-  symbol: 'symbol-method',
-  terminal: 'terminal',
-  diff: 'git-compare',
-  diagnostic: 'warning',
-};
 
 /** The longest preview of a chip's own text in its tooltip. */
 const PREVIEW_CHARS = 2000;
@@ -20,7 +10,7 @@ export function MentionChip({ mention, onRemove }: { mention: MentionRef; onRemo
   const title = mention.text !== undefined ? mention.text.slice(0, PREVIEW_CHARS) : mention.uri;
   return (
     <li class="chip">
-      <Icon name={ICON[mention.kind] ?? 'file'} />
+      <Icon name={MENTION_ICON[mention.kind] ?? 'file'} />
       <span title={title}>{mention.label}</span>
       <button type="button" class="icon-button" aria-label={`Remove ${mention.label}`} onClick={onRemove}>
         <Icon name="close" />
