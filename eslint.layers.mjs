@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'mentions', 'agents', 'registry', 'session', 'diff', 'log', 'startup'];
+const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'context', 'mentions', 'agents', 'registry', 'session', 'diff', 'log', 'startup'];
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
@@ -24,6 +24,7 @@ const allowed = {
   'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
   'src/host/ideTools': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
+  'src/host/context': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/mentions': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   // One agent process or connection: its runtime, launchers, sign-in, providers, status. Never a session.
   'src/host/agents': ['src/shared', 'src/acp', 'src/agents', 'src/host/auth', 'src/host/permissions', 'src/host/log'],

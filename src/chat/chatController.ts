@@ -114,7 +114,7 @@ export class ChatController implements Disposable {
     this.post(insert === undefined ? { type: 'focusComposer' } : { type: 'focusComposer', insert });
   }
 
-  /** Builds and posts the batch of what changed now (tests; the channel does it once per frame). */
+  /** Builds and posts the batch of what changed now (the channel does it once per frame; a message that must follow those changes flushes first). */
   flush(): void {
     this.channel.flush();
   }

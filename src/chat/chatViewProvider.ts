@@ -1,6 +1,7 @@
 // The `switchboard.chat` webview view: a thin VS Code adapter around ChatController.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { MentionRef } from '../shared/chatState';
 import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import { ChatController } from './chatController';
@@ -66,6 +67,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.view) this.view.show(false);
     else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     this.controller.focusComposer(insert);
+  }
+
+  /** Shows the chat and adds chips to its composer (Add to Chat), after what changed so far: a session just opened. */
+  async addToComposer(mentions: MentionRef[], notice?: string): Promise<void> {
+    if (this.view) this.view.show(false);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    this.controller.flush();
+    this.controller.post({ type: 'focusComposer', mentions, ...(notice ? { notice } : {}) });
   }
 
   private disposeSubscriptions(): void {

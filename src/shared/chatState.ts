@@ -266,7 +266,7 @@ export interface HistoryItem {
 
 /** Something the user can @-mention. The host decides whether it goes out as `resource` or `resource_link`. */
 export interface MentionRef {
-  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol' | ContextMentionKind;
+  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol' | ContextMentionKind | AttachedTextKind;
   /**
    * What it names: a file or folder URI; for `problems` and `changes` a file (that file's) or a folder (all
    * of it); for `terminal` and `session` a `switchboard-terminal:` / `switchboard-session:` id.
@@ -276,7 +276,14 @@ export interface MentionRef {
   label: string;
   /** 1-based inclusive lines, for selections / symbols. */
   range?: { startLine: number; endLine: number };
+  /** What the mention carries itself (a terminal's selection, a diff, a problem), sent as is instead of reading `uri`. */
+  text?: string;
+  /** Added from the editor (Add to Chat): a chip that goes out whether or not the message names it. */
+  attached?: boolean;
 }
+
+/** Mentions whose content was captured when they were added (Add to Chat from a terminal, Source Control, a problem). */
+export type AttachedTextKind = 'terminalSelection' | 'diff' | 'diagnostic';
 
 /** Mentions of what the editor knows beyond files: the workspace's problems, Git changes, a terminal's last command, an earlier session. */
 export type ContextMentionKind = 'problems' | 'changes' | 'terminal' | 'session';

@@ -60,8 +60,8 @@ export type HostToWebviewMessage =
   | { type: 'mentionResults'; requestId: number; candidates: MentionCandidate[] }
   /** The answer to `openPlanFile`: `error` says why the plan's file (`uri`, as the card showed it) did not open. */
   | { type: 'planFileOpened'; sessionId: string; planId: string; uri: string; error?: string }
-  /** Ask the webview to focus the composer, optionally inserting text (e.g. "Add selection to chat"). */
-  | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[] }
+  /** Ask the webview to focus the composer, optionally inserting text or chips (Add to Chat); `notice` says why something was not added. */
+  | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[]; notice?: string }
   /** Short-lived status text the webview announces (e.g. "Copied"). */
   | { type: 'toast'; message: string };
 

@@ -13,10 +13,12 @@ const text = stringUpTo(1_000_000);
 const contextMentionKinds = ['problems', 'changes', 'terminal', 'session'] as const;
 
 const mention = z.object({
-  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol', ...contextMentionKinds]),
+  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol', ...contextMentionKinds, 'terminalSelection', 'diff', 'diagnostic']),
   uri: stringUpTo(10_000),
   label: stringUpTo(1000),
   range: z.optional(z.object({ startLine: z.int(), endLine: z.int() })),
+  text: z.optional(stringUpTo(1_000_000)),
+  attached: z.optional(z.boolean()),
 });
 
 const image = z.object({

@@ -13,6 +13,9 @@ const GROUP_OF: Record<MentionCandidate['kind'], string> = {
   changes: 'Changes',
   terminal: 'Terminal',
   session: 'Sessions',
+  terminalSelection: 'Terminal',
+  diff: 'Changes',
+  diagnostic: 'Problems',
 };
 
 export const MENTION_ICON: Record<MentionCandidate['kind'], string> = {
@@ -25,6 +28,9 @@ export const MENTION_ICON: Record<MentionCandidate['kind'], string> = {
   changes: 'diff',
   terminal: 'terminal',
   session: 'history',
+  terminalSelection: 'terminal',
+  diff: 'git-compare',
+  diagnostic: 'warning',
 };
 
 export function mentionGroup(kind: MentionCandidate['kind']): string {

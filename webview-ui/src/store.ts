@@ -49,7 +49,8 @@ const MAX_EXPANDED = 500;
 export const NO_SESSION = '__new__';
 
 type Listener = () => void;
-type ComposerListener = (insert: string | undefined, mentions: MentionRef[] | undefined) => void;
+/** The composer should show its draft again (text or chips were added) and take the focus. */
+type ComposerListener = () => void;
 
 export class ChatStore {
   state: ChatState = {
@@ -215,7 +216,7 @@ export class ChatStore {
         else this.planFileErrors.set(`${m.sessionId}\n${m.planId}`, { uri: m.uri, error: m.error });
         return;
       case 'focusComposer':
-        for (const l of this.composerListeners) l(m.insert, m.mentions);
+        this.addToComposer(m.insert, m.mentions, m.notice);
         return;
       case 'toast':
         this.showToast(m.message);
@@ -244,6 +245,21 @@ export class ChatStore {
   subscribe(l: Listener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
+  }
+
+  /** Why the last Add to Chat left something out; shown beside the composer until dismissed or sent. */
+  composerNotice: string | undefined;
+
+  /** Text or chips from the host go into the draft of the tab shown now, kept here if no composer is mounted yet. */
+  private addToComposer(insert: string | undefined, mentions: MentionRef[] | undefined, notice: string | undefined): void {
+    const key = (this.startingSession ? undefined : this.active?.view.sessionId) ?? NO_SESSION;
+    if (insert || mentions?.length) {
+      const d = this.draft(key);
+      const text = insert ? (d.text ? `${d.text}${d.text.endsWith(' ') ? '' : ' '}${insert}` : insert) : d.text;
+      this.setDraft(key, { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] });
+    }
+    this.composerNotice = notice;
+    for (const l of this.composerListeners) l();
   }
 
   onComposerRequest(l: ComposerListener): () => void {

@@ -58,6 +58,16 @@ async function build(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sourc
   }
   const seen = new Set<string>();
   for (const mention of prompt.mentions) {
+    if (mention.text !== undefined) {
+      // Chips that carry their text (Add to Chat from a terminal, Source Control, a problem); loaded with the first.
+      const attached = await import('../context/attachedText');
+      if (attached.carriesText(mention)) {
+        const block = attached.attachedTextBlock(mention, embed);
+        blocks.push(block);
+        budget.add(mention.label, block.type === 'resource' && 'text' in block.resource ? block.resource.text : block.type === 'text' ? block.text : '', false);
+        continue;
+      }
+    }
     const key = `${mention.kind}:${mention.uri}#${mention.range?.startLine ?? ''}-${mention.range?.endLine ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);

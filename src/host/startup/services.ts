@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
+import { registerAddToChat } from '../context/register';
 import { AgentSecrets } from '../auth/agentSecrets';
 import { DiffReview, type ExistingTreeView } from '../diff';
 import { connectPermissionBroker, connectWriteSource } from '../diff/adapters';
@@ -31,6 +32,7 @@ import { SessionBackend } from '../session/sessionBackend';
 import { AgentStatusBar } from '../agents/statusBar';
 import { TranscriptStore } from '../session/transcriptStore';
 import { TerminalBridge } from '../terminal/terminalBridge';
+import { composerTarget } from './composerTarget';
 
 /** What tests and other extensions reach through `extension.exports.services()`. */
 export interface SwitchboardApi {
@@ -128,6 +130,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
+  for (const d of registerAddToChat(composerTarget(backend, chat, settingsGate, log), log)) sub(d);
   const agents: RegistryAgents = {
     startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
     isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),

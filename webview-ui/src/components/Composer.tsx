@@ -3,8 +3,9 @@ import type { ImageAttachment, MentionCandidate, MentionRef } from '../../../src
 import type { AvailableCommand } from '../../../src/shared/transcript';
 import { labelThenDetail, rankByFuzzy } from '../../../src/shared/fuzzy';
 import { NO_SESSION, type Draft, type SessionState } from '../store';
-import { MENTION_ICON, groupMentions } from '../mentionGroups';
+import { groupMentions } from '../mentionGroups';
 import { Icon, useStore } from './common';
+import { ComposerNotice, MentionChip } from './MentionChip';
 import { MentionOption } from './MentionOption';
 import { SteerButton, steeringNow, workingPlaceholder } from './Steer';
 
@@ -61,6 +62,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const lastMentionRequest = useRef(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const recallIndex = useRef<number | undefined>(undefined);
+  const [notice, setNoticeState] = useState<string | undefined>(() => store.composerNotice);
+  const setNotice = (n: string | undefined) => {
+    setNoticeState(n);
+    store.composerNotice = n;
+  };
 
   // Switching tabs swaps the draft.
   if (draftKey !== key) {
@@ -82,21 +88,18 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     [store],
   );
 
-  useEffect(
-    () =>
-      store.onComposerRequest((insert, mentions) => {
-        const el = textarea.current;
-        if (insert || mentions?.length) {
-          const d = store.draft(key);
-          const text = insert ? (d.text ? `${d.text}${d.text.endsWith(' ') ? '' : ' '}${insert}` : insert) : d.text;
-          const next = { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] };
-          setDraftState(next);
-          store.setDraft(key, next);
-        }
-        el?.focus();
-      }),
-    [store, key],
-  );
+  useEffect(() => {
+    // Chips the store took between this composer's render and now (a webview that just loaded gets them
+    // right after its init) would otherwise wait for the next request.
+    const stored = store.draft(key);
+    if (stored.mentions.length !== draft.mentions.length || stored.text !== draft.text) setDraftState(stored);
+    setNoticeState(store.composerNotice);
+    return store.onComposerRequest(() => {
+      setDraftState(store.draft(key));
+      setNotice(store.composerNotice);
+      textarea.current?.focus();
+    });
+  }, [store, key]);
 
   const caps = session?.view.capabilities;
   const commands = session?.transcript.commands ?? [];
@@ -150,7 +153,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     const text = draft.text;
     if (!text.trim() && !draft.images.length && !draft.mentions.length) return;
     // Only mentions still referenced in the text (or with no text at all) go out.
-    const mentions = draft.mentions.filter((m) => text.includes(`@${m.label}`) || !text.trim());
+    const mentions = draft.mentions.filter((m) => m.attached || text.includes(`@${m.label}`) || !text.trim());
     // While a session the user asked for is starting, the message waits for it instead of going to the tab shown.
     const starting = store.startingSession;
     const target = starting ? undefined : session;
@@ -169,6 +172,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     recallIndex.current = undefined;
     setDraft({ text: '', mentions: [], images: [] });
     setTrigger(undefined);
+    setNotice(undefined);
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -264,21 +268,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
 
   return (
     <div class="composer" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      {notice && <ComposerNotice text={notice} onDismiss={() => setNotice(undefined)} />}
       {(draft.mentions.length > 0 || draft.images.length > 0) && (
         <ul class="attachments" aria-label="Attachments">
           {draft.mentions.map((m, i) => (
-            <li key={`m${i}`} class="chip">
-              <Icon name={MENTION_ICON[m.kind] ?? 'file'} />
-              <span title={m.uri}>{m.label}</span>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label={`Remove ${m.label}`}
-                onClick={() => setDraft({ ...draft, mentions: draft.mentions.filter((_, j) => j !== i) })}
-              >
-                <Icon name="close" />
-              </button>
-            </li>
+            <MentionChip key={`m${i}`} mention={m} onRemove={() => setDraft({ ...draft, mentions: draft.mentions.filter((_, j) => j !== i) })} />
           ))}
           {draft.images.map((img) => (
             <li key={img.id} class="chip">

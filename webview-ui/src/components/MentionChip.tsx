@@ -1,0 +1,33 @@
+import type { MentionRef } from '../../../src/shared/chatState';
+import { MENTION_ICON } from '../mentionGroups';
+import { Icon } from './common';
+
+/** The longest preview of a chip's own text in its tooltip. */
+const PREVIEW_CHARS = 2000;
+
+/** A mention in the composer, removable before sending; a chip that carries text shows it on hover. */
+export function MentionChip({ mention, onRemove }: { mention: MentionRef; onRemove: () => void }) {
+  const title = mention.text !== undefined ? mention.text.slice(0, PREVIEW_CHARS) : mention.uri;
+  return (
+    <li class="chip">
+      <Icon name={MENTION_ICON[mention.kind] ?? 'file'} />
+      <span title={title}>{mention.label}</span>
+      <button type="button" class="icon-button" aria-label={`Remove ${mention.label}`} onClick={onRemove}>
+        <Icon name="close" />
+      </button>
+    </li>
+  );
+}
+
+/** Why something given to Add to Chat was not added; stays until dismissed or the message is sent. */
+export function ComposerNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
+  return (
+    <div class="composer-notice" role="alert">
+      <Icon name="info" />
+      <span>{text}</span>
+      <button type="button" class="icon-button" aria-label="Dismiss notice" onClick={onDismiss}>
+        <Icon name="close" />
+      </button>
+    </div>
+  );
+}
