@@ -177,6 +177,5 @@ export class Attention implements vscode.Disposable {
 
   dispose(): void {
     for (const s of this.subscriptions.splice(0)) s.dispose();
-    this.d.chat.setBadge(undefined);
   }
 }

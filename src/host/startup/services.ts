@@ -3,7 +3,10 @@
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
+import { ChatEditorPanel } from '../../chat/chatPanel';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
+import { Attention } from '../attention/attention';
+import { chatSurface } from '../attention/chatSurface';
 import { AgentSecrets } from '../auth/agentSecrets';
 import { DiffReview, type ExistingTreeView } from '../diff';
 import { connectPermissionBroker, connectWriteSource } from '../diff/adapters';
@@ -67,7 +70,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const configuration = sub(new AgentConfiguration(log, settingsGate, registry));
 
   // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
-  const late: { backend?: SessionBackend; chat?: ChatViewProvider } = {};
+  const late: { backend?: SessionBackend } = {};
   const confinement = new FileConfinement({
     getRoots: (sessionId) => late.backend?.sessions.rootsOf(sessionId),
     getPolicy: () => normalizePolicy(settingsGate.effective('fileAccess')),
@@ -78,14 +81,14 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     },
   });
   const history = new WriteHistory();
-  const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
+  const chatSessions = { showsSession: (id: string | undefined) => id !== undefined && late.backend?.sessions.scoped(id) !== undefined };
   // The card's code loads with the first write to a sensitive file.
   const sensitive: SensitiveWrites = sub(
     new SensitiveWrites({ ask: async (question): Promise<boolean> => (await import('../permissions/sensitiveWritePrompt')).askSensitiveWrite(permissions, question) }),
   );
   const permissions: PermissionBroker = sub(
     new PermissionBroker({
-      presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
+      presenters: [new ChatPermissionPresenter(chatSessions), new NotificationPermissionPresenter()],
       getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
       mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall) !== undefined,
       getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
@@ -95,7 +98,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const fs = sub(new FsBridge({ confinement, history, sensitive, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
   const terminals = sub(new TerminalBridge({ confinement }));
   const elicitations = sub(
-    new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
+    new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatSessions), new QuickInputElicitationPresenter()] }),
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
@@ -124,7 +127,11 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     ideTools,
   });
   late.backend = backend;
-  const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
+  const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
+  const chatTab = sub(new ChatEditorPanel(context.extensionUri, chat.controller));
+  sub(vscode.commands.registerCommand('switchboard.openInEditor', () => chatTab.open()));
+  const surface = sub(chatSurface(chat, chatTab, (id) => backend.selectSession(id)));
+  sub(new Attention({ backend, chat: surface, showWaiting: (names) => statusBar.showWaiting(names), log }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   for (const d of registerRegistryCommands({
     service: registry,
