@@ -57,6 +57,12 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
     elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
     dismissError: (m) => b.dismissError(m.sessionId),
+    retry: (m) => {
+      const prompt = b.failedPrompt?.(m.sessionId);
+      if (!prompt) throw new Error('there is no failed message to send again');
+      b.dismissError(m.sessionId);
+      queue.submit(m.sessionId, prompt);
+    },
     forkSession: (m) => {
       if (!b.forkSession) throw new Error('forking sessions is not supported here');
       return b.forkSession(m.sessionId, m.fromItemId);
