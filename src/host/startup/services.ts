@@ -3,10 +3,8 @@
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
-import { ChatEditorPanel } from '../../chat/chatPanel';
+import { ChatSurfaces } from '../../chat/chatSurfaces';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
-import { Attention } from '../attention/attention';
-import { chatSurface } from '../attention/chatSurface';
 import { AgentSecrets } from '../auth/agentSecrets';
 import { DiffReview, type ExistingTreeView } from '../diff';
 import { connectPermissionBroker, connectWriteSource } from '../diff/adapters';
@@ -128,10 +126,13 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   });
   late.backend = backend;
   const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
-  const chatTab = sub(new ChatEditorPanel(context.extensionUri, chat.controller));
-  sub(vscode.commands.registerCommand('switchboard.openInEditor', () => chatTab.open()));
-  const surface = sub(chatSurface(chat, chatTab, (id) => backend.selectSession(id)));
-  sub(new Attention({ backend, chat: surface, showWaiting: (names) => statusBar.showWaiting(names), log }));
+  const surfaces = sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.selectSession(id)));
+  sub(vscode.commands.registerCommand('switchboard.openInEditor', () => surfaces.openInEditor()));
+  // Nothing waits for the user before the first session: the attention code loads with it.
+  const firstSession = sub(backend.onDidChangeSession(() => {
+    firstSession.dispose();
+    void import('../attention/attention').then(({ Attention }) => sub(new Attention({ backend, chat: surfaces, showWaiting: (names) => statusBar.showWaiting(names), log })));
+  }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   for (const d of registerRegistryCommands({
     service: registry,
