@@ -106,11 +106,6 @@ export function itemMarkdown(item: TranscriptItem, options: MarkdownExportOption
   }
 }
 
-/** A message's content alone, as Markdown ("Copy" on a message). */
-export function messageMarkdown(content: readonly TranscriptContent[], maxBlock = MAX_EXPORT_BLOCK): string {
-  return contents(content, maxBlock);
-}
-
 /** The whole session: title, agent, then every item in order. */
 export function transcriptMarkdown(transcript: Transcript, options: MarkdownExportOptions = {}): string {
   const head = [`# ${transcript.title ?? 'Switchboard session'}`];
