@@ -7,6 +7,8 @@
 // editor tab, and a message sent there shows in the side bar too.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import {
   button,
@@ -20,7 +22,6 @@ import {
   tabs,
   transcript,
   until,
-  workspaceFile,
 } from './helpers/chat';
 import {
   activityBarItem,
@@ -55,14 +56,15 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   let wb: Workbench | undefined;
   let chat: FrameLocator;
   let gates = 0;
+  /** The gates' files, outside the workspace: a file created there during a turn would count as a changed file. */
+  const gateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-gates-'));
 
   const page = (): Page => wb!.page;
   const selectedTitle = async (c: FrameLocator = chat): Promise<string> => (await c.getByRole('tab', { selected: true }).innerText()).trim();
 
   /** Sends `gate <file> [permission]` and waits until the agent waits at the gate; returns the gate's file. */
   async function turnAtGate(permission = false): Promise<string> {
-    const file = `.gate-${process.pid}-${++gates}`;
-    fs.rmSync(workspaceFile(file), { force: true });
+    const file = path.join(gateDir, `gate-${++gates}`);
     const waiting = transcript(chat).getByText('waiting at the gate');
     const before = await waiting.count();
     await sendMessage(chat, `gate ${file}${permission ? ' permission' : ''}`);
@@ -70,7 +72,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     return file;
   }
 
-  const openGate = (file: string): void => fs.writeFileSync(workspaceFile(file), 'open');
+  const openGate = (file: string): void => fs.writeFileSync(file, 'open');
 
   before(async () => {
     configureAgents(FAKE_AGENT, { 'switchboard.notifications': 'whenHidden' });
@@ -88,7 +90,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   after(async () => {
     if (wb) saveConsole(wb, 'attention');
     await closeWorkbench(wb);
-    for (let i = 1; i <= gates; i++) fs.rmSync(workspaceFile(`.gate-${process.pid}-${i}`), { force: true });
+    fs.rmSync(gateDir, { recursive: true, force: true });
   });
 
   it('no notification and no badge for a turn that ends while you watch its session', async () => {
@@ -100,6 +102,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   });
 
   it('a turn that ends while the chat is hidden: notification, badge and status bar; "Show" brings the session back and clears them', async () => {
+    chat = await openChat(page());
     const title = await selectedTitle();
     const gate = await turnAtGate();
     await hideSwitchboardView(page());
@@ -120,6 +123,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   });
 
   it('a permission request while the chat is hidden: the notification goes away when you open the chat yourself, where the request waits', async () => {
+    chat = await openChat(page());
     const gate = await turnAtGate(true);
     await hideSwitchboardView(page());
     openGate(gate);
@@ -137,6 +141,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   });
 
   it('with switchboard.notifications "off": the badge counts the waiting session, no notification', async () => {
+    chat = await openChat(page());
     updateSettings({ 'switchboard.notifications': 'off' });
     try {
       const gate = await turnAtGate();
@@ -152,6 +157,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   });
 
   it('"Retry" on a failed turn sends the same prompt again', async () => {
+    chat = await openChat(page());
     await sendMessage(chat, 'fail-once please retry me');
     const banner = chat.locator('.banner-error').filter({ hasText: 'model endpoint failed' });
     await banner.waitFor({ timeout: 60_000 });
@@ -162,6 +168,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   });
 
   it('"Copy" on a message puts its Markdown on the clipboard', async () => {
+    chat = await openChat(page());
     await sendMessage(chat, 'copy **this** text', { waitForEnd: true });
     const answer = transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'echo: copy' }).last();
     await answer.hover();
