@@ -34,7 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {
     this.disposeView();
     this.view = view;
-    view.badge = this.badge;
+    if (this.badge) view.badge = this.badge;
     const webview = view.webview;
     this.viewSubscriptions.push(
       webview.onDidReceiveMessage((m: unknown) => this.controller.handleMessage(m)),
@@ -59,7 +59,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   /** The view's badge (sessions waiting for the user); kept for a view resolved later. */
   setBadge(badge: vscode.ViewBadge | undefined): void {
     this.badge = badge;
-    if (this.view) this.view.badge = badge;
+    // VS Code 1.100 keeps a webview view's badge set back to undefined on the activity bar; a zero shows none.
+    if (this.view) this.view.badge = badge ?? { value: 0, tooltip: '' };
   }
 
   /** The chat is on screen: permission prompts go to its inline cards instead of notifications. */

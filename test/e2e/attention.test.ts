@@ -42,7 +42,7 @@ import {
 const notificationItems = (page: Page, text: RegExp): Locator =>
   page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').filter({ hasText: text });
 
-/** The number on the Switchboard icon's badge ('' when there is none). */
+/** The number on the Switchboard icon's badge ('' when there is none; the view container sums its views'). */
 async function badge(page: Page): Promise<string> {
   const b = activityBarItem(page, 'Switchboard').locator('.badge .badge-content');
   if ((await b.count()) === 0 || !(await b.first().isVisible())) return '';
