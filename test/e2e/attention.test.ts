@@ -79,6 +79,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     wb = await openWorkbench({ width: 1400, height: 900 });
     await page().context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin }).catch(() => {});
     chat = await openChat(page());
+    await newSession(chat);
     await selectAgent(chat, FAKE_AGENT);
     await newSession(chat);
   });
@@ -103,6 +104,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('a turn that ends while the chat is hidden: notification, badge and status bar; "Show" brings the session back and clears them', async () => {
     chat = await openChat(page());
+    await newSession(chat);
     const title = await selectedTitle();
     const gate = await turnAtGate();
     await hideSwitchboardView(page());
@@ -124,6 +126,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('a permission request while the chat is hidden: the notification goes away when you open the chat yourself, where the request waits', async () => {
     chat = await openChat(page());
+    await newSession(chat);
     const gate = await turnAtGate(true);
     await hideSwitchboardView(page());
     openGate(gate);
@@ -142,6 +145,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('with switchboard.notifications "off": the badge counts the waiting session, no notification', async () => {
     chat = await openChat(page());
+    await newSession(chat);
     updateSettings({ 'switchboard.notifications': 'off' });
     try {
       const gate = await turnAtGate();
@@ -158,6 +162,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('"Retry" on a failed turn sends the same prompt again', async () => {
     chat = await openChat(page());
+    await newSession(chat);
     await sendMessage(chat, 'fail-once please retry me');
     const banner = chat.locator('.banner-error').filter({ hasText: 'model endpoint failed' });
     await banner.waitFor({ timeout: 60_000 });
@@ -169,6 +174,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('"Copy" on a message puts its Markdown on the clipboard', async () => {
     chat = await openChat(page());
+    await newSession(chat);
     await sendMessage(chat, 'copy **this** text', { waitForEnd: true });
     const answer = transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'echo: copy' }).last();
     await answer.hover();
@@ -189,6 +195,8 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
 
   it('"Open Chat in Editor" shows the same session; a message sent there shows in the side bar too', async () => {
     chat = await openChat(page());
+    await newSession(chat);
+    await sendMessage(chat, 'before the editor tab', { waitForEnd: true });
     const title = await selectedTitle();
     const sideTabs = await tabs(chat).count();
     await runCommand(page(), 'Switchboard: Open Chat in Editor');
@@ -199,7 +207,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     await inEditor.getByRole('textbox', { name: 'Message', exact: true }).waitFor({ timeout: 60_000 });
     await until(async () => (await tabs(inEditor).count()) === sideTabs, 'the same session tabs in the editor', 30_000);
     assert.strictEqual(await selectedTitle(inEditor), title);
-    await transcript(inEditor).getByText('echo: watched turn').waitFor({ timeout: 30_000 });
+    await transcript(inEditor).getByText('echo: before the editor tab').waitFor({ timeout: 30_000 });
 
     await sendMessage(inEditor, 'sent from the editor tab', { waitForEnd: true });
     await screenshot(page(), 'attention-chat-in-editor');
