@@ -1,8 +1,8 @@
 // Working alongside the agent, in the real workbench with the fake agent (test/fixtures/agents/fake-agent.mjs):
-// a turn that ends or waits for permission while the chat is hidden raises a notification naming the agent
-// and the session, a badge on the Switchboard icon and a status bar item; "Show" brings the session back and
-// the notification goes away once the session is seen; nothing while the user watches it, nothing with
-// `switchboard.notifications: off`. "Retry" on a failed turn sends the prompt again; "Copy" puts a message's
+// a turn that ends while another session is the tab shown, or a permission request while the chat is hidden,
+// raises a notification naming the agent and the session, a badge on the Switchboard icon and a status bar
+// item; "Show" brings the session back and the notification goes away once the session is seen; nothing
+// while the user watches it, nothing with `switchboard.notifications: off`. "Retry" on a failed turn sends the prompt again; "Copy" puts a message's
 // Markdown on the clipboard (pasted into an editor); "Open Chat in Editor" shows the same sessions in an
 // editor tab, and a message sent there shows in the side bar too.
 import * as assert from 'assert';
@@ -79,7 +79,6 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     wb = await openWorkbench({ width: 1400, height: 900 });
     await page().context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin }).catch(() => {});
     chat = await openChat(page());
-    await newSession(chat);
     await selectAgent(chat, FAKE_AGENT);
     await newSession(chat);
   });
@@ -102,12 +101,14 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     assert.strictEqual(await badge(page()), '');
   });
 
-  it('a turn that ends while the chat is hidden: notification, badge and status bar; "Show" brings the session back and clears them', async () => {
+  it('a turn that ends while another session is the tab shown: notification, badge and status bar; "Show" brings its session back and clears them', async () => {
     chat = await openChat(page());
     await newSession(chat);
-    const title = await selectedTitle();
     const gate = await turnAtGate();
-    await hideSwitchboardView(page());
+    // The session is titled after its first message by now.
+    const title = await selectedTitle();
+    // Another tab: the host made it active before the chat shows it selected.
+    await newSession(chat);
     openGate(gate);
     const notice = notificationItems(page(), /Fake Agent finished in/).first();
     await notice.waitFor({ timeout: 60_000 });
@@ -117,8 +118,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     await screenshot(page(), 'attention-turn-ended');
 
     await notice.getByRole('button', { name: 'Show' }).or(notice.getByText('Show', { exact: true })).first().click();
-    await chat.getByRole('textbox', { name: 'Message', exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
-    assert.strictEqual(await selectedTitle(), title);
+    await until(async () => (await selectedTitle()) === title, 'the session that waited to be the tab shown', 30_000);
     await until(async () => (await notificationItems(page(), /Fake Agent finished in/).count()) === 0, 'the notification to go away', 30_000);
     await until(async () => (await badge(page())) === '', 'the badge to go away', 30_000);
     await until(async () => (await statusBarWaiting(page()).count()) === 0, 'the status bar to stop saying who waits', 30_000);
@@ -149,14 +149,15 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     updateSettings({ 'switchboard.notifications': 'off' });
     try {
       const gate = await turnAtGate();
-      await hideSwitchboardView(page());
+      const title = await selectedTitle();
+      await newSession(chat);
       openGate(gate);
       await until(async () => (await badge(page())) === '1', 'the badge', 60_000);
       assert.strictEqual(await notificationItems(page(), /Fake Agent finished/).count(), 0);
+      await tabs(chat).filter({ hasText: title }).first().click();
     } finally {
       updateSettings({ 'switchboard.notifications': 'whenHidden' });
     }
-    chat = await openChat(page());
     await until(async () => (await badge(page())) === '', 'the badge to go away once the session is seen', 30_000);
   });
 

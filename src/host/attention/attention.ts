@@ -6,9 +6,12 @@ import * as vscode from 'vscode';
 import type { BackendSessionView, ChatBackend } from '../../chat/chatBackend';
 import type { AgentView } from '../../shared/chatState';
 import { AttentionNotices } from './notices';
-import { agentKey, sessionWait, signInWait, type Wait } from './waits';
+import { agentKey, sessionWait, signInWait, type Wait, type WaitKind } from './waits';
 
 export const SHOW_COMMAND = 'switchboard.attention.show';
+
+/** Waits that stay until the user answers them (a turn's end is over once seen). */
+const PENDING = new Set<WaitKind>(['permission', 'elicitation', 'signIn']);
 
 export type NotificationsSetting = 'whenHidden' | 'always' | 'off';
 
@@ -38,6 +41,8 @@ export class Attention implements vscode.Disposable {
   private readonly turnEnds = new Map<string, number>();
   /** Waits the user has not seen, by key (a session, or an agent's sign-in). */
   private readonly waits = new Map<string, Wait>();
+  /** Requests the user saw arrive and has not answered: looking away from them still calls the user, once. */
+  private readonly seenPending = new Map<string, Wait>();
   /** The identity of each key's current wait, seen or not: a view change that repeats it is not a new wait. */
   private readonly current = new Map<string, string>();
   private readonly notices: AttentionNotices;
@@ -112,8 +117,13 @@ export class Attention implements vscode.Disposable {
     if (this.current.get(wait.key) === wait.identity) return;
     this.current.set(wait.key, wait.identity);
     const watched = this.isWatched(wait);
-    if (watched) this.waits.delete(wait.key);
-    else this.waits.set(wait.key, wait);
+    this.seenPending.delete(wait.key);
+    if (watched) {
+      this.waits.delete(wait.key);
+      if (PENDING.has(wait.kind)) this.seenPending.set(wait.key, wait);
+    } else {
+      this.waits.set(wait.key, wait);
+    }
     const setting = this.setting;
     if (setting === 'always' || (setting === 'whenHidden' && !watched)) this.notices.show(wait);
     else this.notices.close(wait.key);
@@ -123,14 +133,23 @@ export class Attention implements vscode.Disposable {
 
   private end(key: string): void {
     this.current.delete(key);
+    this.seenPending.delete(key);
     this.notices.close(key);
     if (this.waits.delete(key)) this.render();
   }
 
-  /** The user may now look at a session that waited: it is seen. */
+  /** The user may now look at a session that waited (it is seen), or away from a request still pending. */
   private lookChanged(): void {
     const always = this.setting === 'always';
     let changed = false;
+    for (const w of [...this.seenPending.values()]) {
+      if (this.isWatched(w)) continue;
+      this.seenPending.delete(w.key);
+      this.waits.set(w.key, w);
+      // With `always` its notification was shown when it arrived.
+      if (this.setting === 'whenHidden') this.notices.show(w);
+      changed = true;
+    }
     for (const w of [...this.waits.values()]) {
       if (!this.isWatched(w)) continue;
       this.waits.delete(w.key);
