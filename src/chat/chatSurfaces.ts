@@ -1,8 +1,8 @@
-// Where the chat shows: the side bar view and, once opened, an editor tab ("Open Chat in Editor", loaded on
-// first use). Either one on screen counts as the chat being shown; revealing a session brings the editor tab
-// forward when it is open, else the view.
+// Where the chat shows: the side bar view and, once opened, an editor tab ("Open Chat in Editor"). Either one
+// on screen counts as the chat being shown; revealing a session brings the editor tab forward when it is
+// open, else the view.
 import * as vscode from 'vscode';
-import type { ChatEditorPanel } from './chatPanel';
+import { ChatEditorPanel } from './chatPanel';
 import type { ChatViewProvider } from './chatViewProvider';
 
 export class ChatSurfaces implements vscode.Disposable {
@@ -29,10 +29,9 @@ export class ChatSurfaces implements vscode.Disposable {
   }
 
   /** Opens the chat in an editor tab (or brings the tab forward). */
-  async openInEditor(): Promise<void> {
+  openInEditor(): void {
     if (!this.panel) {
-      const { ChatEditorPanel } = await import('./chatPanel');
-      this.panel ??= new ChatEditorPanel(this.extensionUri, this.view.controller);
+      this.panel = new ChatEditorPanel(this.extensionUri, this.view.controller);
       this.subscriptions.push(this.panel, this.panel.onDidChangeVisibility(() => this.changed.fire()));
     }
     this.panel.open();

@@ -3,7 +3,7 @@
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
-import { ChatSurfaces } from '../../chat/chatSurfaces';
+import type { ChatSurfaces } from '../../chat/chatSurfaces';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
 import { AgentSecrets } from '../auth/agentSecrets';
 import { DiffReview, type ExistingTreeView } from '../diff';
@@ -128,12 +128,17 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   });
   late.backend = backend;
   const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
-  const surfaces = sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.selectSession(id)));
-  sub(vscode.commands.registerCommand('switchboard.openInEditor', () => surfaces.openInEditor()));
-  // Nothing waits for the user before the first session: the attention code loads with it.
+  // The chat's other surfaces (the editor tab) and the attention code load with the first session or the
+  // first "Open Chat in Editor": nothing waits for the user before.
+  let surfaces: Promise<ChatSurfaces> | undefined;
+  const chatSurfaces = (): Promise<ChatSurfaces> =>
+    (surfaces ??= import('../../chat/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.selectSession(id)))));
+  sub(vscode.commands.registerCommand('switchboard.openInEditor', async () => (await chatSurfaces()).openInEditor()));
   const firstSession = sub(backend.onDidChangeSession(() => {
     firstSession.dispose();
-    void import('../attention/attention').then(({ Attention }) => sub(new Attention({ backend, chat: surfaces, showWaiting: (names) => statusBar.showWaiting(names), log })));
+    void Promise.all([chatSurfaces(), import('../attention/attention')]).then(([surface, { Attention }]) =>
+      sub(new Attention({ backend, chat: surface, showWaiting: (names) => statusBar.showWaiting(names), log })),
+    );
   }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   for (const d of registerRegistryCommands({
