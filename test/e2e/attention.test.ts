@@ -105,8 +105,9 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     chat = await openChat(page());
     await newSession(chat);
     const gate = await turnAtGate();
-    // The session is titled after its first message by now.
-    const title = await selectedTitle();
+    // The session is titled after its first message.
+    const title = `gate ${gate}`;
+    await until(async () => (await selectedTitle()) === title, 'the session titled after its message', 30_000);
     // Another tab: the host made it active before the chat shows it selected.
     await newSession(chat);
     openGate(gate);
@@ -149,7 +150,8 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     updateSettings({ 'switchboard.notifications': 'off' });
     try {
       const gate = await turnAtGate();
-      const title = await selectedTitle();
+      const title = `gate ${gate}`;
+      await until(async () => (await selectedTitle()) === title, 'the session titled after its message', 30_000);
       await newSession(chat);
       openGate(gate);
       await until(async () => (await badge(page())) === '1', 'the badge', 60_000);
