@@ -105,9 +105,8 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     chat = await openChat(page());
     await newSession(chat);
     const gate = await turnAtGate();
-    // The session is titled after its first message.
+    // The session is titled after its first message (the tab shows it once the turn has ended).
     const title = `gate ${gate}`;
-    await until(async () => (await selectedTitle()) === title, 'the session titled after its message', 30_000);
     // Another tab: the host made it active before the chat shows it selected.
     await newSession(chat);
     openGate(gate);
@@ -151,7 +150,6 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     try {
       const gate = await turnAtGate();
       const title = `gate ${gate}`;
-      await until(async () => (await selectedTitle()) === title, 'the session titled after its message', 30_000);
       await newSession(chat);
       openGate(gate);
       await until(async () => (await badge(page())) === '1', 'the badge', 60_000);
@@ -200,6 +198,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     chat = await openChat(page());
     await newSession(chat);
     await sendMessage(chat, 'before the editor tab', { waitForEnd: true });
+    await until(async () => (await selectedTitle()) === 'before the editor tab', 'the session titled after its message', 30_000);
     const title = await selectedTitle();
     const sideTabs = await tabs(chat).count();
     await runCommand(page(), 'Switchboard: Open Chat in Editor');
@@ -209,7 +208,7 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     const inEditor = page().frameLocator(webviews).last().frameLocator('#active-frame');
     await inEditor.getByRole('textbox', { name: 'Message', exact: true }).waitFor({ timeout: 60_000 });
     await until(async () => (await tabs(inEditor).count()) === sideTabs, 'the same session tabs in the editor', 30_000);
-    assert.strictEqual(await selectedTitle(inEditor), title);
+    await until(async () => (await selectedTitle(inEditor)) === title, 'the same session selected in the editor tab', 30_000);
     await transcript(inEditor).getByText('echo: before the editor tab').waitFor({ timeout: 30_000 });
 
     await sendMessage(inEditor, 'sent from the editor tab', { waitForEnd: true });
