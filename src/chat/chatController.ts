@@ -70,6 +70,7 @@ export class ChatController implements Disposable {
       backend.onDidApplyOps((e) => this.each((c) => c.ops(e))),
       backend.onDidChangeHistory((e) => this.each((c) => c.history(e ?? {}))),
       backend.onDidTerminalOutput((e) => this.each((c) => c.terminalOutput(e))),
+      ...(backend.onDidRefusePrompt ? [backend.onDidRefusePrompt((e) => this.post({ type: 'focusComposer', insert: e.prompt.text, mentions: e.prompt.mentions }))] : []),
     );
   }
 
