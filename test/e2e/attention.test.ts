@@ -2,7 +2,7 @@
 // a turn that ends while another session is the tab shown, or a permission request while the chat is hidden,
 // raises a notification naming the agent and the session, a badge on the Switchboard icon and a status bar
 // item; "Show" brings the session back and the notification goes away once the session is seen; nothing
-// while the user watches it, nothing with `switchboard.notifications: off`. "Retry" on a failed turn sends the prompt again; "Copy" puts a message's
+// while the user watches it. "Retry" on a failed turn sends the prompt again; "Copy" puts a message's
 // Markdown on the clipboard (pasted into an editor); "Open Chat in Editor" shows the same sessions in an
 // editor tab, and a message sent there shows in the side bar too.
 import * as assert from 'assert';
@@ -34,7 +34,6 @@ import {
   runCommand,
   saveConsole,
   screenshot,
-  updateSettings,
   type Workbench,
 } from './helpers/workbench';
 
@@ -141,24 +140,6 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     await allow.waitFor({ timeout: 30_000 });
     await allow.click();
     await transcript(chat).getByText('allow', { exact: true }).last().waitFor({ timeout: 30_000 });
-  });
-
-  it('with switchboard.notifications "off": the badge counts the waiting session, no notification', async () => {
-    chat = await openChat(page());
-    await newSession(chat);
-    updateSettings({ 'switchboard.notifications': 'off' });
-    try {
-      const gate = await turnAtGate();
-      const title = `gate ${gate}`;
-      await newSession(chat);
-      openGate(gate);
-      await until(async () => (await badge(page())) === '1', 'the badge', 60_000);
-      assert.strictEqual(await notificationItems(page(), /Fake Agent finished/).count(), 0);
-      await tabs(chat).filter({ hasText: title }).first().click();
-    } finally {
-      updateSettings({ 'switchboard.notifications': 'whenHidden' });
-    }
-    await until(async () => (await badge(page())) === '', 'the badge to go away once the session is seen', 30_000);
   });
 
   it('"Retry" on a failed turn sends the same prompt again', async () => {
