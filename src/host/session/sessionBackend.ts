@@ -7,7 +7,7 @@ import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import { queryMentionCandidates } from '../../chat/hostUi';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../shared/chatState';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
@@ -22,6 +22,7 @@ import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import { AgentControl } from '../agents/agentControl';
+import { ActiveAgentStatus } from './activeAgentStatus';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
 import { openPlanFile } from './planFiles';
@@ -103,11 +104,12 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       handlers: (name) => agentRequestHandlers(name, { ...o, log: o.logs.main, turnFiles, sessionOf: (id) => this.sessions.scoped(id) }),
       onUpdate: (name, n) => this.onUpdate(name, n),
       onElicitationComplete: (name, id) => o.elicitations.complete(id) || this.log.info(`[${name}] elicitation/complete for ${id}, which is not pending: ignored`),
-      detachSessions: (agentId, crash) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash)),
     });
+    this.disposables.push(this.agents.onDidEndProcess(({ agentId, crash }) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash))));
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });
+    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs, cards: this.cards });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -125,8 +127,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.diffs = new SessionDiffs(o.diffReview, o.permissions);
     this.terminals = new SessionTerminals(o.terminals, o.logs.main);
     this.onDidTerminalOutput = this.terminals.onDidOutput;
-    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
+    const status = new ActiveAgentStatus(this.sessions, this.agents, o.statusBar, [events.onDidChangeActiveSession, events.onDidChangeSession, events.onDidCloseSession, this.agents.onDidChange]);
     this.disposables.push(
+      status,
       this.agents,
       events,
       this.terminals,
@@ -272,7 +275,6 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async restartAgent(agentId: string): Promise<void> {
     await this.agents.restart(agentId);
-    this.o.statusBar.show(agentId, 'ready');
   }
 
   authenticate(agentId: string, methodId: string): Promise<void> {
@@ -283,7 +285,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return this.agents.logout(agentId);
   }
 
-  readonly providerAction: NonNullable<ChatBackend['providerAction']> = (agentId, action) => this.agents.providers.run(agentId, action);
+  providerAction(agentId: string, action: ProviderAction): Promise<void> {
+    return this.agents.providers.run(agentId, action);
+  }
 
   async refreshHistory(): Promise<void> {
     await this.history.refresh(this.agents.all(), workspaceCwd());

@@ -22,9 +22,10 @@ import { ElicitationBroker, QuickInputElicitationPresenter } from '../permission
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../agents/agentConfiguration';
-import { registerCommands } from '../session/commands';
+import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
+import type { RegistryAgents } from '../registry/installFlow';
 import { registerRegistryCommands } from '../registry/registryCommands';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
@@ -69,10 +70,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment, settingsGate }));
   const configuration = sub(new AgentConfiguration(log, settingsGate, registry));
 
-  // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
+  // The backend is created after the brokers, which ask it whether the chat has a session.
   const late: { backend?: SessionBackend } = {};
   const confinement = new FileConfinement({
-    getRoots: (sessionId) => late.backend?.sessions.rootsOf(sessionId),
     getPolicy: () => normalizePolicy(settingsGate.effective('fileAccess')),
     askUser: async (question) => {
       const allow = 'Allow';
@@ -91,18 +91,15 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
       presenters: [new ChatPermissionPresenter(chatSessions), new NotificationPermissionPresenter()],
       getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
       mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall) !== undefined,
-      getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
-      resolveToolKind: (sessionId, toolCallId) => late.backend?.sessions.toolKindOf(sessionId, toolCallId),
     }),
   );
-  const fs = sub(new FsBridge({ confinement, history, sensitive, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
+  const fs = sub(new FsBridge({ confinement, history, sensitive }));
   const terminals = sub(new TerminalBridge({ confinement }));
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatSessions), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
-  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [], log }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
@@ -129,8 +126,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     mentions,
     instructions: new SessionInstructions(settingsGate, log),
   });
-  late.backend = backend;
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
   const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
+  late.backend = backend;
   // The chat's other surfaces (the editor tab) and the attention code load with the first session or the
   // first "Open Chat in Editor": nothing waits for the user before.
   let surfaces: Promise<ChatSurfaces> | undefined;
@@ -144,15 +142,12 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     );
   }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
-  for (const d of registerRegistryCommands({
-    service: registry,
-    log,
-    startSession: async (agent) => void (await vscode.commands.executeCommand('switchboard.newSession', agent)),
-    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.getAgents().find((a) => a.id === agent)?.status ?? 'stopped'),
-    restartAgent: async (agent) => void (await vscode.commands.executeCommand('switchboard.restartAgent', agent)),
-  })) {
-    sub(d);
-  }
+  const agents: RegistryAgents = {
+    startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
+    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
+    restartAgent: (agent) => backend.restartAgent(agent),
+  };
+  for (const d of registerRegistryCommands({ service: registry, log, agents })) sub(d);
   void backend.restoreOpenTabs();
   return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }
