@@ -106,6 +106,8 @@ export interface ChatBackend {
   answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void;
   answerElicitation(sessionId: string, requestId: string, answer: ElicitationAnswer): void;
   dismissError(sessionId: string): void;
+  /** The prompt of the session's failed turn (its error is `retryable`), for "Retry". */
+  failedPrompt?(sessionId: string): ComposerPrompt | undefined;
   /**
    * Unstable session/fork, opened as a new active tab (resolves with its id). `fromItemId`: a user message;
    * the tab shows the transcript up to its turn. A failure is shown in the original session's banner.

@@ -1,17 +1,16 @@
 // The chat host's logic, free of the `vscode` module so it runs in plain Node tests: the backend's events
-// become batched messages on the webview channel (transcripts as snapshots and ops, see TranscriptSync),
-// and the webview's messages, checked by one schema, go to their handlers.
+// become batched messages for each webview showing the chat (ChatClient: transcripts as snapshots and ops,
+// see TranscriptSync), and the webviews' messages, checked by one schema, go to their handlers.
 import { AuthRequiredError } from '../acp/errors';
-import { toLineFeeds } from '../shared/ansi';
-import type { SessionView, TerminalSnapshot } from '../shared/chatState';
+import type { SessionView } from '../shared/chatState';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage } from '../shared/messages';
 import { parseWebviewMessage } from '../shared/webviewMessageSchema';
-import type { BackendSessionView, ChatBackend, Disposable, HostUi, TerminalOutputEvent } from './chatBackend';
+import type { BackendSessionView, ChatBackend, Disposable, HostUi } from './chatBackend';
+import { ChatClient, type ChatClientContext } from './chatClient';
 import { messageHandlers, type MessageHandlers } from './messageHandlers';
 import { PromptQueue } from './promptQueue';
 import { SessionRequests } from './sessionRequests';
-import { TranscriptSync } from './transcriptSync';
-import { WebviewChannel, type WebviewPort } from './webviewChannel';
+import type { WebviewPort } from './webviewChannel';
 
 export type { WebviewPort } from './webviewChannel';
 
@@ -25,89 +24,107 @@ export interface ChatControllerOptions {
 }
 
 export class ChatController implements Disposable {
-  private readonly channel: WebviewChannel;
-  private readonly transcripts = new TranscriptSync();
   private readonly queue: PromptQueue;
   private readonly requests: SessionRequests;
-  private readonly handlers: MessageHandlers;
   private readonly views = new Map<string, BackendSessionView>();
   private readonly subscriptions: Disposable[] = [];
-  private readonly maxTerminalChunk: number;
-
-  // What changed since the last flush.
-  private readonly dirtySessions = new Set<string>();
-  private readonly removedSessions = new Set<string>();
-  private agentsDirty = false;
-  private activeDirty = false;
-  private historyDirty: { loading?: boolean } | undefined;
-  private readonly settledRequests: { requestId: string; sessionId?: string }[] = [];
-  private readonly terminalOut = new Map<string, { data: string; exitStatus?: TerminalOutputEvent['exitStatus']; open?: boolean }>();
+  /** Every webview showing the chat; `main` is the side bar's. */
+  private readonly clients = new Map<ChatClient, MessageHandlers>();
+  private readonly main: ChatClient;
+  private readonly clientContext: ChatClientContext;
 
   constructor(
     private readonly backend: ChatBackend,
     private readonly ui: HostUi,
-    options: ChatControllerOptions = {},
+    private readonly options: ChatControllerOptions = {},
   ) {
-    this.maxTerminalChunk = options.maxTerminalChunk ?? 256 * 1024;
-    this.channel = new WebviewChannel({ ...options, collect: () => this.collect(), warn: (m) => ui.log('warn', m) });
     this.queue = new PromptQueue({
       send: (sessionId, prompt) => backend.sendPrompt(sessionId, prompt),
       turnRunning: (sessionId) => (this.views.get(sessionId)?.turn ?? 'idle') !== 'idle',
       cancel: (sessionId) => backend.cancel(sessionId),
-      changed: (sessionId) => this.markDirty(() => this.dirtySessions.add(sessionId)),
+      changed: (sessionId) => this.each((c) => c.session(sessionId, false)),
       reportError: (what, e) => this.reportError(what, e),
     });
     this.requests = new SessionRequests({
       open: (agentId, afterSignIn) => backend.newSession(agentId, afterSignIn),
-      settled: (requestId, sessionId) => this.markDirty(() => this.settledRequests.push(sessionId === undefined ? { requestId } : { requestId, sessionId })),
+      settled: (requestId, sessionId) => this.each((c) => c.settled(sessionId === undefined ? { requestId } : { requestId, sessionId })),
     });
-    this.handlers = messageHandlers({
+    this.clientContext = {
       backend,
-      ui,
-      queue: this.queue,
-      requests: this.requests,
-      isOpen: (sessionId) => this.views.has(sessionId),
-      sendInit: () => this.sendInit(),
-      toast: (message) => this.post({ type: 'toast', message }),
-      reply: (message) => this.channel.reply(message),
-    });
+      view: (id) => this.views.get(id),
+      refreshViews: (views) => {
+        for (const v of views) this.views.set(v.sessionId, v);
+      },
+      toView: (v) => this.toView(v),
+      starting: () => this.requests.current,
+      warn: (m) => ui.log('warn', m),
+      maxTerminalChunk: options.maxTerminalChunk ?? 256 * 1024,
+    };
+    this.main = this.connect();
     for (const s of backend.getSessions()) this.views.set(s.view.sessionId, s.view);
     this.subscriptions.push(
-      backend.onDidChangeAgents(() => this.markDirty(() => (this.agentsDirty = true))),
+      backend.onDidChangeAgents(() => this.each((c) => c.agents())),
       backend.onDidChangeSession((v) => this.onSessionChanged(v)),
       backend.onDidCloseSession((id) => this.onSessionClosed(id)),
-      backend.onDidChangeActiveSession(() => this.markDirty(() => (this.activeDirty = true))),
-      backend.onDidApplyOps((e) => this.channel.isReady && this.transcripts.ops(e.sessionId, e.ops) && this.channel.schedule()),
-      backend.onDidChangeHistory((e) => this.markDirty(() => (this.historyDirty = e ?? {}))),
-      backend.onDidTerminalOutput((e) => this.onTerminalOutput(e)),
+      backend.onDidChangeActiveSession(() => this.each((c) => c.active())),
+      backend.onDidApplyOps((e) => this.each((c) => c.ops(e))),
+      backend.onDidChangeHistory((e) => this.each((c) => c.history(e ?? {}))),
+      backend.onDidTerminalOutput((e) => this.each((c) => c.terminalOutput(e))),
       ...(backend.onDidRefusePrompt ? [backend.onDidRefusePrompt((e) => this.post({ type: 'focusComposer', insert: e.prompt.text, mentions: e.prompt.mentions }))] : []),
     );
   }
 
-  // ---- the webview's lifecycle (from the view provider)
+  /** Another webview shows the same chat (an editor tab): its own channel over the same sessions and queues. */
+  connect(): ChatClient {
+    const client = new ChatClient(this.clientContext, this.options);
+    this.clients.set(
+      client,
+      messageHandlers({
+        backend: this.backend,
+        ui: this.ui,
+        queue: this.queue,
+        requests: this.requests,
+        isOpen: (sessionId) => this.views.has(sessionId),
+        sendInit: () => client.sendInit(),
+        toast: (message) => client.post({ type: 'toast', message }),
+        reply: (message) => client.reply(message),
+      }),
+    );
+    return client;
+  }
+
+  /** A webview from `connect` is gone for good. */
+  disconnect(client: ChatClient): void {
+    if (client === this.main) return;
+    this.clients.delete(client);
+    client.dispose();
+  }
+
+  private each(f: (c: ChatClient) => void): void {
+    for (const c of this.clients.keys()) f(c);
+  }
+
+  // ---- the side bar's webview (from the view provider)
 
   attach(port: WebviewPort): void {
-    this.channel.attach(port);
-    this.transcripts.clear();
+    this.main.attach(port);
   }
 
   detach(): void {
-    this.channel.detach();
-    this.transcripts.clear();
+    this.main.detach();
   }
 
   setVisible(visible: boolean): void {
-    this.channel.setVisible(visible);
-    if (!visible) this.transcripts.clear();
+    this.main.setVisible(visible);
   }
 
   get isReady(): boolean {
-    return this.channel.isReady;
+    return this.main.isReady;
   }
 
   /** Sent now if the view is ready, else kept for after the next handshake. */
   post(message: HostToWebviewMessage): void {
-    this.channel.post(message);
+    this.main.post(message);
   }
 
   focusComposer(insert?: string): void {
@@ -116,7 +133,7 @@ export class ChatController implements Disposable {
 
   /** Builds and posts the batch of what changed now (the channel does it once per frame; a message that must follow those changes flushes first). */
   flush(): void {
-    this.channel.flush();
+    this.main.flush();
   }
 
   /** The messages typed while a session's agent worked. */
@@ -124,95 +141,19 @@ export class ChatController implements Disposable {
     return this.queue.queued(sessionId);
   }
 
-  // ---- backend events -> one batch per frame
-
-  private markDirty(mark: () => void): void {
-    mark();
-    this.channel.schedule();
-  }
+  // ---- backend events -> one batch per frame in each webview
 
   private onSessionChanged(v: BackendSessionView): void {
     const prev = this.views.get(v.sessionId);
     this.views.set(v.sessionId, v);
-    if (!prev) this.transcripts.opened(v.sessionId);
-    this.markDirty(() => this.dirtySessions.add(v.sessionId));
+    this.each((c) => c.session(v.sessionId, !prev));
     if (prev?.turn !== 'idle' && v.turn === 'idle') this.queue.drain(v.sessionId);
   }
 
   private onSessionClosed(id: string): void {
     this.views.delete(id);
     this.queue.closed(id);
-    this.transcripts.closed(id);
-    this.dirtySessions.delete(id);
-    this.markDirty(() => this.removedSessions.add(id));
-  }
-
-  private onTerminalOutput(e: TerminalOutputEvent): void {
-    if (!this.channel.isReady) return; // init carries backend.getTerminals()
-    // The terminal bridge stripped the escapes already; it keeps \r for terminal/output, the chat does not.
-    const text = toLineFeeds(e.data);
-    const cur = this.terminalOut.get(e.terminalId) ?? { data: '' };
-    cur.data += text;
-    if (cur.data.length > this.maxTerminalChunk) cur.data = cur.data.slice(-this.maxTerminalChunk);
-    if (e.exitStatus) cur.exitStatus = e.exitStatus;
-    if (e.open !== undefined) cur.open = e.open;
-    this.terminalOut.set(e.terminalId, cur);
-    this.channel.schedule();
-  }
-
-  private sendInit(): void {
-    this.clearDirty();
-    const sessions = this.backend.getSessions().map((s) => {
-      this.views.set(s.view.sessionId, s.view);
-      return { view: this.toView(s.view), transcript: { ...s.transcript, items: s.transcript.items.slice() } };
-    });
-    this.transcripts.reset(sessions.map((s) => s.view.sessionId));
-    const terminals: TerminalSnapshot[] = this.backend.getTerminals().map((t) => ({ ...t, output: toLineFeeds(t.output) }));
-    this.channel.open({
-      type: 'init',
-      protocolVersion: CHAT_PROTOCOL_VERSION,
-      snapshot: {
-        agents: this.backend.getAgents(),
-        defaultAgentId: this.backend.getDefaultAgentId(),
-        sessions,
-        activeSessionId: this.backend.getActiveSessionId(),
-        ...(this.requests.current ? { starting: this.requests.current } : {}),
-        history: this.backend.getHistory(),
-        terminals,
-      },
-    });
-  }
-
-  private clearDirty(): void {
-    this.dirtySessions.clear();
-    this.removedSessions.clear();
-    this.agentsDirty = false;
-    this.activeDirty = false;
-    this.historyDirty = undefined;
-    this.terminalOut.clear();
-    this.settledRequests.length = 0;
-  }
-
-  /** Everything that changed since the last flush, in the order the webview applies it. */
-  private collect(): HostToWebviewMessage[] {
-    const out: HostToWebviewMessage[] = [];
-    if (this.agentsDirty) out.push({ type: 'agents', agents: this.backend.getAgents(), defaultAgentId: this.backend.getDefaultAgentId() });
-    for (const id of this.removedSessions) out.push({ type: 'sessionRemoved', sessionId: id });
-    for (const id of this.dirtySessions) {
-      const v = this.views.get(id);
-      if (v) out.push({ type: 'session', session: this.toView(v) });
-    }
-    this.transcripts.collect(out, (id) => this.backend.getSessions().find((s) => s.view.sessionId === id)?.transcript);
-    for (const [terminalId, t] of this.terminalOut) {
-      out.push({ type: 'terminalOutput', terminalId, data: t.data, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}), ...(t.open !== undefined ? { open: t.open } : {}) });
-    }
-    if (this.activeDirty) out.push({ type: 'activeSession', sessionId: this.backend.getActiveSessionId() });
-    // After the session it opened and its activation, so the webview never sends to the tab it leaves.
-    for (const r of this.settledRequests) out.push({ type: 'newSessionSettled', ...r });
-    const h = this.historyDirty;
-    if (h) out.push(h.loading === undefined ? { type: 'history', items: this.backend.getHistory() } : { type: 'history', items: this.backend.getHistory(), loading: h.loading });
-    this.clearDirty();
-    return out;
+    this.each((c) => c.removed(id));
   }
 
   private toView(v: BackendSessionView): SessionView {
@@ -221,7 +162,8 @@ export class ChatController implements Disposable {
 
   // ---- webview -> host
 
-  handleMessage(raw: unknown): void {
+  /** A message from a webview (the side bar's unless `from` says which). */
+  handleMessage(raw: unknown, from: ChatClient = this.main): void {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.ui.log('warn', `chat: ignored a malformed message from the webview (${parsed.error})`);
@@ -231,7 +173,9 @@ export class ChatController implements Disposable {
     if (m.type === 'ready' && m.protocolVersion !== CHAT_PROTOCOL_VERSION) {
       this.ui.log('warn', `chat: webview protocol ${m.protocolVersion}, host ${CHAT_PROTOCOL_VERSION}`);
     }
-    const handler = this.handlers[m.type] as (message: typeof m) => unknown;
+    const handlers = this.clients.get(from);
+    if (!handlers) return;
+    const handler = handlers[m.type] as (message: typeof m) => unknown;
     const fail = (e: unknown) => this.reportError(`Chat action "${m.type}" failed`, e);
     try {
       const done = handler(m);
@@ -253,7 +197,8 @@ export class ChatController implements Disposable {
   }
 
   dispose(): void {
-    this.channel.dispose();
+    for (const c of this.clients.keys()) c.dispose();
+    this.clients.clear();
     for (const s of this.subscriptions.splice(0)) s.dispose();
   }
 }

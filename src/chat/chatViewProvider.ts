@@ -1,12 +1,11 @@
 // The `switchboard.chat` webview view: a thin VS Code adapter around ChatController.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { MentionRef } from '../shared/chatState';
 import type { ChatBackend } from './chatBackend';
 import type { HostUi } from './chatBackend';
 import { ChatController } from './chatController';
-import { makeNonce, renderChatHtml } from './chatHtml';
 import { createHostUi } from './hostUi';
+import { setUpChatWebview } from './webviewSetup';
 
 export interface ChatViewProviderOptions {
   log?: vscode.LogOutputChannel;
@@ -20,6 +19,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   readonly controller: ChatController;
   private view: vscode.WebviewView | undefined;
   private viewSubscriptions: vscode.Disposable[] = [];
+  private badge: vscode.ViewBadge | undefined;
+  private readonly visibilityEmitter = new vscode.EventEmitter<void>();
+  /** The view was shown, hidden or closed. */
+  readonly onDidChangeVisibility = this.visibilityEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -32,29 +35,33 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   resolveWebviewView(view: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {
     this.disposeView();
     this.view = view;
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    if (this.badge) view.badge = this.badge;
     const webview = view.webview;
-    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
     this.viewSubscriptions.push(
       webview.onDidReceiveMessage((m: unknown) => this.controller.handleMessage(m)),
-      view.onDidChangeVisibility(() => this.controller.setVisible(view.visible)),
+      view.onDidChangeVisibility(() => {
+        this.controller.setVisible(view.visible);
+        this.visibilityEmitter.fire();
+      }),
       view.onDidDispose(() => {
         if (this.view === view) {
           this.controller.detach();
           this.view = undefined;
           this.disposeSubscriptions();
+          this.visibilityEmitter.fire();
         }
       }),
     );
     this.controller.attach({ postMessage: (m) => webview.postMessage(m) });
-    webview.html = renderChatHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce((n) => randomBytes(n)),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
-      codiconsUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css')).toString(),
-    });
+    setUpChatWebview(webview, this.extensionUri);
+    this.visibilityEmitter.fire();
+  }
+
+  /** The view's badge (sessions waiting for the user); kept for a view resolved later. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    // VS Code 1.100 keeps a webview view's badge set back to undefined on the activity bar; a zero shows none.
+    if (this.view) this.view.badge = badge ?? { value: 0, tooltip: '' };
   }
 
   /** The chat is on screen: permission prompts go to its inline cards instead of notifications. */
@@ -89,5 +96,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     this.disposeView();
     this.controller.dispose();
+    this.visibilityEmitter.dispose();
   }
 }

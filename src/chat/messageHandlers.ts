@@ -59,6 +59,12 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
     elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
     dismissError: (m) => b.dismissError(m.sessionId),
+    retry: (m) => {
+      const prompt = b.failedPrompt?.(m.sessionId);
+      if (!prompt) throw new Error('there is no failed message to send again');
+      b.dismissError(m.sessionId);
+      queue.submit(m.sessionId, prompt);
+    },
     forkSession: (m) => b.forkSession(m.sessionId, m.fromItemId),
     renameSession: (m) => b.renameSession(m.sessionId, m.title),
     restartAgent: (m) => b.restartAgent(m.agentId),

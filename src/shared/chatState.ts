@@ -182,6 +182,8 @@ export interface QueuedMessage {
 export interface SessionError {
   message: string;
   detail?: string;
+  /** A turn failed (the agent's error, a crash, a dropped connection): "Retry" sends its prompt again. */
+  retryable?: boolean;
 }
 
 /** What is known of a file changed during a turn (shared by the host's diff review and the chat). */

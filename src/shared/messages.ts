@@ -62,6 +62,8 @@ export type HostToWebviewMessage =
   | { type: 'planFileOpened'; sessionId: string; planId: string; uri: string; error?: string }
   /** Ask the webview to focus the composer, optionally inserting text or chips (Add to Chat); `notice` says why something was not added. */
   | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[]; notice?: string }
+  /** Bring a pending permission request on screen and focus its first option ("Show" on a notification). */
+  | { type: 'revealRequest'; sessionId: string; requestId: string }
   /** Short-lived status text the webview announces (e.g. "Copied"). */
   | { type: 'toast'; message: string };
 

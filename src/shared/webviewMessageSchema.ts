@@ -88,6 +88,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('permissionAnswer', { sessionId: id, requestId: id, answer: permissionAnswer }),
   message('elicitationAnswer', { sessionId: id, requestId: id, answer: elicitationAnswer }),
   message('dismissError', { sessionId: id }),
+  /** "Retry" on a failed turn: its prompt is sent again (queued like any message). */
+  message('retry', { sessionId: id }),
   /** `fromItemId`: "Fork from here" on a user message. */
   message('forkSession', { sessionId: id, fromItemId: z.optional(id) }),
   /** The host trims, checks and caps the title (a bad one is said in the session's banner). */

@@ -13,6 +13,7 @@ import {
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
 import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
 import { applyTranscriptOps } from '../../src/shared/transcriptOps';
+import { revealRequest } from './revealRequest';
 import { streamKey, textStreams } from './textStreams';
 import { type Draft, loadUi, persistedUi, type UiState } from './uiState';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
@@ -217,6 +218,9 @@ export class ChatStore {
         return;
       case 'focusComposer':
         this.addToComposer(m.insert, m.mentions, m.notice);
+        return;
+      case 'revealRequest':
+        revealRequest(m.requestId);
         return;
       case 'toast':
         this.showToast(m.message);

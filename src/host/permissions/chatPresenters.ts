@@ -1,12 +1,14 @@
 // Permission and elicitation prompts shown as inline cards in the chat. The cards render from the
 // session view (pending prompts); the user's click resolves the broker directly, so presenting only
-// has to wait until the request is answered (or cancelled) and say whether the chat is on screen.
+// has to wait until the request is answered (or cancelled) and say whether the chat has the session. A
+// card waits there also while the chat is hidden: the attention notification calls the user to it.
 import type { ElicitationPresenter, ElicitationPrompt } from './elicitationBroker';
 import type { PermissionPresenter } from './permissionBroker';
 import type { CreateElicitationResponse } from '../../acp';
 
-export interface ChatVisibility {
-  readonly isVisible: boolean;
+export interface ChatSessions {
+  /** The chat has a tab for this (scoped) session id. */
+  showsSession(sessionId: string | undefined): boolean;
 }
 
 function untilAborted<T>(signal: AbortSignal, value: T): Promise<T> {
@@ -17,10 +19,10 @@ function untilAborted<T>(signal: AbortSignal, value: T): Promise<T> {
 }
 
 export class ChatPermissionPresenter implements PermissionPresenter {
-  constructor(private readonly chat: ChatVisibility) {}
+  constructor(private readonly chat: ChatSessions) {}
 
-  canPresent(): boolean {
-    return this.chat.isVisible;
+  canPresent(prompt: { sessionId: string }): boolean {
+    return this.chat.showsSession(prompt.sessionId);
   }
 
   present(_prompt: unknown, signal: AbortSignal): Promise<string | undefined> {
@@ -29,11 +31,11 @@ export class ChatPermissionPresenter implements PermissionPresenter {
 }
 
 export class ChatElicitationPresenter implements ElicitationPresenter {
-  constructor(private readonly chat: ChatVisibility) {}
+  constructor(private readonly chat: ChatSessions) {}
 
   canPresent(prompt: ElicitationPrompt): boolean {
     // Request-scoped elicitations (before a session exists) have no chat tab to show them in.
-    return this.chat.isVisible && prompt.sessionId !== undefined;
+    return this.chat.showsSession(prompt.sessionId);
   }
 
   present(_prompt: ElicitationPrompt, signal: AbortSignal): Promise<CreateElicitationResponse> {

@@ -69,6 +69,8 @@ export class Session implements vscode.Disposable {
   /** Counts prompt turns; the diff review and write history key changes by it. */
   turnNumber = 0;
   error: SessionError | undefined;
+  /** The prompt of the turn that failed with `error` (what "Retry" sends again, attachments included). */
+  failedPrompt: ComposerPrompt | undefined;
   loading = false;
   /** The agent process this session lived in is gone: the next prompt binds it again. */
   detached = false;
@@ -216,6 +218,7 @@ export class Session implements vscode.Disposable {
   async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean }): Promise<void> {
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
     this.error = undefined;
+    this.failedPrompt = undefined;
     this.turn = 'running';
     this.turnNumber++;
     // Created before anything is awaited so Stop works from the first moment the turn shows as running.
@@ -243,6 +246,7 @@ export class Session implements vscode.Disposable {
       else await this.run(connection, built.blocks, prompt, abort.signal);
     } catch (error) {
       this.fail(error);
+      this.offerRetry(prompt, error);
     } finally {
       // However the turn ended, none of its tool calls runs any more.
       this.emit(this.state.recordTurnStopped());
@@ -281,6 +285,13 @@ export class Session implements vscode.Disposable {
     }
     this.recordError(message);
     this.error = { message };
+  }
+
+  /** A failed turn (not one waiting for sign-in, which sends it again itself) can be sent again. */
+  private offerRetry(prompt: ComposerPrompt, error: unknown): void {
+    if (!this.error || error instanceof AuthRequiredError) return;
+    this.error = { ...this.error, retryable: true };
+    this.failedPrompt = prompt;
   }
 
   private toolCallsFrom(firstItem: number): ToolCallItem[] {
@@ -322,6 +333,7 @@ export class Session implements vscode.Disposable {
 
   dismissError(): void {
     this.error = undefined;
+    this.failedPrompt = undefined;
     this.changed();
   }
 

@@ -245,6 +245,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.sessions.get(sessionId)?.dismissError();
   }
 
+  failedPrompt(sessionId: string): ComposerPrompt | undefined {
+    return this.sessions.get(sessionId)?.failedPrompt;
+  }
+
   answerPermission(_sessionId: string, requestId: string, answer: PermissionAnswer): void {
     this.cards.answerPermission(requestId, answer);
   }

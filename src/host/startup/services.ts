@@ -3,6 +3,7 @@
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache } from '../../agents';
+import type { ChatSurfaces } from '../../chat/chatSurfaces';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
 import { registerAddToChat } from '../context/register';
 import { AgentSecrets } from '../auth/agentSecrets';
@@ -71,8 +72,8 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment, settingsGate }));
   const configuration = sub(new AgentConfiguration(log, settingsGate, registry));
 
-  // The chat is created after the brokers, which ask whether it shows.
-  const late: { chat?: ChatViewProvider } = {};
+  // The backend is created after the brokers, which ask it whether the chat has a session.
+  const late: { backend?: SessionBackend } = {};
   const confinement = new FileConfinement({
     getPolicy: () => normalizePolicy(settingsGate.effective('fileAccess')),
     askUser: async (question) => {
@@ -82,14 +83,14 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     },
   });
   const history = new WriteHistory();
-  const chatVisibility = { get isVisible() { return late.chat?.isVisible ?? false; } };
+  const chatSessions = { showsSession: (id: string | undefined) => id !== undefined && late.backend?.sessions.scoped(id) !== undefined };
   // The card's code loads with the first write to a sensitive file.
   const sensitive: SensitiveWrites = sub(
     new SensitiveWrites({ ask: async (question): Promise<boolean> => (await import('../permissions/sensitiveWritePrompt')).askSensitiveWrite(permissions, question) }),
   );
   const permissions: PermissionBroker = sub(
     new PermissionBroker({
-      presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
+      presenters: [new ChatPermissionPresenter(chatSessions), new NotificationPermissionPresenter()],
       getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
       mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall) !== undefined,
     }),
@@ -97,7 +98,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const fs = sub(new FsBridge({ confinement, history, sensitive }));
   const terminals = sub(new TerminalBridge({ confinement }));
   const elicitations = sub(
-    new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
+    new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatSessions), new QuickInputElicitationPresenter()] }),
   );
   const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
@@ -128,7 +129,20 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     instructions: new SessionInstructions(settingsGate, log),
   });
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
-  const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
+  const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
+  late.backend = backend;
+  // The chat's other surfaces (the editor tab) and the attention code load with the first session or the
+  // first "Open Chat in Editor": nothing waits for the user before.
+  let surfaces: Promise<ChatSurfaces> | undefined;
+  const chatSurfaces = (): Promise<ChatSurfaces> =>
+    (surfaces ??= import('../../chat/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.selectSession(id)))));
+  sub(vscode.commands.registerCommand('switchboard.openInEditor', async () => (await chatSurfaces()).openInEditor()));
+  const firstSession = sub(backend.onDidChangeSession(() => {
+    firstSession.dispose();
+    void Promise.all([chatSurfaces(), import('../attention/attention')]).then(([surface, { Attention }]) =>
+      sub(new Attention({ backend, chat: surface, showWaiting: (names) => statusBar.showWaiting(names), log })),
+    );
+  }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   for (const d of registerAddToChat(composerTarget(backend, chat, settingsGate, log), log)) sub(d);
   const agents: RegistryAgents = {

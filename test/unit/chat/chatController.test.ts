@@ -418,3 +418,50 @@ describe('ChatController: batching is a throttle', () => {
     ctl.dispose();
   });
 });
+
+describe('ChatController: several webviews (the side bar and an editor tab)', () => {
+  it('each webview gets its own init and seqs; a message queued in one shows in the other; a closed one gets nothing', async () => {
+    const { backend, ctl, posted } = setup();
+    const tabPosted: HostToWebviewMessage[] = [];
+    const tab = ctl.connect();
+    tab.attach({ postMessage: (m) => { tabPosted.push(JSON.parse(JSON.stringify(m))); return true; } });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 }, tab);
+    assert.equal(posted.filter((m) => m.type === 'init').length, 1);
+    assert.equal(tabPosted.filter((m) => m.type === 'init').length, 1);
+
+    backend.say('to both');
+    await tick();
+    const opsOf = (ms: HostToWebviewMessage[]) => flatten(ms).filter((m): m is Extract<HostToWebviewMessage, { type: 'transcriptOps' }> => m.type === 'transcriptOps');
+    assert.deepEqual(opsOf(posted).map((m) => m.seq), [1]);
+    assert.deepEqual(opsOf(tabPosted).map((m) => m.seq), [1]);
+
+    // The tab resyncs: only it gets a snapshot; the side bar's seqs go on.
+    ctl.handleMessage({ type: 'resync', reason: 'test' }, tab);
+    backend.say(' again');
+    await tick();
+    assert.equal(posted.filter((m) => m.type === 'init').length, 1, 'the side bar is not reset');
+    assert.deepEqual(opsOf(posted).map((m) => m.seq), [1, 2]);
+    assert.deepEqual(opsOf(tabPosted).map((m) => m.seq), [1, 1]);
+
+    // A turn runs; a message typed in the tab is queued, and the side bar's session view shows it.
+    const send = (text: string) => ({ type: 'prompt', sessionId: 's1', prompt: { text, mentions: [], images: [] } });
+    ctl.handleMessage(send('first'), tab);
+    await tick();
+    ctl.handleMessage(send('second'), tab);
+    await tick();
+    const lastQueue = (ms: HostToWebviewMessage[]) => flatten(ms).filter((m) => m.type === 'session').map((m) => (m as Extract<HostToWebviewMessage, { type: 'session' }>).session.queue.map((q) => q.text)).pop();
+    assert.deepEqual(lastQueue(posted), ['second']);
+    assert.deepEqual(lastQueue(tabPosted), ['second']);
+    assert.deepEqual(backend.calls.filter((c) => c[0] === 'sendPrompt').map((c) => c[2]), ['first'], 'one prompt at a time, whichever webview sent it');
+
+    ctl.disconnect(tab);
+    const before = tabPosted.length;
+    backend.say(' after the tab closed');
+    await tick();
+    assert.equal(tabPosted.length, before);
+    ctl.handleMessage(send('from a closed tab'), tab);
+    await tick();
+    assert.equal(backend.calls.filter((c) => c[0] === 'sendPrompt').length, 1, 'a closed tab sends nothing');
+  });
+});

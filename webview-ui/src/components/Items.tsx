@@ -3,6 +3,7 @@ import { planFileName } from '../../../src/shared/planFile';
 import type { StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
 import { Collapsible, formatTokens, Icon, memo, useStore, useStoreVersion } from './common';
 import { ContentList } from './Content';
+import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCall';
 import { streamKey } from '../textStreams';
@@ -139,6 +140,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
                 steered
               </span>
             )}
+            <CopyMessage content={item.content} who="your" />
             <ForkFromHere sessionId={sessionId} itemId={item.id} />
           </div>
           <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
@@ -148,6 +150,9 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
       return (
         <div class="message agent" role="article" aria-label="Agent">
           <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <div class="message-actions">
+            <CopyMessage content={item.content} who="the agent's" />
+          </div>
         </div>
       );
     case 'thought':

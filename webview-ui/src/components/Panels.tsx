@@ -5,6 +5,7 @@ import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
 import { RateLimits } from './RateLimits';
 import { InstructionsBadge } from './InstructionsBadge';
+import { RetryTurn } from './RetryTurn';
 
 const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
   ready: { icon: 'pass' },
@@ -318,6 +319,7 @@ export function SessionErrorBanner({ session }: { session: SessionState }) {
       </div>
       {err.detail && <pre class="stderr">{err.detail}</pre>}
       <div class="banner-actions">
+        <RetryTurn session={session} />
         <button type="button" class="secondary-button" onClick={() => store.post({ type: 'dismissError', sessionId: session.view.sessionId })}>
           Dismiss
         </button>
