@@ -20,7 +20,7 @@ export interface MessageHandlerDeps {
   /** The webview is ready again, or asked for a snapshot after a drift. */
   sendInit(): void;
   toast(message: string): void;
-  reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' }>): void;
+  reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' | 'checkpoint' }>): void;
 }
 
 export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
@@ -106,6 +106,12 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     changedFilesAll: (m) => {
       if (!b.changedFilesAll) throw new Error('changed files are not supported here');
       return b.changedFilesAll(m.sessionId, m.action);
+    },
+    checkpointAction: async (m) => {
+      const { sessionId, itemId } = m;
+      if (m.action.kind !== 'openDiff') d.reply({ type: 'checkpoint', sessionId, itemId, view: { phase: 'loading' } });
+      const view = b.checkpoint ? await b.checkpoint(sessionId, itemId, m.action) : { phase: 'error' as const, message: 'Checkpoints are not supported here.' };
+      d.reply({ type: 'checkpoint', sessionId, itemId, view });
     },
     showProtocolLog: () => ui.showProtocolLog(),
     addAgentFromRegistry: () => ui.addAgentFromRegistry(),

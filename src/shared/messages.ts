@@ -15,6 +15,7 @@ import type {
   MentionRef,
   SessionView,
 } from './chatState';
+import type { CheckpointView } from './checkpoints';
 import type * as z from './zod';
 import type { Transcript } from './transcript';
 import type { TranscriptOp } from './transcriptOps';
@@ -60,6 +61,8 @@ export type HostToWebviewMessage =
   | { type: 'mentionResults'; requestId: number; candidates: MentionCandidate[] }
   /** The answer to `openPlanFile`: `error` says why the plan's file (`uri`, as the card showed it) did not open. */
   | { type: 'planFileOpened'; sessionId: string; planId: string; uri: string; error?: string }
+  /** What the checkpoint of a user message shows now (the answer to `checkpointAction`). */
+  | { type: 'checkpoint'; sessionId: string; itemId: string; view: CheckpointView }
   /** Ask the webview to focus the composer, optionally inserting text (e.g. "Add selection to chat"). */
   | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[] }
   /** Short-lived status text the webview announces (e.g. "Copied"). */

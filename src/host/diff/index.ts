@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { type BaselineChange, Baselines, type FolderSnapshot } from './baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
+import { CheckpointTrees } from './checkpointTrees';
 import type { TurnRef } from './changeStore';
 import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
 import { ChangeTracker } from './changeTracker';
@@ -60,6 +61,8 @@ export class DiffReview implements vscode.Disposable {
   readonly tree: ChangedFilesTree;
   readonly codeLens: HunkCodeLensProvider;
   private readonly baselines: Baselines | undefined;
+  /** Restoring files to a turn's start (undefined without baselines). */
+  readonly checkpoints: CheckpointTrees | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(options: DiffReviewOptions) {
@@ -73,6 +76,7 @@ export class DiffReview implements vscode.Disposable {
     this.tree = new ChangedFilesTree(this.tracker, options.describeTurn);
     this.codeLens = new HunkCodeLensProvider(this.tracker);
     this.baselines = options.storageDir ? new Baselines(options.storageDir, options.log) : undefined;
+    this.checkpoints = this.baselines && new CheckpointTrees(this.baselines);
     // Dispose in reverse dependency order.
     this.disposables.push(this.codeLens, this.tree, this.watcher, ...(this.baselines ? [this.baselines] : []), this.pending, this.decisions, this.opener, this.tracker, this.provider);
   }

@@ -7,6 +7,7 @@ import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
@@ -21,6 +22,7 @@ import type { AgentConfiguration } from './agentConfiguration';
 import { AgentControl } from './agentControl';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
+import { Checkpoints } from './checkpoints';
 import { openPlanFile } from './planFiles';
 import { RequestCards } from './requestCards';
 import { scopedSessionId } from './session';
@@ -69,6 +71,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly diffs: SessionDiffs;
   private readonly cards: RequestCards;
   private readonly terminals: SessionTerminals;
+  private readonly checkpoints: Checkpoints;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly events: ChatEvents;
   readonly onDidChangeSession: vscode.Event<BackendSessionView>;
@@ -98,7 +101,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     });
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs });
+    this.checkpoints = new Checkpoints({ diffReview: o.diffReview, store: o.store, turnFiles, log: o.logs.main });
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, checkpoints: this.checkpoints, agents: this.agents, sessions: this.sessions, tabs });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -246,6 +250,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void> {
     return this.diffs.all(this.sessions.require(sessionId), action);
+  }
+
+  checkpoint(sessionId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
+    return this.checkpoints.act(this.sessions.require(sessionId), itemId, action);
   }
 
   // ---- agents and history

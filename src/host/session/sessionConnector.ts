@@ -10,6 +10,7 @@ import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentControl } from './agentControl';
 import type { AgentRuntime } from './agentRuntime';
+import type { Checkpoints } from './checkpoints';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
@@ -22,6 +23,7 @@ const REBIND_METHODS = ['session/resume', 'session/load'] as const;
 export interface SessionConnectorOptions {
   log: vscode.LogOutputChannel;
   turnFiles: TurnFiles;
+  checkpoints: Checkpoints;
   agents: AgentControl;
   sessions: SessionRegistry;
   tabs: SessionTabs;
@@ -37,10 +39,12 @@ export interface SessionConnectorOptions {
 export class SessionConnector implements SessionHost {
   readonly log: vscode.LogOutputChannel;
   readonly turnFiles: TurnFiles;
+  readonly checkpoints: Checkpoints;
 
   constructor(private readonly o: SessionConnectorOptions) {
     this.log = o.log;
     this.turnFiles = o.turnFiles;
+    this.checkpoints = o.checkpoints;
   }
 
   /**
