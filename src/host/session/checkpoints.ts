@@ -70,6 +70,12 @@ export class Checkpoints {
     }
   }
 
+  /** The session closed: its checkpoints stay in the store only (reopening it reads them again). */
+  forget(key: string): void {
+    this.ledgers.delete(key);
+    for (const k of [...this.undos.keys()]) if (k.startsWith(`${key}\n`)) this.undos.delete(k);
+  }
+
   /** What the chat asked of the checkpoint of a user message; the answer is what it shows. */
   async act(session: Session, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
     try {

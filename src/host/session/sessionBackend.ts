@@ -188,7 +188,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async closeSession(sessionId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
-    if (session) await this.lifecycle.close(session);
+    if (!session) return;
+    await this.lifecycle.close(session);
+    this.checkpoints.forget(sessionId);
   }
 
   // ---- what the chat does to a session
