@@ -7,7 +7,9 @@ import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as vscode from 'vscode';
 import type { CheckpointAction, CheckpointView } from '../../../src/shared/checkpoints';
+import { closeAllEditors } from '../diff/helpers';
 import { waitFor, workspaceRoot } from '../index';
 import { prompt, transcriptOf, withFakeAgents } from './helpers';
 
@@ -52,6 +54,7 @@ describe('checkpoints: restore the files to before a message', function () {
   });
 
   afterEach(async () => {
+    await closeAllEditors();
     for (const f of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, f), 0o644);
     while (ctx.sb.diffReview.pendingTurns().length > 0) ctx.sb.diffReview.keepAll();
     for (const s of ctx.sb.backend.getSessions()) await ctx.sb.backend.closeSession(s.view.sessionId);
@@ -155,6 +158,26 @@ describe('checkpoints: restore the files to before a message', function () {
     assert.strictEqual(fs.statSync(path.join(dir, 'edit.txt')).mode & 0o777, 0o444, 'and still read-only');
     assert.ok(fs.existsSync(path.join(dir, 'mine.txt')), 'the user’s renamed file is kept');
     for (const name of ['echo.txt', 'gone.txt', 'old-name.txt']) assert.deepStrictEqual(fs.readFileSync(path.join(dir, name)), BEFORE[name], name);
+  });
+
+  it('a file with unsaved changes in an editor is not restored and its buffer is kept', async () => {
+    const id = await ctx.sb.backend.newSession(AGENT);
+    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const uri = vscode.Uri.file(path.join(dir, 'edit.txt'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    // The buffer shows what the agent wrote before the user types into it.
+    await waitFor(() => doc.getText() === fs.readFileSync(uri.fsPath, 'utf8'), 'the buffer to show the disk');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(0, 0), 'typed, not saved\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const typed = doc.getText();
+    const [first] = userMessages(id);
+    assert.ok(listed(await act(id, first, { kind: 'preview' })).some((l) => l.startsWith('edit.txt revert blocked: it has unsaved changes')));
+    assert.ok(doc.isDirty, 'dirty before the restore');
+    const done = restored(await act(id, first, { kind: 'restore', include: [path.join(dir, 'edit.txt')] }));
+    assert.deepStrictEqual(done.failed.map((f) => path.relative(dir, f.path)), ['edit.txt']);
+    assert.strictEqual(doc.getText(), typed, 'the unsaved text is still there');
+    assert.ok(doc.isDirty, `still unsaved (disk: ${JSON.stringify(fs.readFileSync(uri.fsPath, 'utf8'))})`);
   });
 
   it('is refused while a turn runs, with the reason', async () => {
