@@ -16,9 +16,10 @@ const MAX_BYTES = 2 * 1024 * 1024;
 /**
  * The whole chat webview (script and styles, minified, Markdown and highlighting included). Issue 6 set
  * 300 KB; issue 14's Model provider panel, plan cards and title checks added about 7 KB (301.3 KB), so the
- * budget is 310 KB: growth beyond that still fails the build.
+ * budget was 310 KB; issue 28's checkpoint card added about 3 KB (312.9 KB), so it is 316 KB: growth beyond
+ * that still fails the build.
  */
-export const WEBVIEW_MAX_BYTES = 310_000;
+export const WEBVIEW_MAX_BYTES = 316_000;
 
 /** Entries of a zip file (name, uncompressed size) read from its central directory. */
 export function zipEntries(file) {

@@ -100,7 +100,7 @@ function Preview({ files, act, display }: { files: CheckpointFileView[]; act: (a
   return (
     <div>
       <p>Restoring puts these files back as they were before this message:</p>
-      <ul class="checkpoint-files" aria-label="Files to restore">
+      <ul class="checkpoint-files" role="list" aria-label="Files to restore">
         {files.map((f) => (
           <li key={f.path}>
             <button type="button" class="link-button" aria-label={`Open diff ${display(f.path)}`} title="Now ↔ at the checkpoint" onClick={() => act({ kind: 'openDiff', path: f.path })}>
@@ -129,7 +129,7 @@ function FileList({ title, files }: { title: string; files: string[] }) {
   return (
     <div>
       <p>{title}:</p>
-      <ul aria-label={title}>
+      <ul role="list" aria-label={title}>
         {files.map((f) => (
           <li key={f}>{f}</li>
         ))}
