@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'session', 'diff', 'log', 'startup'];
+const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'agents', 'registry', 'session', 'diff', 'log', 'startup'];
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
@@ -24,7 +24,11 @@ const allowed = {
   'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
   'src/host/ideTools': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
-  'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.filter((h) => h !== 'startup').map((h) => `src/host/${h}`)],
+  // One agent process or connection: its runtime, launchers, sign-in, providers, status. Never a session.
+  'src/host/agents': ['src/shared', 'src/acp', 'src/agents', 'src/host/auth', 'src/host/permissions', 'src/host/log'],
+  // The registry's commands and install UI, beside the agents it installs.
+  'src/host/registry': ['src/shared', 'src/acp', 'src/agents', 'src/host/agents', 'src/host/permissions', 'src/host/log'],
+  'src/host/session': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.filter((h) => h !== 'startup' && h !== 'registry').map((h) => `src/host/${h}`)],
   'src/host/startup': ['src/shared', 'src/acp', 'src/agents', 'src/chat', ...host.map((h) => `src/host/${h}`)],
 };
 const rooms = Object.keys(allowed).sort((a, b) => b.length - a.length);

@@ -204,6 +204,17 @@ export interface ChangedFileView extends ChangedFileFacts {
   name: string;
 }
 
+/** The standing instructions (switchboard.instructions / instructionsFile) and whether they reach the agent. */
+export interface InstructionsView {
+  /** Sent as the session's systemPrompt. */
+  sent: boolean;
+  /** The agent takes a systemPrompt at all. */
+  supported: boolean;
+  sources: string[];
+  /** What could not be used (a missing file, not UTF-8, cut to the cap). */
+  problems: string[];
+}
+
 /** Everything about a session except its transcript. */
 export interface SessionView {
   sessionId: string;
@@ -222,6 +233,8 @@ export interface SessionView {
   changedFiles?: ChangedFileView[];
   /** The session's cwd and additionalDirectories: paths under them are shown relative (a plan file). */
   folders?: string[];
+  /** Present when the user set standing instructions. */
+  instructions?: InstructionsView;
 }
 
 export interface SessionSnapshot {

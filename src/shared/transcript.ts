@@ -98,6 +98,17 @@ export interface Usage {
   cost?: { amount: number; currency: string };
 }
 
+/**
+ * One rate-limit window an agent reports (Claude: `usage_update._meta["_claude/rateLimit"]`), e.g. the
+ * 5-hour or weekly window. `utilization` is a fraction (0..1); `resetsAt` is epoch milliseconds.
+ */
+export interface RateLimitWindow {
+  window: string;
+  status: string;
+  utilization?: number;
+  resetsAt?: number;
+}
+
 /** Token counts of one turn (ACP's unstable `PromptResponse.usage`). */
 export interface TurnUsage {
   inputTokens?: number;
@@ -189,6 +200,8 @@ export interface Transcript {
   configOptions: ConfigOption[];
   models?: LegacyModels;
   usage?: Usage;
+  /** The latest report of each rate-limit window, only when the agent sends them. */
+  rateLimits?: RateLimitWindow[];
 }
 
 export function emptyTranscript(sessionId: string): Transcript {

@@ -62,6 +62,16 @@ export interface SessionParams {
   cwd: string;
   additionalDirectories?: string[];
   mcpServers?: McpServer[];
+  /** Standing instructions, sent as `systemPrompt` (append) only to an agent that advertises it. */
+  systemPrompt?: string;
+}
+
+/** What session/new, load, resume and fork send besides the session id. */
+interface SessionSetup {
+  cwd: string;
+  mcpServers: McpServer[];
+  additionalDirectories?: string[];
+  systemPrompt?: { mode: 'append'; content: { type: 'text'; text: string }[] };
 }
 
 export interface PromptOptions {
@@ -441,7 +451,7 @@ export class AcpClientConnection {
     });
   }
 
-  private sessionSetup(params: SessionParams, method: string): { cwd: string; mcpServers: McpServer[]; additionalDirectories?: string[] } {
+  private sessionSetup(params: SessionParams, method: string): SessionSetup {
     const caps = this.capabilities();
     const mcpServers = (params.mcpServers ?? []).filter((server) => {
       const type = 'type' in server ? server.type : 'stdio';
@@ -449,10 +459,14 @@ export class AcpClientConnection {
       if (!allowed) this.logger.warn(`MCP server "${server.name}" (${type}) not sent with ${method}: the agent does not support ${type} MCP servers`);
       return allowed;
     });
-    const setup: { cwd: string; mcpServers: McpServer[]; additionalDirectories?: string[] } = { cwd: params.cwd, mcpServers };
+    const setup: SessionSetup = { cwd: params.cwd, mcpServers };
     if (params.additionalDirectories && params.additionalDirectories.length > 0) {
       if (caps.sessionCapabilities.additionalDirectories) setup.additionalDirectories = params.additionalDirectories;
       else this.logger.warn(`additionalDirectories not sent with ${method}: the agent does not support them`);
+    }
+    if (params.systemPrompt) {
+      if (caps.sessionCapabilities.systemPrompt) setup.systemPrompt = { mode: 'append', content: [{ type: 'text', text: params.systemPrompt }] };
+      else this.logger.info(`instructions not sent with ${method}: the agent does not take a systemPrompt`);
     }
     return setup;
   }

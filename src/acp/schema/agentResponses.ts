@@ -29,7 +29,7 @@ const AgentCapabilitiesSchema = optional(
     promptCapabilities: optional(z.object({ image: flag, audio: flag, embeddedContext: flag })),
     mcpCapabilities: optional(z.object({ http: flag, sse: flag })),
     sessionCapabilities: optional(
-      z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present, fork: present, title: present }),
+      z.object({ list: present, delete: present, additionalDirectories: present, resume: present, close: present, fork: present, title: present, systemPrompt: present }),
     ),
     auth: optional(z.object({ logout: present, status: present })),
     providers: present,
@@ -48,7 +48,8 @@ export interface AgentCapabilities {
   loadSession: boolean;
   promptCapabilities: { image: boolean; audio: boolean; embeddedContext: boolean };
   mcpCapabilities: { http: boolean; sse: boolean };
-  sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean; fork: boolean; title: boolean };
+  /** `systemPrompt`: the agent takes client instructions (unstable; `append` mode, which every such agent supports). */
+  sessionCapabilities: { list: boolean; delete: boolean; additionalDirectories: boolean; resume: boolean; close: boolean; fork: boolean; title: boolean; systemPrompt: boolean };
   auth: { logout: boolean; status: boolean };
   /** Unstable providers/list, set and disable. */
   providers: boolean;
@@ -58,7 +59,7 @@ const NoCapabilities: AgentCapabilities = {
   loadSession: false,
   promptCapabilities: { image: false, audio: false, embeddedContext: false },
   mcpCapabilities: { http: false, sse: false },
-  sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false, fork: false, title: false },
+  sessionCapabilities: { list: false, delete: false, additionalDirectories: false, resume: false, close: false, fork: false, title: false, systemPrompt: false },
   auth: { logout: false, status: false },
   providers: false,
 };

@@ -66,6 +66,8 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
     used: z.number(),
     size: z.number(),
     cost: optional(z.object({ amount: z.number(), currency: z.string() })),
+    // Vendor extras: rate-limit windows (rateLimits.ts).
+    _meta: z.optional(z.unknown()),
   }),
   z.object({
     sessionUpdate: z.literal('notice'),

@@ -13,6 +13,7 @@ import {
 } from '../../shared/transcript';
 import type { TranscriptMeta, TranscriptOp } from '../../shared/transcriptOps';
 import { parseContentBlock } from '../schema/content';
+import { mergeRateLimits, rateLimitsOf } from '../schema/rateLimits';
 import type { SessionUpdate } from '../schema/sessionUpdate';
 import type { LoadSessionResult, SetConfigOptionResult } from '../schema/agentResponses';
 import { appendContent } from './contentMerge';
@@ -95,8 +96,12 @@ export class TranscriptState {
         else if (update.updatedAt !== undefined) meta.updatedAt = update.updatedAt;
         return this.setMeta(meta, cleared);
       }
-      case 'usage_update':
-        return this.setMeta({ usage: update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size } });
+      case 'usage_update': {
+        const meta: Partial<TranscriptMeta> = { usage: update.cost ? { used: update.used, size: update.size, cost: update.cost } : { used: update.used, size: update.size } };
+        const windows = rateLimitsOf(update._meta);
+        if (windows) meta.rateLimits = mergeRateLimits(this.transcript.rateLimits, windows);
+        return this.setMeta(meta);
+      }
       case 'notice': {
         const notice: ItemOf<'notice'> = { kind: 'notice', id: this.nextId(), severity: update.severity, title: update.title };
         if (update.description !== undefined) notice.description = update.description;

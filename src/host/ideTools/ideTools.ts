@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { errorMessage, type McpServer } from '../../acp';
 import type { SessionRoots } from '../fs/fileConfinement';
 import { FORWARDER_ENV } from './forwarderEnv';
+import type { ProtocolLog } from '../log/protocolLog';
 import type { IdeToolsServer } from './ideToolsServer';
 
 export const IDE_TOOLS_NAME = 'switchboard';
@@ -18,6 +19,8 @@ const SERVER_SCRIPT = ['dist', 'ideToolsServer.js'];
 
 export interface IdeToolsOptions {
   log: vscode.LogOutputChannel;
+  /** Each tool call is listed in the protocol log with the agent's name. */
+  protocolLog: Pick<ProtocolLog, 'ideToolCall'>;
   extensionPath: string;
   version: string;
 }
@@ -48,7 +51,7 @@ export class IdeTools implements vscode.Disposable {
       if (!vscode.workspace.getConfiguration('switchboard').get<boolean>('ideTools', true)) return undefined;
       const [server, { VSCodeIdeTools }] = await Promise.all([this.start(), import('./vscodeTools')]);
       const roots = { cwd: session.cwd, additionalDirectories: [...(session.additionalDirectories ?? [])] };
-      const token = server.grant(`${session.agentId} (session ${session.key.slice(0, 8)})`, new VSCodeIdeTools(roots));
+      const token = server.grant(`${session.agentId} (session ${session.key.slice(0, 8)})`, new VSCodeIdeTools(roots), (call) => this.o.protocolLog.ideToolCall(session.agentId, call));
       this.tokens.set(session.key, token);
       this.o.log.info(`IDE tools: ${session.agentId} gets the ${IDE_TOOLS_NAME} MCP server over ${http ? 'HTTP' : 'stdio'} for ${[session.cwd, ...(session.additionalDirectories ?? [])].join(', ')}`);
       return http ? this.httpEntry(server.url, token) : this.stdioEntry(server.url, token);

@@ -22,12 +22,24 @@ export interface IdeToolsLog {
   warn(message: string): void;
 }
 
+/** One tool call a session's agent made, for the protocol log. */
+export interface IdeToolCall {
+  tool: string;
+  args: unknown;
+  ms: number;
+  /** Characters of the answer's JSON. */
+  answerChars?: number;
+  error?: string;
+}
+
 interface Grant {
   token: string;
   /** Who the token belongs to, for the log. */
   label: string;
   backend: IdeToolsBackend;
   connections: Set<string>;
+  /** Told of each call (the session's protocol log). */
+  onCall?: (call: IdeToolCall) => void;
 }
 
 interface Connection {
@@ -70,10 +82,10 @@ export class IdeToolsServer {
     return tools;
   }
 
-  /** A new token that reaches `backend` until revoked. */
-  grant(label: string, backend: IdeToolsBackend): string {
+  /** A new token that reaches `backend` until revoked; `onCall` hears of each call made with it. */
+  grant(label: string, backend: IdeToolsBackend, onCall?: (call: IdeToolCall) => void): string {
     const token = randomBytes(32).toString('base64url');
-    this.grants.set(token, { token, label, backend, connections: new Set() });
+    this.grants.set(token, { token, label, backend, connections: new Set(), onCall });
     return token;
   }
 
@@ -175,10 +187,13 @@ export class IdeToolsServer {
     const took = () => `${(performance.now() - started).toFixed(1)} ms`;
     try {
       const result = withinBudget(await grant.backend.call(name, args));
+      const text = JSON.stringify(result);
       this.log.info(`IDE tools: ${grant.label} called ${name} ${JSON.stringify(args)}: answered in ${took()}`);
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      grant.onCall?.({ tool: name, args, ms: performance.now() - started, answerChars: text.length });
+      return { content: [{ type: 'text', text }], structuredContent: result };
     } catch (error) {
       this.log.warn(`IDE tools: ${grant.label} called ${name} ${JSON.stringify(args)}: ${errorMessage(error)} (${took()})`);
+      grant.onCall?.({ tool: name, args, ms: performance.now() - started, error: errorMessage(error) });
       return { isError: true, content: [{ type: 'text', text: errorMessage(error) }] };
     }
   }

@@ -41,6 +41,21 @@ export class ProtocolLog implements vscode.Disposable {
     };
   }
 
+  /**
+   * A call an agent made to the `switchboard` MCP server (the IDE tools): not ACP, but part of what the agent
+   * and the editor said to each other. `messages` logs the tool, its outcome and latency; `verbose` adds the
+   * arguments.
+   */
+  ideToolCall(agentName: string, call: { tool: string; args: unknown; ms: number; answerChars?: number; error?: string }): void {
+    const level = this.level;
+    if (level === 'off') return;
+    const outcome = call.error !== undefined ? `error: ${call.error}` : `answered ${call.answerChars ?? 0} chars`;
+    const head = `[${agentName}] ⇄ mcp switchboard/${call.tool} ${call.ms.toFixed(1)} ms, ${outcome}`;
+    const line = level === 'verbose' ? `${head}\n${JSON.stringify(call.args)}` : head;
+    if (call.error !== undefined) this.channel.warn(line);
+    else this.channel.info(line);
+  }
+
   show(): void {
     this.channel.show(true);
     if (this.level === 'off') {

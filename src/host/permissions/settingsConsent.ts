@@ -10,7 +10,16 @@ import { createHash } from 'node:crypto';
 
 /** The settings a workspace can only set with the user's confirmation; `vscodeMcpServers` are the
  * workspace's own `mcp.servers` and `.vscode/mcp.json` servers, passed on with `useVSCodeMcpServers`. */
-export type GatedSetting = 'autoApprove' | 'fileAccess' | 'agents' | 'mcpServers' | 'registry.url' | 'useVSCodeMcpServers' | 'vscodeMcpServers';
+export type GatedSetting =
+  | 'autoApprove'
+  | 'fileAccess'
+  | 'agents'
+  | 'mcpServers'
+  | 'registry.url'
+  | 'useVSCodeMcpServers'
+  | 'vscodeMcpServers'
+  | 'instructions'
+  | 'instructionsFile';
 
 /** JSON with object keys sorted, so equal values hash equal whatever order their keys were written in. */
 export function canonicalJson(value: unknown): string {
@@ -52,6 +61,8 @@ export function grantsSomething(key: GatedSetting, value: unknown): boolean {
     case 'vscodeMcpServers':
       return Array.isArray(value) && value.length > 0;
     case 'registry.url':
+    case 'instructions':
+    case 'instructionsFile':
       return typeof value === 'string' && value.trim() !== '';
     case 'useVSCodeMcpServers':
       return value === true;

@@ -78,5 +78,9 @@ export function describeGrant(key: GatedSetting, value: unknown): string | undef
         : undefined;
     case 'useVSCodeMcpServers':
       return value === true ? "This workspace asks to pass VS Code's own MCP servers (mcp.servers and .vscode/mcp.json) to every agent." : undefined;
+    case 'instructions':
+      return typeof value === 'string' && value.trim() ? `This workspace gives every agent standing instructions: ${quoted(value.trim())}.` : undefined;
+    case 'instructionsFile':
+      return typeof value === 'string' && value.trim() ? `This workspace gives every agent the standing instructions in ${quoted(value.trim())}.` : undefined;
   }
 }

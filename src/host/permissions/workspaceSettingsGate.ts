@@ -19,7 +19,7 @@ export const ALLOW = 'Allow';
 export const IGNORE = 'Ignore';
 
 /** The settings read from `switchboard.*` (the rest of GatedSetting is checked with `allows`). */
-const SETTINGS: readonly GatedSetting[] = ['autoApprove', 'fileAccess', 'agents', 'mcpServers', 'registry.url', 'useVSCodeMcpServers'];
+const SETTINGS: readonly GatedSetting[] = ['autoApprove', 'fileAccess', 'agents', 'mcpServers', 'registry.url', 'useVSCodeMcpServers', 'instructions', 'instructionsFile'];
 
 type Decisions = Partial<Record<GatedSetting, { hash: string; allow: boolean }>>;
 

@@ -15,11 +15,11 @@ import {
   type SessionUpdate,
 } from '../../acp';
 import type { ResolvedAgentDefinition } from '../../agents';
-import type { SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
+import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { Checkpoints } from './checkpoints';
 import { buildPromptBlocks } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
@@ -72,6 +72,8 @@ export class Session implements vscode.Disposable {
   /** Updates arriving while this is set are a replay of what the transcript already shows. */
   suppressReplay = false;
   capabilities: SessionCapabilities = { image: false, audio: false, embeddedContext: false };
+  /** The standing instructions as this session got them (shown in its header). */
+  instructions: InstructionsView | undefined;
   private readonly state: TranscriptState;
   private abort: AbortController | undefined;
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
@@ -177,6 +179,12 @@ export class Session implements vscode.Disposable {
   /** Modes, config options and models from session/new, load or resume. */
   applySetup(setup: LoadSessionResult): void {
     this.emit(this.state.applySessionSetup(setup));
+  }
+
+  /** The instructions sent (or not) when the session was created, loaded, resumed or forked. */
+  useInstructions(view: InstructionsView | undefined): void {
+    this.instructions = view;
+    this.changed();
   }
 
   /** The session now lives in this agent session of a (re)started agent process. */

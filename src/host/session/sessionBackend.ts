@@ -13,13 +13,14 @@ import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
 import type { IdeTools } from '../ideTools/ideTools';
+import type { SessionInstructions } from './instructions';
 import type { LogChannels } from '../log/logChannels';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
-import type { AgentConfiguration } from './agentConfiguration';
-import { AgentControl } from './agentControl';
+import type { AgentConfiguration } from '../agents/agentConfiguration';
+import { AgentControl } from '../agents/agentControl';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
 import { Checkpoints } from './checkpoints';
@@ -33,7 +34,7 @@ import { SessionLifecycle } from './sessionLifecycle';
 import { SessionRegistry } from './sessionRegistry';
 import { SessionTabs } from './sessionTabs';
 import { SessionTerminals } from './sessionTerminals';
-import type { AgentStatusBar } from './statusBar';
+import type { AgentStatusBar } from '../agents/statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import { TurnFiles } from './turnFiles';
 import { sessionView } from './views';
@@ -57,6 +58,8 @@ export interface SessionBackendOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
+  /** Standing instructions, sent as systemPrompt. */
+  instructions: SessionInstructions;
 }
 
 export class SessionBackend implements ChatBackend, vscode.Disposable {

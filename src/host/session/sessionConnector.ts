@@ -3,19 +3,20 @@
 // what the end of a turn updates (status bar, saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
-import type { RetryAfterSignIn } from '../auth/agentSignIn';
+import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
-import type { AgentControl } from './agentControl';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentControl } from '../agents/agentControl';
+import type { AgentRuntime } from '../agents/agentRuntime';
 import type { Checkpoints } from './checkpoints';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from './statusBar';
+import type { AgentStatusBar } from '../agents/statusBar';
 import type { TurnFiles } from './turnFiles';
+import { instructionsView, type SessionInstructions } from './instructions';
 
 /** How a detached session is bound again, best first: resume sends no replay to download, parse and discard. */
 const REBIND_METHODS = ['session/resume', 'session/load'] as const;
@@ -34,6 +35,8 @@ export interface SessionConnectorOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets (the IDE tools). */
   ideTools: IdeTools;
+  /** The user's standing instructions, sent as systemPrompt. */
+  instructions: SessionInstructions;
 }
 
 export class SessionConnector implements SessionHost {
@@ -52,10 +55,18 @@ export class SessionConnector implements SessionHost {
    * the new session's key), with its IDE tools: over HTTP where the agent announces it, else over stdio.
    */
   async paramsOf(session: { key: string; agentId: string; cwd: string; additionalDirectories: string[] }) {
-    const http = this.o.agents.runtime(session.agentId).agentInfo?.agentCapabilities.mcpCapabilities.http ?? false;
-    const ideTools = await this.o.ideTools.entryFor(session, http);
+    const capabilities = this.o.agents.runtime(session.agentId).agentInfo?.agentCapabilities;
+    const ideTools = await this.o.ideTools.entryFor(session, capabilities?.mcpCapabilities.http ?? false);
     const mcpServers = this.o.mcpServers();
-    return { cwd: session.cwd, additionalDirectories: session.additionalDirectories, mcpServers: ideTools ? [...mcpServers, ideTools] : mcpServers };
+    const instructions = await this.o.instructions.read();
+    return {
+      cwd: session.cwd,
+      additionalDirectories: session.additionalDirectories,
+      mcpServers: ideTools ? [...mcpServers, ideTools] : mcpServers,
+      systemPrompt: instructions.text,
+      /** For the session header: whether the instructions reach this agent. */
+      instructions: instructionsView(instructions, capabilities?.sessionCapabilities.systemPrompt ?? false),
+    };
   }
 
   /** The session closed or lost its agent: its IDE tools' token stops. */
@@ -78,6 +89,7 @@ export class SessionConnector implements SessionHost {
       try {
         const request = method === 'session/resume' ? () => connection.resumeSession(session.acpSessionId, params) : () => connection.loadSession(session.acpSessionId, params);
         session.applySetup(await this.withAuth(session.agentId, request));
+        session.useInstructions(params.instructions);
         this.bind(session, session.acpSessionId, runtime);
         this.log.info(`Bound session ${session.acpSessionId} of ${session.agentId} again with ${method}`);
         return connection;

@@ -3,7 +3,7 @@
 // from the local store, which has the full transcript.
 import { errorMessage, listedSessionActions } from '../../acp';
 import type { HistoryItem } from '../../shared/chatState';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentRuntime } from '../agents/agentRuntime';
 import { scopedSessionId } from './session';
 import type { TranscriptStore } from './transcriptStore';
 

@@ -4,15 +4,15 @@ import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, errorMessage } from '../../acp';
 import type { FsBridge } from '../fs/fsBridge';
-import type { AgentControl } from './agentControl';
-import type { AgentRuntime } from './agentRuntime';
+import type { AgentControl } from '../agents/agentControl';
+import type { AgentRuntime } from '../agents/agentRuntime';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
 import type { SessionConnector } from './sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from './statusBar';
+import type { AgentStatusBar } from '../agents/statusBar';
 import { additionalDirectories, workspaceCwd } from './workspaceFolders';
 
 /** The longest session title a rename accepts. */
@@ -61,6 +61,7 @@ export class SessionLifecycle {
     });
     const session = this.add(new Session(this.o.host, key, agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
     session.applySetup(result);
+    session.useInstructions(params.instructions);
     await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
     this.o.statusBar.show(agentId, 'ready');
     return session.key;
@@ -80,6 +81,7 @@ export class SessionLifecycle {
       const params = await this.o.host.paramsOf(session);
       const open = () => (mode === 'resume' ? connection.resumeSession(item.sessionId, params) : connection.loadSession(item.sessionId, params));
       session.applySetup(await this.o.agents.withAuth(item.agentId, open));
+      session.useInstructions(params.instructions);
       session.loaded();
     } catch (error) {
       session.loaded({ message: `Could not ${mode} the session: ${errorMessage(error)}` });
@@ -110,6 +112,7 @@ export class SessionLifecycle {
       const { transcript, notice } = forkedTranscript(source.transcript, source.title, result.sessionId, fromItemId);
       const fork = this.add(new Session(this.o.host, key, source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
       fork.applySetup(result);
+      fork.useInstructions(params.instructions);
       fork.note(notice.title, notice.description);
       await this.saveTabs(fork);
       return fork.key;

@@ -1,13 +1,11 @@
-// Maps host objects (agent runtimes, sessions, permission and elicitation prompts) to the chat's view types.
+// Maps host objects (sessions, permission and elicitation prompts) to the chat's view types.
 import * as vscode from 'vscode';
 import { toolCallFromRequest } from '../../acp';
 import type { BackendSessionView } from '../../chat/chatBackend';
-import type { AgentView, AuthMethodView, ChangedFileView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
-import type { AuthFlow } from '../auth/authMethods';
+import type { ChangedFileView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
 import type { DiffReview } from '../diff';
 import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicitationBroker';
 import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
-import type { AgentRuntime } from './agentRuntime';
 import type { Session } from './session';
 
 export interface SessionViewSources {
@@ -29,6 +27,7 @@ export function sessionView(session: Session, o: SessionViewSources): BackendSes
   };
   if (session.error) view.error = session.error;
   if (session.loading) view.loading = true;
+  if (session.instructions) view.instructions = session.instructions;
   const changed = changedFilesOf(session.scopedId, o.diffReview);
   if (changed.length > 0) view.changedFiles = changed;
   return view;
@@ -54,38 +53,6 @@ function changedFilesOf(scopedId: string, diffReview: DiffReview): ChangedFileVi
       if (f.note) v.note = f.note;
       return v;
     });
-}
-
-export function agentView(
-  id: string,
-  runtime: AgentRuntime | undefined,
-  signIn: { flows?: AuthFlow[]; error?: string; retry?: string } = {},
-  /** An inert data: URI (registry agents). */
-  icon?: string,
-  account?: AgentView['account'],
-  providers?: AgentView['providers'],
-): AgentView {
-  const authFlows = signIn.flows;
-  const view: AgentView = { id, name: id, status: runtime?.status ?? 'stopped' };
-  if (icon) view.icon = icon;
-  if (runtime?.crash && runtime.status === 'crashed') view.crash = runtime.crash;
-  if (runtime?.detail) view.detail = runtime.detail;
-  if (runtime?.isRemote) view.remote = true;
-  if (account) view.account = { ...account };
-  if (providers) view.providers = providers;
-  if (authFlows && runtime?.status === 'auth_required') {
-    view.authMethods = authFlows.map(authMethodView);
-    if (signIn.error) view.authError = signIn.error;
-    if (signIn.retry) view.afterSignIn = signIn.retry;
-  }
-  return view;
-}
-
-function authMethodView(flow: AuthFlow): AuthMethodView {
-  const view: AuthMethodView = { id: flow.id, name: flow.name, kind: flow.type };
-  if (flow.description) view.description = flow.description;
-  if (flow.type === 'env_var') view.vars = flow.vars.map((v) => v.name);
-  return view;
 }
 
 export function permissionView(prompt: PermissionPrompt): PendingPermission {

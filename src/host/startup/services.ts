@@ -12,20 +12,21 @@ import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
+import { SessionInstructions } from '../session/instructions';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
-import { AgentConfiguration } from '../session/agentConfiguration';
+import { AgentConfiguration } from '../agents/agentConfiguration';
 import { registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
-import { registerRegistryCommands } from '../session/registry/registryCommands';
-import { RegistryService } from '../session/registry/registryService';
+import { registerRegistryCommands } from '../registry/registryCommands';
+import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
-import { AgentStatusBar } from '../session/statusBar';
+import { AgentStatusBar } from '../agents/statusBar';
 import { TranscriptStore } from '../session/transcriptStore';
 import { TerminalBridge } from '../terminal/terminalBridge';
 
@@ -104,7 +105,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   sub(connectWriteSource(diffReview, fs));
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
-  const ideTools = sub(new IdeTools({ log, extensionPath: context.extensionPath, version: clientVersion }));
+  const ideTools = sub(new IdeTools({ log, protocolLog, extensionPath: context.extensionPath, version: clientVersion }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
@@ -122,6 +123,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
     ideTools,
+    instructions: new SessionInstructions(settingsGate, log),
   });
   late.backend = backend;
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));

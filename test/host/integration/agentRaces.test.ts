@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import { execFileSync } from 'node:child_process';
 import type { AcpClientConnection } from '../../../src/acp';
-import type { AgentRuntime } from '../../../src/host/session/agentRuntime';
+import type { AgentRuntime } from '../../../src/host/agents/agentRuntime';
 import { waitFor } from '../index';
 import { prompt, transcriptOf, withFakeAgents } from './helpers';
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { LoginShellEnvironmentCache, type ResolvedAgentDefinition } from '../../../src/agents';
 import { AgentSecrets } from '../../../src/host/auth/agentSecrets';
 import type { AuthUi } from '../../../src/host/auth/authFlow';
-import { AgentRuntime } from '../../../src/host/session/agentRuntime';
+import { AgentRuntime } from '../../../src/host/agents/agentRuntime';
 import { startAcpServer as startServer, type AcpTestServer as RemoteServer } from '../../fixtures/remote/acpServer';
 
 class MemorySecretStorage implements vscode.SecretStorage {

@@ -82,11 +82,11 @@ describe('build: the extension bundle and its lazy chunks', function () {
   const REMOTE = [/^node_modules\/ws\//, /^node_modules\/@agentclientprotocol\/sdk\//];
   const ARCHIVES = [/^node_modules\/(tar|yauzl|minizlib|minipass)\//];
   /** A local agent's process code and the launchers: loaded when the first agent starts (agentRuntime.ts). */
-  const LAUNCH = [/^src\/host\/session\/(localAgent|remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
+  const LAUNCH = [/^src\/host\/agents\/(localAgent|remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
   /** Installing from the registry, its list and the install flow: loaded when the user adds, updates or uninstalls an agent. */
   const INSTALL = [
     /^src\/agents\/registry\/(installer|extract|download|distribution|icon)\.ts$/,
-    /^src\/host\/session\/registry\/(registryInstalls|registryPicker|registryIcons|installFlow)\.ts$/,
+    /^src\/host\/registry\/(registryInstalls|registryPicker|registryIcons|installFlow)\.ts$/,
   ];
   /** Reading Zed's and JetBrains' agent lists: loaded when the import command runs. */
   const COMMANDS = [/^src\/agents\/importers\.ts$/];
@@ -99,7 +99,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
     const size = bytes(files);
     assert.ok(size <= ACTIVATION_MAX_BYTES, `activation loads ${size} bytes (${files.join(', ')}), over the ${ACTIVATION_MAX_BYTES}-byte budget`);
     const inputs = sources(files);
-    const leaked = heavy(inputs, [/^node_modules\//, /^src\/(acp|agents|chat|shared)\//, /^src\/host\/(session|diff|fs|terminal|permissions|auth)\//, ...ENGINE]);
+    const leaked = heavy(inputs, [/^node_modules\//, /^src\/(acp|agents|chat|shared)\//, /^src\/host\/(session|agents|registry|diff|fs|terminal|permissions|auth)\//, ...ENGINE]);
     assert.deepStrictEqual(leaked, [], `activation loads modules that belong behind the lazy boundary: ${leaked.join(', ')}`);
   });
 
@@ -129,10 +129,10 @@ describe('build: the extension bundle and its lazy chunks', function () {
     lazy('src/acp/connection/clientConnection.ts', [ENGINE[0]]);
     lazy('src/acp/transport/remote/webSocketTransport.ts', [REMOTE[0]]);
     lazy('src/acp/transport/remote/httpTransport.ts', [REMOTE[1]]);
-    lazy('src/host/session/localAgent.ts', LAUNCH);
-    lazy('src/host/session/remoteAgent.ts', [LAUNCH[0]]);
-    lazy('src/host/session/registry/registryInstalls.ts', [INSTALL[0]]);
-    lazy('src/host/session/registry/registryPicker.ts', [INSTALL[1]]);
+    lazy('src/host/agents/localAgent.ts', LAUNCH);
+    lazy('src/host/agents/remoteAgent.ts', [LAUNCH[0]]);
+    lazy('src/host/registry/registryInstalls.ts', [INSTALL[0]]);
+    lazy('src/host/registry/registryPicker.ts', [INSTALL[1]]);
     lazy('src/agents/importers.ts', COMMANDS);
     const archives = Object.keys(outputs).filter((f) => heavy(sources([f]), ARCHIVES).length > 0);
     assert.ok(archives.length > 0 && archives.every((f) => outputs[f].entryPoint?.startsWith('node_modules/')), `the archive libraries are in dynamically imported chunks: ${archives.join(', ')}`);

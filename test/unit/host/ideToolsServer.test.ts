@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FORWARDER_ENV } from '../../../src/host/ideTools/forwarderEnv';
-import { IdeToolsServer } from '../../../src/host/ideTools/ideToolsServer';
+import { IdeToolsServer, type IdeToolCall } from '../../../src/host/ideTools/ideToolsServer';
 import { MAX_RESULT_CHARS } from '../../../src/host/ideTools/resultBudget';
 import { TOOL_NAMES, type IdeToolsBackend, type ToolName } from '../../../src/host/ideTools/toolSchemas';
 
@@ -159,6 +159,25 @@ describe('host: IDE tools MCP server (official SDK client, stand-in VS Code)', f
     assert.match(JSON.stringify(failed.content), /outside the session's folders/);
     const ok = await client.callTool({ name: 'open_editors', arguments: {} });
     assert.ok(!ok.isError);
+  });
+
+  it("tells the grant's listener of every call: tool, arguments, time and answer size, or the error", async () => {
+    const calls: IdeToolCall[] = [];
+    const heard = server.grant('listened session', backend, (call) => calls.push(call));
+    backend.answer = (name) => {
+      if (name === 'hover') throw new Error('no hover here');
+      return answers[name];
+    };
+    const client = await open(heard);
+    await client.callTool({ name: 'diagnostics', arguments: args.diagnostics });
+    await client.callTool({ name: 'hover', arguments: args.hover });
+    assert.deepStrictEqual(calls.map((c) => [c.tool, c.args, c.error]), [['diagnostics', args.diagnostics, undefined], ['hover', args.hover, 'no hover here']]);
+    assert.ok(calls.every((c) => c.ms >= 0));
+    assert.strictEqual(calls[0].answerChars, JSON.stringify(answers.diagnostics).length);
+    await client.callTool({ name: 'open_editors', arguments: {} }).catch(() => undefined);
+    const other = await open(token);
+    await other.callTool({ name: 'open_editors', arguments: {} });
+    assert.strictEqual(calls.length, 3, "another token's calls are not heard");
   });
 
   it('a huge result is cut to the budget and says so', async () => {

@@ -41,7 +41,7 @@ export async function withStderr<T>(agent: RunningAgent, call: Promise<T>): Prom
 }
 
 export function initialize(agent: RunningAgent): ReturnType<AcpClientConnection['initialize']> {
-  // terminalAuth: true, as the extension initializes (src/host/session/agentRuntime.ts).
+  // terminalAuth: true, as the extension initializes (src/host/agents/agentRuntime.ts).
   const call = agent.connection.initialize({ clientInfo: { name: 'switchboard-tests', version: '0.0.0' }, terminalAuth: true }, { timeoutMs: REAL_AGENT_TIMEOUT_MS });
   return withStderr(agent, call);
 }

@@ -3,6 +3,8 @@ import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/
 import { rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { SessionState } from '../store';
 import { formatTokens, Icon, useStore } from './common';
+import { RateLimits } from './RateLimits';
+import { InstructionsBadge } from './InstructionsBadge';
 
 const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
   ready: { icon: 'pass' },
@@ -237,6 +239,8 @@ export function SessionHeader({ session, agent }: { session: SessionState; agent
           </span>
         </span>
       )}
+      {t.rateLimits && t.rateLimits.length > 0 && <RateLimits windows={t.rateLimits} />}
+      {session.view.instructions && <InstructionsBadge view={session.view.instructions} agentName={agent?.name ?? session.view.agentId} />}
     </div>
   );
 }

@@ -2,8 +2,8 @@
 // version per window, with an Update button. Quiet when the registry cannot be reached (the list says so).
 // The install flow loads when the user chooses Update.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../acp';
-import { isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
+import { errorMessage } from '../../acp';
+import { isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../agents/registry';
 import type { RegistryUiDeps } from './installFlow';
 
 const loadInstallFlow = () => import('./installFlow');

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { fetchIcon, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
+import { fetchIcon, type RegistryAgent, type RegistryLoad } from '../../agents/registry';
 import type { RegistryService } from './registryService';
 
 /** How long the list waits for icons it has not seen before; later ones are kept for the next time. */

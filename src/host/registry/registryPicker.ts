@@ -1,8 +1,8 @@
 // "Switchboard: Add Agent from Registry…": a searchable list of the registry's agents (icon, version,
 // license, authors, how each installs here, installed / update available), then install or manage one.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../acp';
-import { describePlan, isAbortError, isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
+import { errorMessage } from '../../acp';
+import { describePlan, isAbortError, isNewer, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../agents/registry';
 import { cachedIcons } from './registryIcons';
 import { confirmUninstall, installWithProgress, makeDefaultAgent, type RegistryUiDeps } from './installFlow';
 import type { RegistryInstalls } from './registryInstalls';

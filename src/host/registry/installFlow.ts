@@ -1,8 +1,8 @@
 // Installing, updating and uninstalling a registry agent as the user sees it: a cancellable progress
 // notification, one clear message for every way it can fail, and what to do next once it worked.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../acp';
-import { formatBytes, isAbortError, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../../agents/registry';
+import { errorMessage } from '../../acp';
+import { formatBytes, isAbortError, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../agents/registry';
 import type { RegistryService } from './registryService';
 
 export interface RegistryUiDeps {

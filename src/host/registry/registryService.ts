@@ -4,7 +4,7 @@
 // archive code) load on first use.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LoginShellEnvironmentCache } from '../../../agents';
+import type { LoginShellEnvironmentCache } from '../../agents';
 import {
   DEFAULT_REGISTRY_URL,
   InstalledAgents,
@@ -15,9 +15,9 @@ import {
   type InstallStep,
   type RegistryAgent,
   type RegistryLoad,
-} from '../../../agents/registry';
-import type { WorkspaceSettingsGate } from '../../permissions/workspaceSettingsGate';
-import type { InstalledAgentSource } from '../agentConfiguration';
+} from '../../agents/registry';
+import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
+import type { InstalledAgentSource } from '../agents/agentConfiguration';
 import type { RegistryInstalls } from './registryInstalls';
 
 const loadInstalls = () => import('./registryInstalls');

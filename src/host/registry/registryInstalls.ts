@@ -3,7 +3,7 @@
 // login-shell PATH. RegistryService loads this on the first install, update or uninstall; listing the
 // installed agents at startup does not need it.
 import type * as vscode from 'vscode';
-import { CommandNotFoundError, getPathFromEnv, resolveCommand, type LoginShellEnvironmentCache } from '../../../agents';
+import { CommandNotFoundError, getPathFromEnv, resolveCommand, type LoginShellEnvironmentCache } from '../../agents';
 import {
   InstallError,
   RegistryInstaller,
@@ -15,7 +15,7 @@ import {
   type InstallStep,
   type RegistryAgent,
   type RegistryLoad,
-} from '../../../agents/registry';
+} from '../../agents/registry';
 
 export interface RegistryInstallsOptions {
   /** `<global storage>/agents`. */

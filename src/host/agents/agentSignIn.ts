@@ -1,13 +1,13 @@
 // Sign-in per agent: the methods an agent offered when it answered -32000 (shown in the chat until the
 // user signs in), running the chosen method, and retrying the one request that needed it.
 import { AuthRequiredError } from '../../acp';
-import type { AgentSecrets } from './agentSecrets';
-import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from './authFlow';
-import { classifyAuthMethods, type AuthFlow } from './authMethods';
+import type { AgentSecrets } from '../auth/agentSecrets';
+import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from '../auth/authFlow';
+import { classifyAuthMethods, type AuthFlow } from '../auth/authMethods';
 import type { AcpClientConnection } from '../../acp';
 import type { ResolvedAgentDefinition } from '../../agents';
 
-/** What signing in needs of an agent's runtime (the session layer's AgentRuntime has it). */
+/** What signing in needs of an agent's runtime (AgentRuntime has it). */
 export interface SignInRuntime {
   readonly name: string;
   readonly definition: ResolvedAgentDefinition;

@@ -1,7 +1,7 @@
 // Registers the registry commands and the update check that runs once the window has started. The list
 // of the registry's agents (registryPicker.ts) and the install flow behind it load when the command runs.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../acp';
+import { errorMessage } from '../../acp';
 import type { RegistryUiDeps } from './installFlow';
 import { UpdateNotifier } from './updateCheck';
 

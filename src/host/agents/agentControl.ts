@@ -4,13 +4,13 @@ import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type AgentAuthStatus } from '../../acp';
 import type { ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
-import { AgentSignIn, type RetryAfterSignIn } from '../auth/agentSignIn';
+import { AgentSignIn, type RetryAfterSignIn } from './agentSignIn';
 import type { AuthUi } from '../auth/authFlow';
 import type { AgentConfiguration } from './agentConfiguration';
 import type { AgentRuntime } from './agentRuntime';
 import { AgentRuntimes, type AgentRuntimesOptions } from './agentRuntimes';
 import { AgentProviders } from './providers';
-import { agentView } from './views';
+import { agentView } from './agentView';
 
 export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus' | 'afterInitialize'> {
   configuration: AgentConfiguration;
