@@ -53,6 +53,8 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     const before = await turnsEnded(chat);
     await sendMessage(chat, text);
     await waitForTurnEnd(chat, before, REAL_TURN_TIMEOUT_MS);
+    // The turn is over for the host too (its end snapshot taken) once Stop is disabled again.
+    await until(() => button(chat, 'Stop').isDisabled(), 'Stop to be disabled after the turn', 60_000);
     assert.strictEqual(claude.endpoint.remaining, 0, `every scripted step was taken:\n${claude.endpoint.describeLog()}`);
   }
 
