@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { type BaselineChange, Baselines, type FolderSnapshot } from './baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
-import { CheckpointTrees } from './checkpointTrees';
+import type { CheckpointTrees } from './checkpointTrees';
 import type { TurnRef } from './changeStore';
 import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
 import { ChangeTracker } from './changeTracker';
@@ -61,8 +61,7 @@ export class DiffReview implements vscode.Disposable {
   readonly tree: ChangedFilesTree;
   readonly codeLens: HunkCodeLensProvider;
   private readonly baselines: Baselines | undefined;
-  /** Restoring files to a turn's start (undefined without baselines). */
-  readonly checkpoints: CheckpointTrees | undefined;
+  private checkpointTrees: Promise<CheckpointTrees> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(options: DiffReviewOptions) {
@@ -76,7 +75,6 @@ export class DiffReview implements vscode.Disposable {
     this.tree = new ChangedFilesTree(this.tracker, options.describeTurn);
     this.codeLens = new HunkCodeLensProvider(this.tracker);
     this.baselines = options.storageDir ? new Baselines(options.storageDir, options.log) : undefined;
-    this.checkpoints = this.baselines && new CheckpointTrees(this.baselines);
     // Dispose in reverse dependency order.
     this.disposables.push(this.codeLens, this.tree, this.watcher, ...(this.baselines ? [this.baselines] : []), this.pending, this.decisions, this.opener, this.tracker, this.provider);
   }
@@ -151,6 +149,14 @@ export class DiffReview implements vscode.Disposable {
    */
   async changesSince(snapshots: readonly FolderSnapshot[]): Promise<{ changes: BaselineChange[]; truncated: number } | undefined> {
     return this.baselines ? (await this.baselines.reopen(snapshots)).changes() : undefined;
+  }
+
+  /** Restoring files to a turn's start (undefined without baselines), loaded on first use. */
+  async checkpoints(): Promise<CheckpointTrees | undefined> {
+    const baselines = this.baselines;
+    if (!baselines) return undefined;
+    this.checkpointTrees ??= import('./checkpointTrees').then(({ CheckpointTrees }) => new CheckpointTrees(baselines));
+    return this.checkpointTrees;
   }
 
   /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */

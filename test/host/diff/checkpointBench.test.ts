@@ -37,7 +37,7 @@ describe('checkpoints host bench', function () {
     const review = new DiffReview({ memento: new MemoryMemento(), log: silentLog, storageDir: storage });
     const dir = tempDir();
     for (let i = 0; i < FOLDER_FILES; i++) fs.writeFileSync(path.join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(100));
-    const trees = review.checkpoints;
+    const trees = await review.checkpoints();
     assert.ok(trees);
     const begin = await trees.take([dir]);
     assert.ok(begin.snapshots, begin.problem);

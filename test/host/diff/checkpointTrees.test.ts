@@ -33,13 +33,14 @@ describe('checkpoints: a folder too large for snapshots', function () {
       fs.writeFileSync(file, '');
       fs.truncateSync(file, MAX_SNAPSHOT_FILE_BYTES);
     }
-    assert.ok(review.checkpoints, 'checkpoints are kept with a storage folder');
-    const taken = await review.checkpoints.take([folder]);
+    const trees = await review.checkpoints();
+    assert.ok(trees, 'checkpoints are kept with a storage folder');
+    const taken = await trees.take([folder]);
     assert.strictEqual(taken.snapshots, undefined);
     assert.match(taken.problem ?? '', /too large/);
     // The next turn of that folder has no baseline either, for the same reason.
     assert.strictEqual(await review.beginTurn('s', 't', [folder]), undefined);
-    assert.match(review.checkpoints.lastProblem ?? '', /too large/);
+    assert.match(trees.lastProblem ?? '', /too large/);
     await review.endTurn('s');
   });
 });
