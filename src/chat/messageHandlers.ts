@@ -107,11 +107,9 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
       if (!b.changedFilesAll) throw new Error('changed files are not supported here');
       return b.changedFilesAll(m.sessionId, m.action);
     },
-    checkpointAction: async (m) => {
-      const { sessionId, itemId } = m;
-      if (m.action.kind !== 'openDiff') d.reply({ type: 'checkpoint', sessionId, itemId, view: { phase: 'loading' } });
-      const view = b.checkpoint ? await b.checkpoint(sessionId, itemId, m.action) : { phase: 'error' as const, message: 'Checkpoints are not supported here.' };
-      d.reply({ type: 'checkpoint', sessionId, itemId, view });
+    checkpointAction: async ({ sessionId, itemId, action }) => {
+      if (!b.checkpoint) throw new Error('no checkpoints here');
+      d.reply({ type: 'checkpoint', sessionId, itemId, view: await b.checkpoint(sessionId, itemId, action) });
     },
     showProtocolLog: () => ui.showProtocolLog(),
     addAgentFromRegistry: () => ui.addAgentFromRegistry(),

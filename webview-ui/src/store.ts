@@ -109,8 +109,10 @@ export class ChatStore {
     return this.checkpoints.get(`${sessionId}\n${itemId}`);
   }
 
-  closeCheckpoint(sessionId: string, itemId: string): void {
-    this.checkpoints.delete(`${sessionId}\n${itemId}`);
+  /** Shows (or, with undefined, closes) the checkpoint card of a user message until the host answers. */
+  setCheckpoint(sessionId: string, itemId: string, view: CheckpointView | undefined): void {
+    if (view) this.checkpoints.set(`${sessionId}\n${itemId}`, view);
+    else this.checkpoints.delete(`${sessionId}\n${itemId}`);
     this.changed();
   }
 

@@ -123,7 +123,7 @@ export class Baselines {
     // A folder too large for snapshots is left to file events; the others still get their baseline.
     const usable = folders.filter((f) => !this.tooLarge.has(f));
     if (this.gitMissing || usable.length === 0) {
-      this.lastProblem = this.gitMissing ? 'git is not installed or not on PATH' : `${folders.join(', ')} is too large for snapshots`;
+      this.lastProblem = this.gitMissing ? 'git is missing' : 'the folder is too large';
       return undefined;
     }
     const started = Date.now();
@@ -136,7 +136,7 @@ export class Baselines {
         // The snapshot goes on in the background, so the next turn's is quick; it may hold this turn's
         // first writes, so this turn does not use it.
         work.catch(() => undefined);
-        this.lastProblem = `the snapshot of ${folders.join(', ')} took over ${this.waitMs / 1000} s`;
+        this.lastProblem = 'the snapshot was too slow';
         this.log.warn(`diff review: the snapshot of ${folders.join(', ')} took over ${this.waitMs} ms; this turn's changed files come from file events and tool calls only.`);
         return undefined;
       }
@@ -145,7 +145,7 @@ export class Baselines {
       return new TurnBaseline(result);
     } catch (err) {
       const { FolderTooLargeError, GitMissingError } = await import('./shadowGit');
-      this.lastProblem = err instanceof GitMissingError ? 'git is not installed or not on PATH' : err instanceof Error ? err.message : String(err);
+      this.lastProblem = err instanceof Error ? err.message : String(err);
       if (err instanceof FolderTooLargeError) {
         this.log.warn(`diff review: ${err.message}; changed files there come from file events and tool calls only.`);
       } else if (err instanceof GitMissingError) {

@@ -8,8 +8,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointFilePlan } from './checkpointTrees';
 import type { DiffContentProvider } from './contentProvider';
-import { openDocument } from './fileAccess';
-import { looksBinary } from './inspect';
 
 /** A file and the bytes it is to have (null: it is not to exist). */
 export interface FileTarget {
@@ -27,7 +25,8 @@ export interface RestoreOutcome {
 /** Why this file cannot be restored now, or undefined when it can. */
 export async function blockedReason(file: CheckpointFilePlan): Promise<string | undefined> {
   if (file.status === 'T') return 'it changed between a file and a symbolic link';
-  if (openDocument(vscode.Uri.file(file.path))?.isDirty) return 'it has unsaved changes in an editor (save or revert them first)';
+  const uri = vscode.Uri.file(file.path).toString();
+  if (vscode.workspace.textDocuments.some((d) => !d.isClosed && d.isDirty && d.uri.toString() === uri)) return 'it has unsaved changes in an editor (save or revert them first)';
   const stat = await fsp.lstat(file.path).catch(() => undefined);
   if (!stat) return undefined;
   if (stat.isDirectory()) return 'a folder has its name now';
@@ -64,7 +63,7 @@ export async function openCheckpointDiff(provider: DiffContentProvider, file: Fi
   const name = path.basename(file.path);
   const exists = await fsp.stat(file.path).then(() => true, () => false);
   const left = exists ? vscode.Uri.file(file.path) : provider.put('', name, false);
-  const right = provider.put(file.target === null ? '' : looksBinary(file.target) ? '(binary file: restored byte for byte)' : file.target.toString('utf8'), name, false);
+  const right = provider.put(file.target === null ? '' : file.target.subarray(0, 8000).includes(0) ? '(binary file: restored byte for byte)' : file.target.toString('utf8'), name, false);
   const what = file.target === null ? 'did not exist' : exists ? 'at the checkpoint' : 'deleted since';
   await vscode.commands.executeCommand('vscode.diff', left, right, `${name} (now ↔ ${what})`, { preview: true });
 }

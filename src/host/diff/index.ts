@@ -61,7 +61,7 @@ export class DiffReview implements vscode.Disposable {
   readonly tree: ChangedFilesTree;
   readonly codeLens: HunkCodeLensProvider;
   private readonly baselines: Baselines | undefined;
-  private checkpointTrees: Promise<CheckpointTrees> | undefined;
+  private checkpointTrees: Promise<CheckpointTrees | undefined> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(options: DiffReviewOptions) {
@@ -152,11 +152,9 @@ export class DiffReview implements vscode.Disposable {
   }
 
   /** Restoring files to a turn's start (undefined without baselines), loaded on first use. */
-  async checkpoints(): Promise<CheckpointTrees | undefined> {
-    const baselines = this.baselines;
-    if (!baselines) return undefined;
-    this.checkpointTrees ??= import('./checkpointTrees').then(({ CheckpointTrees }) => new CheckpointTrees(baselines));
-    return this.checkpointTrees;
+  checkpoints(): Promise<CheckpointTrees | undefined> {
+    const b = this.baselines;
+    return (this.checkpointTrees ??= b ? import('./checkpointTrees').then((m) => new m.CheckpointTrees(b)) : Promise.resolve(undefined));
   }
 
   /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */

@@ -7,7 +7,7 @@ import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../..
 import type { DiffReview } from '../diff';
 import { blockedReason, openCheckpointDiff, writeTargets, type FileTarget } from '../diff/checkpointRestore';
 import { SnapshotGoneError, type CheckpointFilePlan, type CheckpointTurn } from '../diff/checkpointTrees';
-import type { LedgerEntry } from './checkpoints';
+import type { LedgerEntry } from './checkpointLedgers';
 import type { Session } from './session';
 
 const RESTORE_LABEL = 'Restore checkpoint';

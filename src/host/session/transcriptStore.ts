@@ -112,7 +112,7 @@ export class TranscriptStore {
 
   /** A session's checkpoints (snapshot ids per user message), kept beside its transcript and deleted with it. */
   async saveCheckpoints(key: string, value: unknown): Promise<void> {
-    await vscode.workspace.fs.createDirectory(this.folder);
+    // writeFile creates the folder when the session's first turn comes before any transcript was saved.
     await vscode.workspace.fs.writeFile(this.fileFor(key, this.folder, 'checkpoints.json'), Buffer.from(JSON.stringify(value)));
   }
 

@@ -18,7 +18,10 @@ export function RestoreCheckpointButton({ sessionId, itemId }: { sessionId: stri
       class="icon-button restore-checkpoint"
       aria-label="Restore files to before this message"
       title="Restore checkpoint: put the files back as they were before this message"
-      onClick={() => store.post({ type: 'checkpointAction', sessionId, itemId, action: { kind: 'preview' } })}
+      onClick={() => {
+        store.setCheckpoint(sessionId, itemId, { phase: 'loading' });
+        store.post({ type: 'checkpointAction', sessionId, itemId, action: { kind: 'preview' } });
+      }}
     >
       <Icon name="history" />
     </button>
@@ -31,8 +34,11 @@ export function CheckpointCard({ sessionId, itemId }: { sessionId: string; itemI
   useStoreVersion();
   const view = store.checkpoint(sessionId, itemId);
   if (!view) return null;
-  const act = (action: CheckpointAction) => store.post({ type: 'checkpointAction', sessionId, itemId, action });
-  const close = () => store.closeCheckpoint(sessionId, itemId);
+  const act = (action: CheckpointAction) => {
+    if (action.kind !== 'openDiff') store.setCheckpoint(sessionId, itemId, { phase: 'loading' });
+    store.post({ type: 'checkpointAction', sessionId, itemId, action });
+  };
+  const close = () => store.setCheckpoint(sessionId, itemId, undefined);
   const folders = store.state.sessions.get(sessionId)?.view.folders ?? [];
   return (
     <div class="checkpoint-card" role="group" aria-label="Checkpoint">
