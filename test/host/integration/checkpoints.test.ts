@@ -163,7 +163,7 @@ describe('checkpoints: restore the files to before a message', function () {
   it('a file with unsaved changes in an editor is not restored and its buffer is kept', async () => {
     const id = await ctx.sb.backend.newSession(AGENT);
     await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
-    const uri = vscode.Uri.file(path.join(dir, 'edit.txt'));
+    const uri = vscode.Uri.file(path.join(dir, 'created.txt'));
     const doc = await vscode.workspace.openTextDocument(uri);
     // The buffer shows what the agent wrote before the user types into it.
     await waitFor(() => doc.getText() === fs.readFileSync(uri.fsPath, 'utf8'), 'the buffer to show the disk');
@@ -172,10 +172,10 @@ describe('checkpoints: restore the files to before a message', function () {
     assert.ok(await vscode.workspace.applyEdit(edit));
     const typed = doc.getText();
     const [first] = userMessages(id);
-    assert.ok(listed(await act(id, first, { kind: 'preview' })).some((l) => l.startsWith('edit.txt revert blocked: it has unsaved changes')));
+    assert.ok(listed(await act(id, first, { kind: 'preview' })).some((l) => l.startsWith('created.txt delete blocked: it has unsaved changes')));
     assert.ok(doc.isDirty, 'dirty before the restore');
-    const done = restored(await act(id, first, { kind: 'restore', include: [path.join(dir, 'edit.txt')] }));
-    assert.deepStrictEqual(done.failed.map((f) => path.relative(dir, f.path)), ['edit.txt']);
+    const done = restored(await act(id, first, { kind: 'restore', include: [] }));
+    assert.deepStrictEqual(done.failed.map((f) => path.relative(dir, f.path)), ['created.txt']);
     assert.strictEqual(doc.getText(), typed, 'the unsaved text is still there');
     assert.ok(doc.isDirty, `still unsaved (disk: ${JSON.stringify(fs.readFileSync(uri.fsPath, 'utf8'))})`);
   });
