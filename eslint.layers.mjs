@@ -1,12 +1,12 @@
 // The layer table: for each folder, the folders of ours it may import. ARCHITECTURE.md draws the same
 // table; change both together. `layersPlugin` resolves every relative import to a file before matching,
 // so a barrel (`../../acp`) counts as its folder; `export … from`, `import()` and `import('…').T` in types are
-// checked too. test/unit/lint/layers.test.ts lints snippets against it.
+// checked too. test/tooling/layers.test.ts lints snippets against it.
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'agents', 'registry', 'session', 'diff', 'log', 'startup'];
+const host = ['fs', 'terminal', 'permissions', 'auth', 'ideTools', 'mentions', 'agents', 'registry', 'session', 'diff', 'log', 'startup'];
 
 /** Folder (relative to the repository) -> the folders of ours it may import besides itself. */
 const allowed = {
@@ -24,6 +24,7 @@ const allowed = {
   'src/host/diff': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   'src/host/auth': ['src/shared', 'src/acp', 'src/agents', 'src/host/log'],
   'src/host/ideTools': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
+  'src/host/mentions': ['src/shared', 'src/acp', 'src/agents', 'src/host/fs', 'src/host/log'],
   // One agent process or connection: its runtime, launchers, sign-in, providers, status. Never a session.
   'src/host/agents': ['src/shared', 'src/acp', 'src/agents', 'src/host/auth', 'src/host/permissions', 'src/host/log'],
   // The registry's commands and install UI, beside the agents it installs.

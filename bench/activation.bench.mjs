@@ -250,7 +250,7 @@ function report(measured, env) {
     '',
     '- activate() is the call alone (the probe wraps it); loading dist/extension.js is the "entry load" column. The "activated" log line is written by the log channel, which VS Code creates asynchronously: it lands later than activate() returns.',
     '- "before the first agent": every script of ours loaded until the chat lists the agents (and, after a reload, shows the restored tab) and "New session" is clicked; "at agent spawn": until the demo agent process is spawned.',
-    '- What the chat needs at startup (dist/chunks/services-*.js and its static chunks): the session layer, diff review (it restores the changed-files list), the bridges, the chat host, and zod/mini (~42 KB minified, English messages only; classic zod was ~145 KB): the chat validates every webview message with it and the session layer validates settings. See test/unit/build/extensionBundle.test.ts for the budgets the build is held to.',
+    '- What the chat needs at startup (dist/chunks/services-*.js and its static chunks): the session layer, diff review (it restores the changed-files list), the bridges, the chat host, and zod/mini (~42 KB minified, English messages only; classic zod was ~145 KB): the chat validates every webview message with it and the session layer validates settings. See test/tooling/extensionBundle.test.ts for the budgets the build is held to.',
     '',
   );
   return lines.join('\n');

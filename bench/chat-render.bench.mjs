@@ -14,10 +14,13 @@
 // task over 50 ms. Benchmarks are not tests:
 // nothing here fails on a number; the report goes between the "chat" markers of bench/RESULTS.md.
 //
-// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--no-write] [--cpu-throttle <n>]
+//   3. a day's session (`--long <n>`, default 10,000 items with tool calls): open time, find, scrolling from the
+//      end to the first item, heap (bench/lib/long-session.mjs).
+// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>]
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
-//   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript)
+//   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
+//   BENCH_TRACE=long: scrolling the day-long session to its start)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +34,7 @@ import { makeRunDirs, removeDir } from '../scripts/lib/workspace.mjs';
 import { CHROMIUM_ARGS, waitForWorkbench } from '../scripts/lib/browser.mjs';
 import { benchLib } from './lib/compiled.mjs';
 import { blockChunks, codeChunks } from './lib/markdown-shapes.mjs';
+import { longSessionReport, longSessionRun } from './lib/long-session.mjs';
 
 const { median } = benchLib('stats');
 
@@ -40,6 +44,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '3' },
     chunks: { type: 'string', default: '5000' },
     messages: { type: 'string', default: '2000' },
+    long: { type: 'string', default: '10000' },
     'no-write': { type: 'boolean', default: false },
     'cpu-throttle': { type: 'string', default: '1' },
   },
@@ -47,6 +52,8 @@ const { values: opts } = parseArgs({
 const RUNS = Number(opts.runs);
 const CHUNKS = Number(opts.chunks);
 const MESSAGES = Number(opts.messages);
+/** Items of the day-long session (bench/lib/long-session.mjs); 0 leaves it out. */
+const LONG = Number(opts.long);
 /** Chromium's CPU throttling of the renderer (DevTools' "CPU: Nx slowdown"): a slower machine, reproducibly. */
 const CPU_THROTTLE = Number(opts['cpu-throttle']);
 const TRANSCRIPT_AGENT = join(REPO, 'bench', 'lib', 'transcript-agent.mjs');
@@ -382,7 +389,7 @@ function report(env, streams, shapes, tr) {
     '### Reading',
     '',
     `- Spread: end-to-end rates of this run range ${fmt(Math.min(...rates))}–${fmt(Math.max(...rates))} chunks/s on the same input; the machine is shared (load average ${env.load}), so treat one run as a sample, not a verdict.`,
-    `- What keeps a chunk's cost bounded: finished Markdown blocks are rendered once (small ones that arrive together in one markdown-it/DOMPurify call), a live paragraph or list longer than 2 KB is cut (paragraph pieces shown inline), an open code fence streams as text pieces of ~4 KB of which only the last changes, Markdown work shares an 8 ms budget per frame, at most 10 new transcript items mount per frame (newest first), and the transcript is windowed${tr ? ` (${tr.build.items} of ${tr.n} items in the DOM)` : ''}.`,
+    `- What keeps a chunk's cost bounded: finished Markdown blocks are rendered once (small ones that arrive together in one markdown-it/DOMPurify call), a live paragraph or list longer than 2 KB is cut (paragraph pieces shown inline), an open code fence streams as text pieces of ~4 KB of which only the last changes, Markdown work shares an 8 ms budget per frame, and the transcript is virtualized (only the items near the viewport are in the DOM)${tr ? ` (${tr.build.items} of ${tr.n} items in the DOM)` : ''}.`,
     '- Long tasks: "in the webview" counts the tasks the browser attributes to the chat webview\'s own document (PerformanceLongTaskTiming name `self`); the others ran another frame on the same renderer thread (here the workbench page and its webview iframes share one process). `BENCH_TRACE=<command>` records a Chrome trace of one shape to see what a long task was.',
     '- Markdown engine: markdown-it 14 (with entities 8\'s decoder, see webview-ui/bundle-aliases.mjs). markdown-it 15 rendered the 61 KB of `blocks 500` at 31 ms against 16 ms for 14 (Node, 2026-11-23), and with it this table showed `blocks 500` at 1000–2600 ms with 81–101 ms tasks against 760–1007 ms and 0–71 ms now.',
     '- Memory per chunk: Markdown never reads the whole message again while it streams: it takes the text the host’s `appendText` ops appended (webview-ui/src/textStreams.ts) and keeps only the unfinished text (under 8 KB for a 250 KB code block, unit-tested), so a long message is not copied each frame.',
@@ -482,10 +489,17 @@ async function main() {
     tr = await transcriptRun(frame, page, MESSAGES, trace);
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(e2eRate(tr.streamOnTop))} chunks/s end to end`);
   }
+  let long;
+  if (LONG > 0) {
+    const trace = process.env.BENCH_TRACE === 'long' && { start: () => startTrace(browser, page), stop: () => browser.stopTracing() };
+    long = await longSessionRun(frame, LONG, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep, trace });
+    say(`session ${LONG}: open ${fmt(long.open.t1 - long.open.t0)} ms, scroll to the start: longest task ${fmt(long.scroll.longestTask)} ms, heap ${fmt(long.open.heapAfterGc / MB, 1)} MB`);
+  }
   await page.screenshot({ path: join(TEST_RESULTS, 'bench', 'chat-render.png') }).catch(() => {});
-  const md = report({ codeServer: '4.100.3', browser: browser.version(), load }, streams, shapes, tr);
+  let md = report({ codeServer: '4.100.3', browser: browser.version(), load }, streams, shapes, tr);
+  if (long) md += `\n${longSessionReport(long, tasksCell)}`;
   console.log(`\n${md}\n`);
-  writeFileSync(join(TEST_RESULTS, 'bench', 'chat-render.json'), JSON.stringify({ streams, shapes, transcript: tr }, null, 2));
+  writeFileSync(join(TEST_RESULTS, 'bench', 'chat-render.json'), JSON.stringify({ streams, shapes, transcript: tr, long }, null, 2));
   if (!opts['no-write']) writeSection(md);
 }
 

@@ -7,7 +7,8 @@
 // Chromium process trees are always killed at the end.
 //
 // Usage: node scripts/run-e2e-tests.mjs [--grep <pattern>] [--skip-package] [--vsix <file>] [--keep]
-//                                       [--timeout <seconds>]
+//                                       [--timeout <seconds>] [--skip-compile]
+//   --skip-compile  use the out/test/e2e that scripts/compile-tests.mjs emitted (npm test does)
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ const { values: opts } = parseArgs({
   options: {
     grep: { type: 'string', short: 'g' },
     'skip-package': { type: 'boolean', default: false },
+    'skip-compile': { type: 'boolean', default: false },
     vsix: { type: 'string' },
     keep: { type: 'boolean', default: false },
     timeout: { type: 'string', default: process.env.SWITCHBOARD_E2E_TIMEOUT ?? '900' },
@@ -49,8 +51,10 @@ async function main() {
   }
   if (!existsSync(vsix)) throw new Error(`${vsix} does not exist`);
 
-  const tsc = await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'test/e2e'], { cwd: REPO });
-  if (tsc.code !== 0) throw new Error('compiling test/e2e failed');
+  if (!opts['skip-compile']) {
+    const tsc = await run(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', 'test/e2e'], { cwd: REPO });
+    if (tsc.code !== 0) throw new Error('compiling test/e2e failed');
+  }
 
   await ensureCodeServer();
   const dirs = makeRunDirs('switchboard-e2e');

@@ -17,7 +17,9 @@
 //                  folder) and run only test/host/multiRoot/ (those files never run in a one-folder window)
 //   --keep         keep the temp dir (workspace, user data, logs) for inspection
 // Env: SWITCHBOARD_TEST_HOST=code-server|electron forces the host; VSCODE_EXECUTABLE = Electron VS Code.
-// Artifacts: test-results/host/ (code-server log, browser console, a screenshot when something failed).
+// Artifacts: test-results/host/ (code-server log, browser console, a screenshot when something failed);
+// test-results/host-untrusted/ with --trust, test-results/host-multi-root/ with --multi-root (npm test runs
+// them beside each other).
 import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +42,7 @@ const { values: opts } = parseArgs({
   allowPositionals: false,
 });
 
-const ARTIFACTS = join(TEST_RESULTS, 'host');
+const ARTIFACTS = join(TEST_RESULTS, opts['multi-root'] ? 'host-multi-root' : opts.trust ? 'host-untrusted' : 'host');
 const TESTS_ENTRY = join(REPO, 'out', 'test', 'host', 'index.js');
 const say = (m) => console.log(`[host] ${m}`);
 
@@ -194,7 +196,7 @@ async function runInCodeServer(dirs, timeoutMs) {
       tail();
       return { results, page };
     }
-    if (exitInfo) throw Object.assign(new Error(`code-server exited (code ${exitInfo.code}) before the tests finished; see test-results/host/code-server.log`), { page });
+    if (exitInfo) throw Object.assign(new Error(`code-server exited (code ${exitInfo.code}) before the tests finished; see ${ARTIFACTS}/code-server.log`), { page });
     if (Date.now() > deadline) {
       throw Object.assign(
         new Error(`host tests timed out after ${timeoutMs / 1000} s (${started ? 'they started but did not finish' : 'the extension host never started them'}; raise with --timeout <seconds>)`),
@@ -203,7 +205,7 @@ async function runInCodeServer(dirs, timeoutMs) {
     }
     if (!started && Date.now() > startDeadline) {
       throw Object.assign(
-        new Error(`the extension host did not start the tests within ${Math.round((startDeadline - t0) / 1000)} s (is out/test/host/index.js compiled? see test-results/host/browser-console.log and code-server.log)`),
+        new Error(`the extension host did not start the tests within ${Math.round((startDeadline - t0) / 1000)} s (is out/test/host/index.js compiled? see ${ARTIFACTS}/browser-console.log and code-server.log)`),
         { page },
       );
     }

@@ -160,10 +160,11 @@ export function startTracked(cmd, args, { cwd, env, log } = {}) {
 }
 
 /**
- * Runs a command to completion. Output goes to our stdout/stderr (unless quiet) and is also returned.
- * Never throws for a non-zero exit: returns {code, output}. Killed as a tree after timeoutMs.
+ * Runs a command to completion. Output goes to our stdout/stderr (unless quiet) and to onOutput as it
+ * comes, and is also returned. Never throws for a non-zero exit: returns {code, output}. Killed as a tree
+ * after timeoutMs.
  */
-export function run(cmd, args, { cwd, env, quiet = false, timeoutMs = 0, input } = {}) {
+export function run(cmd, args, { cwd, env, quiet = false, timeoutMs = 0, input, onOutput } = {}) {
   installHandlers();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: env ?? process.env, detached: true, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
@@ -173,10 +174,12 @@ export function run(cmd, args, { cwd, env, quiet = false, timeoutMs = 0, input }
     let timedOut = false;
     child.stdout.on('data', (d) => {
       output += d;
+      onOutput?.(d);
       if (!quiet) process.stdout.write(d);
     });
     child.stderr.on('data', (d) => {
       output += d;
+      onOutput?.(d);
       if (!quiet) process.stderr.write(d);
     });
     const timer = timeoutMs

@@ -140,6 +140,8 @@ export interface ChatBackend {
 
   // ---- events ----
   onDidChangeAgents: ChatEvent<void>;
+  /** A message went nowhere (a mention could not be read, or it was over the budget): it goes back into the composer. */
+  onDidRefusePrompt?: ChatEvent<{ sessionId: string; prompt: ComposerPrompt }>;
   /** A session's view changed (turn state, permissions, elicitations, capabilities, title...) or appeared. */
   onDidChangeSession: ChatEvent<BackendSessionView>;
   onDidCloseSession: ChatEvent<string>;

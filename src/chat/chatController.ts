@@ -80,6 +80,7 @@ export class ChatController implements Disposable {
       backend.onDidApplyOps((e) => this.channel.isReady && this.transcripts.ops(e.sessionId, e.ops) && this.channel.schedule()),
       backend.onDidChangeHistory((e) => this.markDirty(() => (this.historyDirty = e ?? {}))),
       backend.onDidTerminalOutput((e) => this.onTerminalOutput(e)),
+      ...(backend.onDidRefusePrompt ? [backend.onDidRefusePrompt((e) => this.post({ type: 'focusComposer', insert: e.prompt.text, mentions: e.prompt.mentions }))] : []),
     );
   }
 

@@ -259,13 +259,20 @@ export interface HistoryItem {
 
 /** Something the user can @-mention. The host decides whether it goes out as `resource` or `resource_link`. */
 export interface MentionRef {
-  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol';
+  kind: 'file' | 'folder' | 'editor' | 'selection' | 'symbol' | ContextMentionKind;
+  /**
+   * What it names: a file or folder URI; for `problems` and `changes` a file (that file's) or a folder (all
+   * of it); for `terminal` and `session` a `switchboard-terminal:` / `switchboard-session:` id.
+   */
   uri: string;
   /** Text shown in the composer after `@`. */
   label: string;
   /** 1-based inclusive lines, for selections / symbols. */
   range?: { startLine: number; endLine: number };
 }
+
+/** Mentions of what the editor knows beyond files: the workspace's problems, Git changes, a terminal's last command, an earlier session. */
+export type ContextMentionKind = 'problems' | 'changes' | 'terminal' | 'session';
 
 export interface MentionCandidate extends MentionRef {
   /** Secondary text (workspace-relative folder, "selection in foo.ts"...). */

@@ -9,8 +9,11 @@ const stringUpTo = (max: number) => z.string().check(z.maxLength(max));
 const id = z.string().check(z.minLength(1), z.maxLength(1000));
 const text = stringUpTo(1_000_000);
 
+/** The context mention kinds (ContextMentionKind). */
+const contextMentionKinds = ['problems', 'changes', 'terminal', 'session'] as const;
+
 const mention = z.object({
-  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol']),
+  kind: z.enum(['file', 'folder', 'editor', 'selection', 'symbol', ...contextMentionKinds]),
   uri: stringUpTo(10_000),
   label: stringUpTo(1000),
   range: z.optional(z.object({ startLine: z.int(), endLine: z.int() })),

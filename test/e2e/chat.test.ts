@@ -33,6 +33,7 @@ import {
   REPO,
 } from './helpers/chat';
 import { auditContrast } from './helpers/contrast';
+import { persistedOpenTabs } from './helpers/realAgents';
 import {
   closeWorkbench,
   e2eEnv,
@@ -48,6 +49,36 @@ import {
 } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
+
+/**
+ * Makes the shown session one holding the demo agent's whole tour (answer, edit allowed, command run) unless
+ * it already does: the theme tests audit that turn, whether or not the full-turn test ran before them.
+ */
+async function showFinishedTour(chat: FrameLocator): Promise<void> {
+  const log = transcript(chat);
+  if ((await toolCall(log, 'Run node --version').count()) > 0 && (await log.getByText('Done. Open the diff from the edit card').count()) > 0) return;
+  // With no session yet, the first message opens one (as in the full-turn test).
+  if ((await tabs(chat).count()) > 0) await newSession(chat);
+  const before = await turnsEnded(chat);
+  await sendMessage(chat, 'hello, a tour for the theme tests');
+  const card = toolCall(log, 'Edit greet.js').last().getByRole('region', { name: 'Permission: Edit greet.js' });
+  await card.waitFor({ timeout: 60_000 });
+  await button(card, 'Allow').click();
+  await waitForTurnEnd(chat, before, 90_000);
+}
+
+/** `text` in the shown session, scrolled to from its start (the virtualized transcript opens at the end). */
+async function textFromStart(chat: FrameLocator, text: string, timeoutMs: number): Promise<void> {
+  const log = transcript(chat);
+  await until(
+    async () => {
+      await log.evaluate((el) => el.scrollTo({ top: 0 }));
+      return log.getByText(text).first().isVisible();
+    },
+    `"${text}" from the start of the session`,
+    timeoutMs,
+  );
+}
 
 describe('Chat panel with the demo agent', function () {
   this.timeout(240_000);
@@ -197,6 +228,7 @@ describe('Chat panel with the demo agent', function () {
       const page = wb!.page;
       await setThemeLive(page, kind);
       chat = await openChat(page);
+      await showFinishedTour(chat);
       const log = transcript(chat);
       // The transcript comes back from the host if the page was reloaded for the theme.
       await log.getByRole('heading', { name: 'What I can do here' }).waitFor({ timeout: 60_000 });
@@ -224,6 +256,8 @@ describe('Chat panel with the demo agent', function () {
     const page = wb!.page;
     await setThemeLive(page, 'dark');
     chat = await openChat(page);
+    // A session of its own, in the agent's default mode and model.
+    await newSession(chat);
     const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
     const model = chat.getByRole('combobox', { name: 'Model', exact: true });
     await mode.waitFor({ timeout: 30_000 });
@@ -281,13 +315,13 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await below()) < 2, 'the transcript scrolled to the end of the answer');
 
     // Scrolled up while an answer streams (explain streams word by word): the view stays there.
-    const before = await turnsEnded(chat);
     const answers = await log.getByRole('article', { name: 'Agent' }).count();
     await sendMessage(chat, 'explain');
     await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming');
     await log.evaluate((el) => el.scrollTo({ top: 0 }));
     await nextFrames();
-    await waitForTurnEnd(chat, before);
+    // The turn's end is out of the DOM up here (the transcript is virtualized): Stop says it ended.
+    await until(async () => await button(chat, 'Stop').isDisabled(), 'the turn to end', 90_000);
     await nextFrames();
     assert.strictEqual(await log.evaluate((el) => el.scrollTop), 0, 'the transcript stays where the user scrolled up to');
 
@@ -297,9 +331,13 @@ describe('Chat panel with the demo agent', function () {
   });
 
   it('opens a second session in a new tab with "New session"', async () => {
+    // A turn of its own in the tab it starts from, to find there again (the demo agent titles the session
+    // after the message).
+    const mark = `explain tab-before-${Date.now()}`;
+    await sendMessage(chat, mark, { waitForEnd: true });
     const count = await tabs(chat).count();
-    assert.ok(count >= 1);
-    const first = (await tabs(chat).first().innerText()).trim();
+    const first = tabs(chat).filter({ hasText: mark.slice('explain '.length) });
+    await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the tab of its turn to be selected');
     await newSession(chat);
     assert.strictEqual(await tabs(chat).count(), count + 1);
     const log = transcript(chat);
@@ -308,21 +346,38 @@ describe('Chat panel with the demo agent', function () {
     // It works on its own: a turn in it, and the first tab still holds the first session.
     await sendMessage(chat, 'explain', { waitForEnd: true });
     await log.getByRole('heading', { name: 'What I can do here' }).waitFor();
-    await tabs(chat).first().click();
-    await until(async () => (await tabs(chat).first().getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
-    assert.strictEqual((await tabs(chat).first().innerText()).trim(), first);
-    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 30_000 });
+    await first.click();
+    await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
+    await textFromStart(chat, mark, 30_000);
     await screenshot(wb!.page, 'chat-two-sessions');
   });
 
   it('brings the open tabs and their transcripts back after a window reload', async () => {
+    // Two sessions of its own, each with a turn; the demo agent titles each after its message.
+    const marks = ['a', 'b'].map((x) => `explain reload-${x}-${Date.now()}`);
+    for (const mark of marks) {
+      await newSession(chat);
+      await sendMessage(chat, mark, { waitForEnd: true });
+    }
     const before = await tabs(chat).count();
-    assert.ok(before >= 2, `tabs before the reload: ${before}`);
+    // The open tabs (a workspace memento) reach the browser's storage a moment after they change: a reload
+    // before that would bring back the tabs as they were.
+    await until(async () => ((await persistedOpenTabs(wb!.page)) ?? []).length === before, `the ${before} open tabs to be stored`, 30_000);
     await wb!.page.reload();
     chat = await openChat(wb!.page);
     await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
-    await tabs(chat).first().click();
-    await transcript(chat).getByText('hello from the e2e test').first().waitFor({ timeout: 60_000 });
+    // Both tabs, with their titles; the one that was active is again, with its transcript.
+    for (const mark of marks) await tabs(chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
+    const active = tabs(chat).filter({ hasText: marks[1].slice('explain '.length) });
+    await until(async () => (await active.getAttribute('aria-selected')) === 'true', 'the tab that was active to be selected again', 60_000);
+    await textFromStart(chat, marks[1], 60_000);
+    // The other tab shows its own transcript, not the active one's.
+    const other = tabs(chat).filter({ hasText: marks[0].slice('explain '.length) });
+    await other.click();
+    await until(async () => (await other.getAttribute('aria-selected')) === 'true', 'the other restored tab to be selected', 30_000);
+    await textFromStart(chat, marks[0], 30_000);
+    assert.strictEqual(await transcript(chat).getByText(marks[1]).count(), 0, 'the other tab does not show the active tab\'s messages');
+    await active.click();
     // The agents are listed again (the settings are read anew after the reload).
     await until(
       async () => {

@@ -234,33 +234,33 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   it('rejecting one hunk in the editor keeps the others', async () => {
     const page = wb!.page;
     await freshStart(page, chat);
-    // Keep what earlier tests left pending (Keep All acts on the latest turn), so only this turn's hunks show.
-    for (let i = 0; i < 4; i++) await runCommand(page, 'Switchboard: Keep All Changes');
-    const base = fs.readFileSync(greet(), 'utf8');
+    // src/main.js, which no other test edits: only this turn's hunks show, whatever ran before.
+    const main = () => workspaceFile('src/main.js');
+    const base = restoreWorkspaceFile('src/main.js');
     const firstLine = base.split('\n')[0];
     // The demo agent's `edit2` changes two places: a comment on line 1, a line appended at the end.
     const before = await turnsEnded(chat);
-    const card = toolCall(transcript(chat), 'Edit greet.js').last().getByRole('region', { name: 'Permission: Edit greet.js' });
-    await sendMessage(chat, 'edit2');
+    const card = toolCall(transcript(chat), 'Edit main.js').last().getByRole('region', { name: 'Permission: Edit main.js' });
+    await sendMessage(chat, 'edit2 src/main.js');
     await card.waitFor({ timeout: 60_000 });
     await button(card, 'Allow').click();
     await waitForTurnEnd(chat, before, 60_000);
-    await until(() => fs.readFileSync(greet(), 'utf8').includes('// Checked by the demo agent.'), 'the two-hunk edit on disk', 60_000);
+    await until(() => fs.readFileSync(main(), 'utf8').includes('// Checked by the demo agent.'), 'the two-hunk edit on disk', 60_000);
 
-    // Open greet.js: each of the agent's hunks carries Keep / Undo CodeLenses.
+    // Open main.js: each of the agent's hunks carries Keep / Undo CodeLenses.
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
-    await input.fill('greet.js');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'greet.js' }).first().waitFor();
+    await input.fill('main.js');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'main.js' }).first().waitFor();
     await page.keyboard.press('Enter');
-    await until(async () => (await editorTabs(page)).includes('greet.js'), 'greet.js open in an editor', 30_000);
+    await until(async () => (await editorTabs(page)).includes('main.js'), 'main.js open in an editor', 30_000);
     const undoLenses = page.locator('.part.editor .editor-group-container.active .codelens-decoration a', { hasText: 'Undo' });
     await until(async () => (await undoLenses.count()) === 2, 'an Undo CodeLens on each of the 2 hunks', 30_000);
     await clickTopmost(undoLenses);
     // The file was clean, so the hunk's Undo saves it (no save of ours needed).
     const result: string = await until(() => {
-      const t = fs.readFileSync(greet(), 'utf8');
+      const t = fs.readFileSync(main(), 'utf8');
       return t.includes('// Checked by the demo agent.') ? '' : t;
     }, 'the first hunk undone on disk', 30_000);
     assert.strictEqual(result.split('\n')[0], firstLine, 'line 1 is back to what it was');
@@ -269,7 +269,7 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
     // The Changed Files view starts collapsed (the chat keeps the room): expand it.
     const header = page.locator('.part.sidebar .pane-header', { hasText: /changed files/i }).first();
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-    await page.getByRole('treeitem', { name: 'greet.js, modified, 1 added, 0 removed lines', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('treeitem', { name: 'main.js, modified, 1 added, 0 removed lines', exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'diff-review-hunk-undone');
     await closeAllEditors(page);
   });

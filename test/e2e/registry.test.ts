@@ -2,7 +2,8 @@
 // list (served by this test on 127.0.0.1), a click installs the fixture agent (a tar.gz built from the fake
 // agent), it joins the picker with its icon and runs a turn; the update notification and the list update it;
 // the list uninstalls it; an offline registry says so, and a bad checksum or an agent built for another
-// platform installs nothing and says why.
+// platform installs nothing and says why. Each test starts from the registry publishing 1.0.0 and installs
+// what it needs itself, so any one of them passes alone.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -46,6 +47,8 @@ describe('ACP Registry in the workbench', function () {
     page = wb.page;
     chat = await openChat(page);
   });
+
+  beforeEach(() => publish(entry('1.0.0', v1)));
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') {
@@ -98,6 +101,20 @@ describe('ACP Registry in the workbench', function () {
     return item;
   }
 
+  /** The versions of the fixture agent installed in the extension's storage. */
+  const installedVersions = (): string[] => {
+    const dir = path.join(storage(), 'agents', 'fixture-binary');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+
+  /** Installs the fixture agent from the list unless a version of it is installed (the registry publishes 1.0.0). */
+  async function ensureInstalled(): Promise<void> {
+    if (installedVersions().length > 0) return;
+    await (await openListFromCommand(AGENT)).click();
+    await notification(/Fixture Binary 1\.0\.0 is installed/).waitFor({ timeout: 60_000 });
+    await until(async () => (await pickerOptions()).includes(AGENT), 'the agent in the Agent picker');
+  }
+
   it('"Add agent…" lists the registry; a click installs the agent, which joins the picker with its icon and runs a turn', async () => {
     const item = await openListFromPicker(AGENT);
     // The picker keeps showing the agent it showed: "Add agent…" is not an agent.
@@ -120,6 +137,11 @@ describe('ACP Registry in the workbench', function () {
   });
 
   it('a newer version shows as "update available" in the list, and the update notification updates it', async () => {
+    await ensureInstalled();
+    assert.deepStrictEqual(installedVersions(), ['1.0.0']);
+    // The agent runs (a session of its own): the update then asks for a restart.
+    await selectAgent(chat, AGENT);
+    await sendMessage(chat, 'before the update', { waitForEnd: true });
     publish(entry('1.1.0', v2));
     const item = await openListFromCommand(AGENT);
     await until(async () => (await item.innerText()).includes('update available (installed 1.0.0)'), 'the "update available" mark');
@@ -128,7 +150,7 @@ describe('ACP Registry in the workbench', function () {
     const offer = notification(/Fixture Binary 1\.1\.0 is available in the agent registry \(you have 1\.0\.0\)/);
     await offer.waitFor({ timeout: 60_000 });
     await offer.getByRole('button', { name: 'Update' }).click();
-    // The agent runs (the session of the last test): the new version takes over when it restarts.
+    // The new version takes over when the agent restarts.
     const updated = notification(/Fixture Binary was updated to 1\.1\.0 \(from 1\.0\.0\)\. Restart the agent to use it/);
     await updated.waitFor({ timeout: 60_000 });
     await updated.getByRole('button', { name: 'Restart Agent' }).click();
@@ -142,20 +164,26 @@ describe('ACP Registry in the workbench', function () {
   });
 
   it('offline, the list is the saved copy and says so', async () => {
+    // The list once online, so there is a saved copy.
+    await openListFromCommand(AGENT);
+    await page.keyboard.press('Escape');
     server.set('/registry.json', { kind: 'status', status: 503 });
     await runCommand(page, 'Switchboard: Add Agent from Registry…');
     await row(AGENT).waitFor({ timeout: 60_000 });
     await until(async () => /offline: the list saved/.test(await quickInput().innerText()), 'the offline notice in the list');
     await page.keyboard.press('Escape');
-    publish(entry('1.1.0', v2));
   });
 
   it('the list uninstalls it: its files go and it leaves the picker', async () => {
+    await ensureInstalled();
+    const [version] = installedVersions();
+    // The registry lists the installed version, as after an update.
+    publish(version === '1.1.0' ? entry('1.1.0', v2) : entry('1.0.0', v1));
     await (await openListFromCommand(AGENT)).click();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Uninstall' }).first().click();
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible' });
-    assert.match(await dialog.innerText(), /Uninstall Fixture Binary 1\.1\.0\?/);
+    assert.ok((await dialog.innerText()).includes(`Uninstall Fixture Binary ${version}?`), await dialog.innerText());
     await dialog.getByRole('button', { name: 'Uninstall' }).click();
     await notification(/Fixture Binary was uninstalled/).waitFor({ timeout: 30_000 });
     await until(async () => !(await pickerOptions()).includes(AGENT), 'the agent to leave the picker');

@@ -45,7 +45,6 @@ export interface ChatState {
   toast?: string;
 }
 
-export const DEFAULT_WINDOW = 120;
 const MAX_EXPANDED = 500;
 /** Key of the draft used when no session exists yet. */
 export const NO_SESSION = '__new__';
@@ -352,16 +351,6 @@ export class ChatStore {
     const keys = Object.keys(this.ui.expanded);
     if (keys.length > MAX_EXPANDED) for (const k of keys.slice(0, keys.length - MAX_EXPANDED)) delete this.ui.expanded[k];
     this.persist();
-  }
-
-  shownCount(sessionId: string): number {
-    return this.ui.shown[sessionId] ?? DEFAULT_WINDOW;
-  }
-
-  showEarlier(sessionId: string): void {
-    this.ui.shown[sessionId] = this.shownCount(sessionId) + DEFAULT_WINDOW;
-    this.persist();
-    this.changed();
   }
 
   /**

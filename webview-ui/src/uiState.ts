@@ -1,5 +1,5 @@
 // The chat's visual state that survives the webview being torn down (setState): drafts, expanded sections,
-// windowing, the Agent picker's choice, recall history. Small by design; read back defensively.
+// the Agent picker's choice, recall history. Small by design; read back defensively.
 import type { ImageAttachment, MentionRef } from '../../src/shared/chatState';
 
 export interface Draft {
@@ -15,8 +15,6 @@ export interface UiState {
   agentId?: string;
   /** Explicit expand/collapse choices, by item id (bounded). */
   expanded: Record<string, boolean>;
-  /** Windowing: how many items from the end are rendered, per session. */
-  shown: Record<string, number>;
   historyOpen: boolean;
   /** Recently sent texts (Up recalls). */
   sent: string[];
@@ -24,14 +22,13 @@ export interface UiState {
 
 /** The stored UI state, or a fresh one where it is missing or malformed. */
 export function loadUi(raw: unknown): UiState {
-  const base: UiState = { drafts: {}, expanded: {}, shown: {}, historyOpen: false, sent: [] };
+  const base: UiState = { drafts: {}, expanded: {}, historyOpen: false, sent: [] };
   if (!raw || typeof raw !== 'object') return base;
   const r = raw as Partial<UiState>;
   return {
     drafts: r.drafts && typeof r.drafts === 'object' ? r.drafts : {},
     agentId: typeof r.agentId === 'string' ? r.agentId : undefined,
     expanded: r.expanded && typeof r.expanded === 'object' ? r.expanded : {},
-    shown: r.shown && typeof r.shown === 'object' ? r.shown : {},
     historyOpen: r.historyOpen === true,
     sent: Array.isArray(r.sent) ? r.sent.filter((x): x is string => typeof x === 'string') : [],
   };

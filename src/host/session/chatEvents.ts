@@ -2,6 +2,7 @@
 // closed, the history list. The `switchboard.turnRunning` context key follows the active tab's turn.
 import * as vscode from 'vscode';
 import type { BackendSessionView, TranscriptOpsEvent } from '../../chat/chatBackend';
+import type { ComposerPrompt } from '../../shared/messages';
 import type { Session } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import { type SessionViewSources, sessionView } from './views';
@@ -17,6 +18,8 @@ export class ChatEvents implements vscode.Disposable {
   readonly onDidChangeActiveSession = this.activeEmitter.event;
   readonly onDidApplyOps = this.opsEmitter.event;
   readonly onDidChangeHistory = this.historyEmitter.event;
+  private readonly refusedEmitter = new vscode.EventEmitter<{ sessionId: string; prompt: ComposerPrompt }>();
+  readonly onDidRefusePrompt = this.refusedEmitter.event;
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -27,6 +30,7 @@ export class ChatEvents implements vscode.Disposable {
   added(session: Session): void {
     session.onDidApplyOps((ops) => this.opsEmitter.fire({ sessionId: session.key, ops }));
     session.onDidChange(() => this.sessionChanged(session));
+    session.onDidRefusePrompt((prompt) => this.refusedEmitter.fire({ sessionId: session.key, prompt }));
     this.setActive(session.key);
     this.sessionChanged(session);
   }
@@ -57,6 +61,6 @@ export class ChatEvents implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const e of [this.sessionEmitter, this.closeEmitter, this.activeEmitter, this.opsEmitter, this.historyEmitter]) e.dispose();
+    for (const e of [this.sessionEmitter, this.closeEmitter, this.activeEmitter, this.opsEmitter, this.historyEmitter, this.refusedEmitter]) e.dispose();
   }
 }

@@ -1,11 +1,17 @@
-// Turns what the composer produced (text, @-mentions, images) into ACP content blocks:
-// mentions go out as `resource` with the live buffer's text when the agent supports embedded
-// context, else as `resource_link`; images only when the agent accepts images.
+// Turns what the composer produced (text, @-mentions, images) into ACP content blocks. Every mention is
+// read when the message is sent: it goes out as `resource` (with its mimeType) when the agent announces
+// embedded context, else a file as `resource_link` and generated text (problems, a diff, a terminal's last
+// command, a session) as text. All of it counts against one budget per prompt; a mention that cannot be
+// read or a prompt over the budget refuses the whole prompt (`refused`): then nothing is sent.
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import type { ContentBlock } from '../../acp';
-import type { MentionRef } from '../../shared/chatState';
+import type { MentionSources } from '../mentions/mentionSources';
+import { MentionError } from '../mentions/mentionError';
+import { BUDGET_SETTING, PromptBudget, budgetFrom } from '../mentions/promptBudget';
 import type { ComposerPrompt } from '../../shared/messages';
+import type { SessionRegistry } from './sessionRegistry';
+import { sessionTranscripts } from './sessionTranscripts';
+import type { TranscriptStore } from './transcriptStore';
 
 export interface PromptCapabilitiesView {
   image: boolean;
@@ -13,26 +19,62 @@ export interface PromptCapabilitiesView {
   embeddedContext: boolean;
 }
 
-/** Embedding stops past this size; the mention then goes as a link so a huge file never floods the prompt. */
-const MAX_EMBEDDED_BYTES = 1024 * 1024;
-
 export interface BuiltPrompt {
   blocks: ContentBlock[];
   /** Things left out, for a notice in the chat (e.g. images for an agent that takes none). */
   dropped: string[];
+  /** Why nothing may be sent: a mention that cannot be read, or a prompt over the budget. */
+  refused?: { message: string; detail: string };
 }
 
-export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapabilitiesView): Promise<BuiltPrompt> {
+export interface PromptSources {
+  mentions: MentionSources;
+  /** The session's cwd and additional directories. */
+  folders: readonly string[];
+  /** The open sessions and the saved ones, for `@Sessions`. */
+  sessions: SessionRegistry;
+  store: TranscriptStore;
+}
+
+export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sources: PromptSources): Promise<BuiltPrompt> {
+  try {
+    return await build(prompt, caps, sources);
+  } catch (e) {
+    if (e instanceof MentionError) return { blocks: [], dropped: [], refused: { message: e.message, detail: e.detail } };
+    throw e;
+  }
+}
+
+async function build(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sources: PromptSources): Promise<BuiltPrompt> {
   const blocks: ContentBlock[] = [];
   const dropped: string[] = [];
-  if (prompt.text.trim().length > 0) blocks.push({ type: 'text', text: prompt.text });
+  // `switchboard.maxPromptBytes`, read on every message.
+  const budget = new PromptBudget(budgetFrom(vscode.workspace.getConfiguration().get(BUDGET_SETTING)));
+  const embed = caps.embeddedContext;
+  const transcripts = sessionTranscripts(sources.sessions, sources.store);
+  if (prompt.text.trim().length > 0) {
+    blocks.push({ type: 'text', text: prompt.text });
+    budget.addText(prompt.text);
+  }
   const seen = new Set<string>();
   for (const mention of prompt.mentions) {
-    const key = `${mention.uri}#${mention.range?.startLine ?? ''}-${mention.range?.endLine ?? ''}`;
+    const key = `${mention.kind}:${mention.uri}#${mention.range?.startLine ?? ''}-${mention.range?.endLine ?? ''}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    blocks.push(await mentionBlock(mention, caps.embeddedContext));
+    const content = await sources.mentions.read(mention, { folders: sources.folders, transcripts, embed });
+    if (content.text !== undefined && embed) {
+      blocks.push({ type: 'resource', resource: { uri: content.uri, text: content.text, ...(content.mimeType ? { mimeType: content.mimeType } : {}) } });
+      budget.add(mention.label, content.text, content.linkable);
+    } else if (content.text !== undefined && !content.linkable) {
+      const text = `@${mention.label}:\n${content.text}`;
+      blocks.push({ type: 'text', text });
+      budget.add(mention.label, text, false);
+    } else {
+      blocks.push({ type: 'resource_link', uri: content.uri, name: content.name, ...(content.mimeType ? { mimeType: content.mimeType } : {}) });
+      budget.addText(content.uri);
+    }
   }
+  budget.check();
   for (const image of prompt.images) {
     if (!caps.image) {
       dropped.push(`image ${image.name ?? ''}`.trim());
@@ -42,64 +84,4 @@ export async function buildPromptBlocks(prompt: ComposerPrompt, caps: PromptCapa
   }
   if (blocks.length === 0) blocks.push({ type: 'text', text: prompt.text });
   return { blocks, dropped };
-}
-
-async function mentionBlock(mention: MentionRef, embed: boolean): Promise<ContentBlock> {
-  const uri = vscode.Uri.parse(mention.uri);
-  const name = mention.label || path.basename(uri.path) || mention.uri;
-  const linkUri = withLines(mention);
-  if (!embed || mention.kind === 'folder') {
-    return { type: 'resource_link', uri: linkUri, name, mimeType: mention.kind === 'folder' ? undefined : mimeFor(uri) };
-  }
-  const text = await readMentionText(uri, mention.range);
-  if (text === undefined) return { type: 'resource_link', uri: linkUri, name };
-  return { type: 'resource', resource: { uri: linkUri, text, mimeType: mimeFor(uri) } };
-}
-
-/** The open document's text (unsaved edits included) or the file on disk; undefined when not text or too large. */
-async function readMentionText(uri: vscode.Uri, range: MentionRef['range']): Promise<string | undefined> {
-  let text: string;
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) {
-    text = open.getText();
-  } else {
-    try {
-      const stat = await vscode.workspace.fs.stat(uri);
-      if (stat.size > MAX_EMBEDDED_BYTES || stat.type & vscode.FileType.Directory) return undefined;
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      if (bytes.includes(0)) return undefined;
-      text = new TextDecoder('utf-8').decode(bytes);
-    } catch {
-      return undefined;
-    }
-  }
-  if (Buffer.byteLength(text) > MAX_EMBEDDED_BYTES && !range) return undefined;
-  if (!range) return text;
-  const lines = text.split(/\r?\n/);
-  return lines.slice(Math.max(0, range.startLine - 1), range.endLine).join('\n');
-}
-
-/** `file:///a.ts#L3-L9` for selections, the convention agents (and Zed) use for line ranges. */
-function withLines(mention: MentionRef): string {
-  if (!mention.range) return mention.uri;
-  const { startLine, endLine } = mention.range;
-  return `${mention.uri}#L${startLine}${endLine !== startLine ? `-L${endLine}` : ''}`;
-}
-
-const MIME: Record<string, string> = {
-  '.ts': 'text/x-typescript',
-  '.tsx': 'text/x-typescript',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.json': 'application/json',
-  '.md': 'text/markdown',
-  '.py': 'text/x-python',
-  '.rs': 'text/x-rust',
-  '.go': 'text/x-go',
-  '.html': 'text/html',
-  '.css': 'text/css',
-};
-
-function mimeFor(uri: vscode.Uri): string {
-  return MIME[path.extname(uri.path).toLowerCase()] ?? 'text/plain';
 }

@@ -21,8 +21,11 @@ import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { Checkpoints } from './checkpoints';
-import { buildPromptBlocks } from './promptBuilder';
+import type { PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
+
+// Reading mentions loads with the first message, not with the chat.
+const loadPromptBuilder = () => import('./promptBuilder');
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
@@ -56,6 +59,8 @@ export interface SessionHost {
   releaseTools(key: string): void;
   /** The turn started or ended (status bar, context keys, history). */
   turnChanged(session: Session): void;
+  /** What the session's mentions are read from when a message is sent. */
+  promptSources(session: Session): PromptSources;
 }
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
@@ -82,6 +87,9 @@ export class Session implements vscode.Disposable {
   readonly onDidApplyOps = this.opsEmitter.event;
   /** Anything else the chat shows of the session changed (turn, error, capabilities...). */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly refusedEmitter = new vscode.EventEmitter<ComposerPrompt>();
+  /** A message was not sent because of its mentions: the user gets it back to change. */
+  readonly onDidRefusePrompt = this.refusedEmitter.event;
 
   constructor(
     private readonly host: SessionHost,
@@ -213,8 +221,15 @@ export class Session implements vscode.Disposable {
     const firstItem = this.transcript.items.length;
     try {
       const connection = await this.host.connect(this);
+      const { buildPromptBlocks } = await loadPromptBuilder();
+      const built = await buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this));
+      if (built.refused) {
+        // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
+        this.recordError(built.refused.message, `${built.refused.detail}${shownAlready ? '' : ' Your message is back in the message box.'}`);
+        if (!shownAlready) this.refusedEmitter.fire(prompt);
+        return;
+      }
       turn = this.turnRef;
-      const built = await buildPromptBlocks(prompt, this.capabilities);
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
@@ -364,6 +379,7 @@ export class Session implements vscode.Disposable {
   dispose(): void {
     this.opsEmitter.dispose();
     this.changeEmitter.dispose();
+    this.refusedEmitter.dispose();
   }
 }
 

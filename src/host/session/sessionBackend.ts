@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, TerminalSnapshot } from '../../shared/chatState';
+import { queryMentionCandidates } from '../../chat/hostUi';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../shared/chatState';
 import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -15,6 +16,7 @@ import type { FsBridge } from '../fs/fsBridge';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { SessionInstructions } from './instructions';
 import type { LogChannels } from '../log/logChannels';
+import type { MentionSources } from '../mentions/mentionSources';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
@@ -58,6 +60,8 @@ export interface SessionBackendOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
+  /** The `@` groups beyond files, and the reading of mentions when a message is sent. */
+  mentions: MentionSources;
   /** Standing instructions, sent as systemPrompt. */
   instructions: SessionInstructions;
 }
@@ -82,6 +86,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   readonly onDidChangeActiveSession: vscode.Event<string | undefined>;
   readonly onDidApplyOps: vscode.Event<TranscriptOpsEvent>;
   readonly onDidChangeHistory: vscode.Event<{ loading?: boolean }>;
+  readonly onDidRefusePrompt: vscode.Event<{ sessionId: string; prompt: ComposerPrompt }>;
   readonly onDidTerminalOutput: vscode.Event<TerminalOutputEvent>;
   readonly onDidChangeAgents: vscode.Event<void>;
 
@@ -93,6 +98,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.onDidChangeActiveSession = events.onDidChangeActiveSession;
     this.onDidApplyOps = events.onDidApplyOps;
     this.onDidChangeHistory = events.onDidChangeHistory;
+    this.onDidRefusePrompt = events.onDidRefusePrompt;
     const turnFiles = new TurnFiles(o.diffReview, o.fs, o.logs.main);
     this.agents = new AgentControl({
       ...o,
@@ -207,6 +213,13 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     // A new message replaces one that was waiting for sign-in in this session: only the latest is sent.
     this.agents.dropRetry(session.agentId, sessionId);
     return session.prompt(prompt, { shownAlready: false });
+  }
+
+  /** Files, folders and open editors (the chat's own list), then the context groups. */
+  async queryMentions(query: string, sessionId: string | undefined): Promise<MentionCandidate[]> {
+    const { sessionTranscripts } = await import('./sessionTranscripts');
+    const [files, context] = await Promise.all([queryMentionCandidates(query), this.o.mentions.query(query, sessionTranscripts(this.sessions, this.o.store), sessionId)]);
+    return [...files, ...context];
   }
 
   async cancel(sessionId: string): Promise<void> {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
+import type { MentionSources } from '../mentions/mentionSources';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -14,7 +15,9 @@ import type { Checkpoints } from './checkpoints';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
+import type { PromptSources } from './promptBuilder';
 import type { AgentStatusBar } from '../agents/statusBar';
+import type { TranscriptStore } from './transcriptStore';
 import type { TurnFiles } from './turnFiles';
 import { instructionsView, type SessionInstructions } from './instructions';
 
@@ -35,6 +38,8 @@ export interface SessionConnectorOptions {
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets (the IDE tools). */
   ideTools: IdeTools;
+  mentions: MentionSources;
+  store: TranscriptStore;
   /** The user's standing instructions, sent as systemPrompt. */
   instructions: SessionInstructions;
 }
@@ -67,6 +72,10 @@ export class SessionConnector implements SessionHost {
       /** For the session header: whether the instructions reach this agent. */
       instructions: instructionsView(instructions, capabilities?.sessionCapabilities.systemPrompt ?? false),
     };
+  }
+
+  promptSources(session: Session): PromptSources {
+    return { mentions: this.o.mentions, folders: [session.cwd, ...session.additionalDirectories], sessions: this.o.sessions, store: this.o.store };
   }
 
   /** The session closed or lost its agent: its IDE tools' token stops. */

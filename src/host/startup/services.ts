@@ -12,6 +12,7 @@ import { FsBridge } from '../fs/fsBridge';
 import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
+import { MentionSources } from '../mentions/mentionSources';
 import { SessionInstructions } from '../session/instructions';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
@@ -106,6 +107,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
 
   const clientVersion = String(context.extension.packageJSON.version ?? '0.0.0');
   const ideTools = sub(new IdeTools({ log, protocolLog, extensionPath: context.extensionPath, version: clientVersion }));
+  const mentions = sub(new MentionSources({ log, fileAccess: () => normalizePolicy(settingsGate.effective('fileAccess')) }));
   const store = new TranscriptStore({ memento: context.workspaceState, globalStorage: context.globalStorageUri, legacyStorage: context.storageUri, log });
   const backend = new SessionBackend({
     logs,
@@ -123,6 +125,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     clientVersion,
     mcpServers: () => readMcpServers(log, settingsGate),
     ideTools,
+    mentions,
     instructions: new SessionInstructions(settingsGate, log),
   });
   late.backend = backend;

@@ -92,9 +92,14 @@ export async function selectAgent(chat: FrameLocator, agent: string): Promise<vo
   if (current !== agent) await picker.selectOption({ label: agent });
 }
 
-/** Number of finished turns in the visible transcript (every turn ends with a turn_end item). */
+/**
+ * A number that grows with every finished turn (every turn ends with a turn_end item): the sequence number
+ * of the newest turn_end's item id (`i<n>`), 0 before any. Not a count: the transcript is virtualized, so
+ * older turn_end items leave the DOM while the newest, at the end, is always in it.
+ */
 export async function turnsEnded(chat: FrameLocator): Promise<number> {
-  return transcript(chat).locator('.item[data-kind="turn_end"]').count();
+  const ids = await transcript(chat).locator('.item[data-kind="turn_end"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.itemId ?? ''));
+  return ids.reduce((max, id) => Math.max(max, Number(/^i(\d+)$/.exec(id)?.[1] ?? 0)), 0);
 }
 
 /**

@@ -12,7 +12,7 @@ import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRe
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { api, prompt } from '../integration/helpers';
 import { stopAgent } from './agentProcesses';
-import { makeTempDir, removeDir } from '../../unit/realAgents/realAgentSetup';
+import { makeTempDir, removeDir } from '../../agents/realAgentSetup';
 
 /** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */
 export const REAL_TURN_TIMEOUT_MS = 150_000;

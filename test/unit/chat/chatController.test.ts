@@ -1,100 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../../src/shared/chatState';
-import type { ComposerPrompt, HostToWebviewMessage, PermissionAnswer } from '../../../src/shared/messages';
-import type { Transcript } from '../../../src/shared/transcript';
+import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
-import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
 import { ChatController } from '../../../src/chat/chatController';
-import { AuthRequiredError, parseSessionUpdate, TranscriptState } from '../../../src/acp';
-
-function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
-  return (listener) => {
-    em.on(name, listener);
-    return { dispose: () => em.off(name, listener) };
-  };
-}
-
-class FakeBackend implements ChatBackend {
-  em = new EventEmitter();
-  calls: [string, ...unknown[]][] = [];
-  agents: AgentView[] = [{ id: 'A', name: 'A', status: 'ready' }];
-  view: BackendSessionView = {
-    sessionId: 's1', agentId: 'A', turn: 'idle',
-    capabilities: { image: false, audio: false, embeddedContext: true }, permissions: [], elicitations: [],
-  };
-  state = new TranscriptState('s1');
-  get transcript(): Transcript { return this.state.transcript; }
-  terminals: TerminalSnapshot[] = [];
-  turnResolvers: (() => void)[] = [];
-
-  getAgents() { return this.agents; }
-  getDefaultAgentId() { return 'A'; }
-  getSessions() { return [{ view: this.view, transcript: this.transcript }]; }
-  getActiveSessionId() { return 's1'; }
-  getHistory(): HistoryItem[] { return []; }
-  getTerminals() { return this.terminals; }
-  async newSession(agentId?: string) { this.calls.push(['newSession', agentId]); return 's1'; }
-  selectSession(id: string) { this.calls.push(['selectSession', id]); }
-  async closeSession(id: string) { this.calls.push(['closeSession', id]); }
-  sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void> {
-    this.calls.push(['sendPrompt', sessionId, prompt.text]);
-    this.setTurn('running');
-    return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(); }));
-  }
-  async cancel(id: string) { this.calls.push(['cancel', id]); }
-  async setMode(s: string, m: string) { this.calls.push(['setMode', s, m]); }
-  async setModel(s: string, m: string) { this.calls.push(['setModel', s, m]); }
-  async setConfigOption(s: string, c: string, v: string | boolean) { this.calls.push(['setConfigOption', s, c, v]); }
-  answerPermission(s: string, r: string, a: PermissionAnswer) { this.calls.push(['answerPermission', s, r, a]); }
-  answerElicitation(s: string, r: string, a: ElicitationAnswer) { this.calls.push(['answerElicitation', s, r, a]); }
-  dismissError(s: string) { this.calls.push(['dismissError', s]); }
-  async restartAgent(a: string) { this.calls.push(['restartAgent', a]); }
-  async authenticate(a: string, m: string) { this.calls.push(['authenticate', a, m]); }
-  async logout(a: string) { this.calls.push(['logout', a]); }
-  async refreshHistory() { this.calls.push(['refreshHistory']); }
-  async openHistory(id: string, mode: 'load' | 'resume') { this.calls.push(['openHistory', id, mode]); }
-  async deleteHistory(id: string) { this.calls.push(['deleteHistory', id]); }
-  async openDiff(s: string, t: string, p: string) { this.calls.push(['openDiff', s, t, p]); }
-  async openTerminal(s: string, t: string) { this.calls.push(['openTerminal', s, t]); }
-  onDidChangeAgents = event<void>(this.em, 'agents');
-  onDidChangeSession = event<BackendSessionView>(this.em, 'session');
-  onDidCloseSession = event<string>(this.em, 'close');
-  onDidChangeActiveSession = event<string | undefined>(this.em, 'active');
-  onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
-  onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
-  onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
-
-  setTurn(turn: BackendSessionView['turn']) {
-    this.view = { ...this.view, turn };
-    this.em.emit('session', this.view);
-  }
-  /** The session's reducer applies an update; its ops go out as the real session's do. */
-  update(raw: Record<string, unknown>) {
-    const ops = this.state.apply(parseSessionUpdate(raw));
-    if (ops.length) this.em.emit('ops', { sessionId: 's1', ops });
-  }
-  say(text: string, messageId = 'm1') {
-    this.update({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text } });
-  }
-  finishTurn() { this.turnResolvers.shift()?.(); }
-}
-
-function fakeUi(log: string[] = []): HostUi {
-  return {
-    copy: async (t) => void log.push(`copy:${t}`),
-    insertAtCursor: async (t) => void log.push(`insert:${t}`),
-    openInEditor: async (t) => void log.push(`open:${t}`),
-    openLink: async (h) => void log.push(`link:${h}`),
-    openLocation: async (p, l) => void log.push(`loc:${p}:${l}`),
-    openResource: async (u) => void log.push(`res:${u}`),
-    showProtocolLog: async () => void log.push('protocolLog'),
-    addAgentFromRegistry: async () => void log.push('addAgentFromRegistry'),
-    queryMentions: async (q): Promise<MentionCandidate[]> => [{ kind: 'file', uri: 'file:///a.ts', label: `a-${q}.ts` }],
-    log: (level, m) => void log.push(`${level}:${m}`),
-    showError: (m) => void log.push(`error:${m}`),
-  };
-}
+import { AuthRequiredError } from '../../../src/acp';
+import { FakeBackend, fakeUi } from './fakeChatBackend';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -127,6 +36,15 @@ describe('ChatController: handshake and queueing while not ready', () => {
     assert.deepEqual(posted[1], { type: 'focusComposer', insert: 'hello' });
     await tick();
     assert.equal(posted.length, 2, 'no stale deltas after init');
+  });
+
+  it('a message the backend refused (its mentions) goes back into the composer, text and mentions', async () => {
+    const { backend, ctl, posted } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    const mentions = [{ kind: 'problems' as const, uri: 'file:///ws/a.ts', label: 'problems:a.ts' }];
+    backend.em.emit('refused', { sessionId: 's1', prompt: { text: 'fix @problems:a.ts', mentions, images: [] } });
+    ctl.flush();
+    assert.deepEqual(flatten(posted).find((m) => m.type === 'focusComposer'), { type: 'focusComposer', insert: 'fix @problems:a.ts', mentions });
   });
 
   it('stops sending when hidden and resyncs on the next ready', async () => {

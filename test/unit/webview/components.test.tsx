@@ -1,8 +1,6 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
 import type { TranscriptItem } from '../../../src/shared/transcript';
-import { DEFAULT_WINDOW } from '../../../webview-ui/src/store';
-import { itemsToMount, MOUNTS_PER_FRAME } from '../../../webview-ui/src/components/Transcript';
 import { accessibleName, change, click, getByRole, keydown, mount, queryAllByRole, snapshot, typeInto, type Harness } from './helpers';
 
 const ALL_ITEMS: TranscriptItem[] = [
@@ -254,57 +252,6 @@ describe('webview: streaming', () => {
     const h = mount(snapshot([]));
     h.sendOps('s1', [{ op: 'appendText', index: 5, id: 'nope', contentIndex: 0, text: 'x' }]);
     assert.equal(h.last('resync')?.type, 'resync');
-    h.unmount();
-  });
-
-  it('windows long transcripts: renders the last items and a "Show earlier" control', () => {
-    const items: TranscriptItem[] = Array.from({ length: 2000 }, (_, i) => ({ kind: 'user_message' as const, id: `m${i}`, content: [{ type: 'text' as const, text: `message ${i}` }] }));
-    const h = mount(snapshot(items));
-    const rendered = h.root.querySelectorAll('.transcript .item').length;
-    assert.ok(rendered <= 200, `rendered ${rendered}`);
-    assert.match(h.root.textContent!, /message 1999/);
-    const more = getByRole(h.root, 'button', /Show earlier messages/);
-    click(more);
-    h.flush();
-    assert.ok(h.root.querySelectorAll('.transcript .item').length > rendered);
-    h.unmount();
-  });
-});
-
-describe('webview: a big transcript mounts over several frames', () => {
-  const messages = (n: number, from = 0): TranscriptItem[] =>
-    Array.from({ length: n }, (_, i) => ({ kind: 'user_message' as const, id: `m${from + i}`, content: [{ type: 'text' as const, text: `message ${from + i}` }] }));
-
-  it('itemsToMount keeps what is mounted and adds the newest new items up to the budget', () => {
-    const window = messages(30);
-    const first = itemsToMount(window, new Set(), 10);
-    assert.deepEqual(first.items.map((i) => i.id), window.slice(20).map((i) => i.id));
-    assert.equal(first.deferred, true);
-    const second = itemsToMount(window, new Set(first.items.map((i) => i.id)), 10);
-    assert.deepEqual(second.items.map((i) => i.id), window.slice(10).map((i) => i.id));
-    const all = itemsToMount(window, new Set(window.map((i) => i.id)), 0);
-    assert.equal(all.items.length, 30);
-    assert.equal(all.deferred, false);
-  });
-
-  it('2,000 messages at once: the newest show in the first frame, the window fills frame by frame', () => {
-    const h = mount();
-    h.send({ type: 'init', protocolVersion: 2, snapshot: snapshot(messages(2000)) });
-    const count = () => h.root.querySelectorAll('.transcript .item').length;
-    assert.equal(count(), MOUNTS_PER_FRAME, 'one frame mounts a bounded number of items');
-    assert.match(h.root.textContent!, /message 1999/);
-    let frames = 0;
-    while (count() < DEFAULT_WINDOW && frames++ < 100) h.flush();
-    assert.equal(count(), DEFAULT_WINDOW);
-    assert.equal(frames, Math.ceil(DEFAULT_WINDOW / MOUNTS_PER_FRAME) - 1);
-    const texts = [...h.root.querySelectorAll('.transcript .item')].map((e) => e.textContent);
-    assert.match(texts[0]!, /message 1880\s*$/, `in order: ${texts.slice(0, 3).join(' | ')}`);
-    assert.match(texts[texts.length - 1]!, /message 1999\s*$/);
-    // A streamed item appended later mounts at once; nothing already shown is re-mounted.
-    const firstEl = h.root.querySelector('.transcript .item');
-    h.sendOps('s1', [{ op: 'append', item: messages(1, 2000)[0] }]);
-    assert.match(h.root.textContent!, /message 2000/);
-    assert.notEqual(h.root.querySelector('.transcript .item'), firstEl, 'window moved by one');
     h.unmount();
   });
 });

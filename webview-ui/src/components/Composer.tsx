@@ -3,7 +3,9 @@ import type { ImageAttachment, MentionCandidate, MentionRef } from '../../../src
 import type { AvailableCommand } from '../../../src/shared/transcript';
 import { labelThenDetail, rankByFuzzy } from '../../../src/shared/fuzzy';
 import { NO_SESSION, type Draft, type SessionState } from '../store';
+import { MENTION_ICON, groupMentions } from '../mentionGroups';
 import { Icon, useStore } from './common';
+import { MentionOption } from './MentionOption';
 
 type Suggestion =
   | { kind: 'command'; command: AvailableCommand }
@@ -29,7 +31,8 @@ export function findTrigger(text: string, caret: number): Trigger | undefined {
 /** The most suggestions the completion list shows. */
 const SUGGESTION_LIMIT = 30;
 
-const MENTION_ICON: Record<string, string> = { file: 'file', folder: 'folder', editor: 'file-code', selection: 'selection', symbol: 'symbol-method' };
+/** The most candidates of one `@` group the list shows. */
+const PER_GROUP = 8;
 
 let mentionRequestSeq = 0;
 
@@ -103,7 +106,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     : trigger.kind === 'command'
       ? rankByFuzzy(trigger.query, commands, (c) => [c.name, c.description], { limit: SUGGESTION_LIMIT }).map((command) => ({ kind: 'command' as const, command }))
       : // The host may still be answering an older query: rank its candidates for this one.
-        rankByFuzzy(trigger.query, mentionResults, labelThenDetail, { limit: SUGGESTION_LIMIT }).map((candidate) => ({ kind: 'mention' as const, candidate }));
+        groupMentions(rankByFuzzy(trigger.query, mentionResults, labelThenDetail), PER_GROUP, SUGGESTION_LIMIT).map((candidate) => ({ kind: 'mention' as const, candidate }));
   const open = suggestions.length > 0;
   const activeIndex = Math.min(active, Math.max(0, suggestions.length - 1));
 
@@ -289,32 +292,37 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       )}
       {open && (
         <ul class="suggestions" id={listId} role="listbox" aria-label={trigger?.kind === 'command' ? 'Commands' : 'Mentions'}>
-          {suggestions.map((s, i) => (
-            <li
-              key={s.kind === 'command' ? s.command.name : `${s.candidate.kind}:${s.candidate.uri}:${s.candidate.range?.startLine ?? ''}`}
-              id={`sugg-${i}`}
-              role="option"
-              aria-selected={i === activeIndex}
-              class={i === activeIndex ? 'active' : ''}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                accept(s);
-              }}
-            >
-              {s.kind === 'command' ? (
-                <>
-                  <span class="sugg-label">/{s.command.name}</span>
-                  <span class="sugg-detail">{s.command.description}</span>
-                </>
-              ) : (
-                <>
-                  <Icon name={MENTION_ICON[s.candidate.kind] ?? 'file'} />
-                  <span class="sugg-label">{s.candidate.label}</span>
-                  {s.candidate.detail && <span class="sugg-detail">{s.candidate.detail}</span>}
-                </>
-              )}
-            </li>
-          ))}
+          {suggestions.map((s, i) => {
+            if (s.kind === 'mention') {
+              const previous = suggestions[i - 1];
+              return (
+                <MentionOption
+                  key={`${s.candidate.kind}:${s.candidate.uri}:${s.candidate.range?.startLine ?? ''}`}
+                  candidate={s.candidate}
+                  previous={previous?.kind === 'mention' ? previous.candidate : undefined}
+                  index={i}
+                  active={i === activeIndex}
+                  onAccept={() => accept(s)}
+                />
+              );
+            }
+            return (
+              <li
+                key={s.command.name}
+                id={`sugg-${i}`}
+                role="option"
+                aria-selected={i === activeIndex}
+                class={i === activeIndex ? 'active' : ''}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  accept(s);
+                }}
+              >
+                <span class="sugg-label">/{s.command.name}</span>
+                <span class="sugg-detail">{s.command.description}</span>
+              </li>
+            );
+          })}
         </ul>
       )}
       <textarea

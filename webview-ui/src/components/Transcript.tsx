@@ -1,39 +1,19 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useMemo, useRef } from 'preact/hooks';
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
+import { useTranscriptFind } from '../find/useTranscriptFind';
 import type { SessionState } from '../store';
+import { useVirtualList } from '../virtual/useVirtualList';
 import { useStore } from './common';
 import { ElicitationCard } from './Elicitation';
+import { FindBar } from './FindBar';
 import { TranscriptItemView } from './Items';
 import { PermissionCard } from './Permission';
 
 /**
- * At most this many items are mounted per frame when more arrive at once (a 2,000-message load, a tab
- * switch, "Show earlier"): mounting them all in one task blocks the webview for hundreds of ms.
- */
-export const MOUNTS_PER_FRAME = 10;
-
-/**
- * The items of the window to render now: those already mounted, plus up to `budget` new ones, newest
- * first (the bottom of a transcript stuck to the bottom is what the user sees). `deferred` says more wait.
- */
-export function itemsToMount(window: readonly TranscriptItem[], mounted: ReadonlySet<string>, budget: number): { items: TranscriptItem[]; deferred: boolean } {
-  const keep: boolean[] = new Array<boolean>(window.length);
-  let deferred = false;
-  for (let i = window.length - 1; i >= 0; i--) {
-    if (mounted.has(window[i].id)) keep[i] = true;
-    else if (budget > 0) {
-      budget--;
-      keep[i] = true;
-    } else deferred = true;
-  }
-  return { items: deferred ? window.filter((_, i) => keep[i]) : window.slice(), deferred };
-}
-
-/**
  * Where each pending permission request shows: in the card of its tool call (the first request per tool
- * call), or, when that tool call is not rendered (unknown to the transcript, or above the window), in a
- * card of its own after the items, so its buttons are always on screen.
+ * call), or, when that tool call is not rendered (unknown to the transcript, or scrolled out of the DOM),
+ * in a card of its own after the items, so its buttons are always reachable.
  */
 function placePermissions(
   permissions: readonly PendingPermission[],
@@ -55,55 +35,29 @@ function lastUserMessageId(items: readonly TranscriptItem[]): string | undefined
 }
 
 /**
- * The transcript: `role="log"` + `aria-live="polite"`. Windowed: only the last N items are rendered
- * ("Show earlier messages" adds more), each with `content-visibility: auto`. Keyed by item id and
+ * The transcript: `role="log"`, virtualized (useVirtualList: only the items near the viewport are in the
+ * DOM), with find in the session and jumps between prompts (useTranscriptFind). Items are keyed by id and
  * memoised, so a streamed chunk re-renders one item.
  */
 export function Transcript({ session }: { session: SessionState }) {
   const store = useStore();
   const ref = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
   const { view, transcript } = session;
   const items = transcript.items;
-  const shown = store.shownCount(view.sessionId);
-  const start = Math.max(0, items.length - shown);
-  const mounted = useRef<Set<string>>(new Set());
-  const { items: rendered, deferred } = itemsToMount(items.slice(start), mounted.current, MOUNTS_PER_FRAME);
-  mounted.current = new Set(rendered.map((i) => i.id));
+  const ids = useMemo(() => items.map((i) => i.id), [items]);
+  const list = useVirtualList(view.sessionId, ids, ref, area, content);
+  const find = useTranscriptFind(items, list, ref, area);
+  const rendered = items.slice(list.range.start, list.range.end);
   const { inCard, standalone } = placePermissions(view.permissions, rendered);
   // A new message from the user (sent, or a loaded session's last) brings the view back to the end.
   const lastUser = lastUserMessageId(items);
   const seenUser = useRef(lastUser);
   if (lastUser !== seenUser.current) {
     seenUser.current = lastUser;
-    stick.current = true;
+    list.stickToBottom();
   }
-
-  // More items wait: render again on the next frame (through the store, so tests drive frames).
-  useEffect(() => {
-    if (deferred) store.changed();
-  });
-
-  // Stuck to the bottom while the content grows: heights are read once the browser has laid the content out
-  // (a ResizeObserver runs then), not in a layout effect, which would force a layout of the whole transcript
-  // in the middle of each render.
-  useEffect(() => {
-    const el = ref.current;
-    const inner = content.current;
-    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
-    });
-    observer.observe(inner);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  const onScroll = () => {
-    const el = ref.current;
-    if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-  };
 
   // One delegated listener for sanitised Markdown: links go to the host, code buttons post code.
   const onClick = (e: MouseEvent) => {
@@ -132,40 +86,46 @@ export function Transcript({ session }: { session: SessionState }) {
   };
 
   return (
-    <div
-      class="transcript"
-      ref={ref}
-      role="log"
-      aria-live="polite"
-      aria-label="Transcript"
-      onScroll={onScroll}
-      onClick={onClick}
-    >
-      <div class="transcript-content" ref={content}>
-        {start > 0 && (
-          <button type="button" class="show-earlier secondary-button" onClick={() => store.showEarlier(view.sessionId)}>
-            Show earlier messages ({start} hidden)
-          </button>
-        )}
-        {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
-        {view.loading && <div class="muted">Loading session…</div>}
-        {rendered.map((item) => (
-          <div class="item" key={item.id} data-kind={item.kind}>
-            <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
+    <>
+      {find.bar && <FindBar {...find.bar} />}
+      <div
+        class="transcript"
+        ref={ref}
+        role="log"
+        aria-live="polite"
+        aria-label="Transcript"
+        onScroll={list.onScroll}
+        onClick={onClick}
+      >
+        <div class="transcript-content" ref={content}>
+          {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
+          {/* Items scrolled into the DOM are old news: only at the end are additions announced. */}
+          <div class="virtual-items" ref={area} aria-live={list.stuck ? undefined : 'off'}>
+            <div class="virtual-spacer" style={{ height: `${list.padTop}px` }} aria-hidden="true" />
+            {rendered.map((item) => (
+              <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id}>
+                <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
+              </div>
+            ))}
+            <div class="virtual-spacer" style={{ height: `${list.padBottom}px` }} aria-hidden="true" />
           </div>
-        ))}
-        {view.turn !== 'idle' && (
-          <div class="working muted" aria-hidden="true">
-            <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
-          </div>
-        )}
-        {standalone.map((p) => (
-          <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
-        ))}
-        {view.elicitations.map((el) => (
-          <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
-        ))}
+          {view.loading && <div class="muted">Loading session…</div>}
+          {view.turn !== 'idle' && (
+            <div class="working muted" aria-hidden="true">
+              <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
+            </div>
+          )}
+          {standalone.map((p) => (
+            <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
+          ))}
+          {view.elicitations.map((el) => (
+            <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
+          ))}
+        </div>
       </div>
-    </div>
+      <div class="visually-hidden" role="status">
+        {find.promptStatus}
+      </div>
+    </>
   );
 }

@@ -1,32 +1,21 @@
-// The real Codex (codex-acp 0.16.0, codex 0.137) from npm does whole turns against the scripted OpenAI
+// The real Codex (codex-acp 0.16.0, codex 0.137) from npm does turns against the scripted OpenAI
 // Responses endpoint, through Switchboard's own protocol and process layers. The assertions pin what
 // Codex sends over ACP (measured): it applies patches and runs shells itself (no fs/*, no terminal/*),
 // and a shell's output reaches the client only in `rawOutput`, unless the client advertises
 // `_meta.terminal_output`, in which case output after the first chunk streams as `_meta.terminal_output`
-// (and the end of the command, as `_meta.terminal_exit`, does not always come: see that test).
+// (and the end of the command, as `_meta.terminal_exit`, does not always come: see that test). Its whole
+// turn (an edit and a shell behind permission) is a row of wholeTurn.table.ts; here what goes beyond it.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { StringDecoder } from 'string_decoder';
-import { AuthRequiredError, ErrorCode, TranscriptState } from '../../../src/acp';
-import { openaiResponses } from '../../fixtures/modelEndpoint/openaiResponses';
-import { CODEX_MODEL, codex } from '../../fixtures/realAgents/codex';
+import { AuthRequiredError, ErrorCode, TranscriptState } from '../../src/acp';
+import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
+import { codex } from '../fixtures/realAgents/codex';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
+import { inputItems, toolCallOf } from './wholeTurn.table';
 
 type Json = Record<string, unknown>;
-
-/** The tool_call and its tool_call_updates for the tool call of this kind (the first one). */
-function toolCallOf(client: TurnClient, kind: string): { start: Json; updates: Json[]; final: Json } {
-  const all = client.updates.map((n) => n.update as unknown as Json);
-  const start = all.find((u) => u.sessionUpdate === 'tool_call' && u.kind === kind);
-  assert.ok(start, `a ${kind} tool_call\n${client.diagnostics()}`);
-  const updates = all.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === start.toolCallId);
-  assert.ok(updates.length > 0, `a tool_call_update for ${String(start.toolCallId)}`);
-  // The tool call as the updates leave it (each sets only its fields): Codex may send its last _meta-only
-  // terminal update after the one that completes the call.
-  const final: Json = Object.assign({}, ...updates.map((u) => Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null))));
-  return { start, updates, final };
-}
 
 /**
  * Every JSON message the agent writes to stdout, as sent: a second, passive 'data' listener beside the
@@ -59,99 +48,12 @@ function wireToolCall(wire: Json[], toolCallId: unknown): Json[] {
     .filter((u) => u.toolCallId === toolCallId);
 }
 
-/** The items of a logged request's `input` of one type (what Codex sent back to the model). */
-function inputItems(body: unknown, type: string): Json[] {
-  const input = (body as { input?: Json[] }).input ?? [];
-  return input.filter((i) => i.type === type);
-}
-
-describe('Codex (codex-acp 0.16.0, real) does a whole turn against the Responses API', function () {
+describe('Codex (codex-acp 0.16.0, real) beyond the whole turn, against the Responses API', function () {
   this.timeout(3 * TURN_TIMEOUT_MS);
   let client: TurnClient | undefined;
   afterEach(async () => {
     await client?.stop();
     client = undefined;
-  });
-
-  it('streams text, edits a file with apply_patch after asking, runs a shell, reports its output, ends the turn', async () => {
-    client = await TurnClient.start({ recipe: codex, handlers: [openaiResponses], permissions: 'ask', files: { 'notes.txt': 'alpha\nbeta\ngamma\n' } });
-    const c = client;
-    const notes = path.join(c.cwd, 'notes.txt');
-    const command = 'echo shell-ran > shell.txt && wc -l notes.txt';
-    c.endpoint.script([
-      { thought: 'The notes need a capital BETA.', text: 'I will update the notes.', tools: [{ edit: { path: 'notes.txt', oldText: 'beta', newText: 'BETA' } }] },
-      { text: 'Now counting the lines.', tools: [{ shell: { command } }] },
-      { text: 'Done: notes.txt now says BETA and has 3 lines.' },
-    ]);
-    const { init, session } = await c.openSession();
-    assert.deepStrictEqual(init.agentInfo, { name: 'codex-acp', title: 'Codex', version: '0.16.0' });
-    const model = session.configOptions?.find((o) => o.id === 'model');
-    assert.strictEqual(model && 'currentValue' in model ? model.currentValue : undefined, CODEX_MODEL);
-
-    const result = await c.prompt(session.sessionId, 'Capitalise beta in notes.txt, then count its lines');
-    assert.strictEqual(result.stopReason, 'end_turn', c.diagnostics());
-
-    // Text and thought stream as chunks, in order, around the tool calls.
-    assert.strictEqual(c.agentText(), 'I will update the notes.Now counting the lines.Done: notes.txt now says BETA and has 3 lines.');
-    const thought = c.updatesOf('agent_thought_chunk').map((u) => ('content' in u ? (u.content as { text?: string }).text ?? '' : '')).join('');
-    assert.strictEqual(thought, 'The notes need a capital BETA.');
-
-    // The edit: one tool_call with the whole-file diff, a permission request, Codex writes the file itself.
-    const edit = toolCallOf(c, 'edit');
-    assert.strictEqual(edit.start.title, `Edit ${notes}`);
-    assert.strictEqual(edit.start.status, 'in_progress');
-    assert.deepStrictEqual(edit.start.content, [{ type: 'diff', path: notes, oldText: 'alpha\nbeta\ngamma\n', newText: 'alpha\nBETA\ngamma\n' }]);
-    assert.deepStrictEqual(edit.start.locations, [{ path: notes }]);
-    assert.deepStrictEqual((edit.start.rawInput as Json).changes, { [notes]: { type: 'update', unified_diff: '@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n', move_path: null } });
-    assert.strictEqual(edit.final.status, 'completed');
-    assert.strictEqual((edit.final.rawOutput as Json).success, true);
-    assert.strictEqual(fs.readFileSync(notes, 'utf8'), 'alpha\nBETA\ngamma\n');
-    assert.deepStrictEqual(c.fsCalls, [], 'Codex reads and writes files itself, never through fs/*');
-
-    // The shell: title = the command, kind execute, no content; the output only in rawOutput.
-    const shell = toolCallOf(c, 'execute');
-    assert.strictEqual(shell.start.title, command);
-    assert.strictEqual(shell.start.content, undefined, 'without _meta.terminal_output Codex sends no content when the shell starts');
-    assert.deepStrictEqual((shell.start.rawInput as Json).command, ['/bin/bash', '-lc', command]);
-    assert.strictEqual((shell.start.rawInput as Json).cwd, c.cwd);
-    assert.strictEqual(shell.final.status, 'completed');
-    const rawOutput = shell.final.rawOutput as Json;
-    assert.strictEqual(rawOutput.exit_code, 0);
-    // What the command printed is Codex's own capture (now and then empty, openai/codex#28207): its shape only.
-    assert.strictEqual(typeof rawOutput.formatted_output, 'string');
-    assert.strictEqual(typeof rawOutput.stdout, 'string');
-    assert.strictEqual(fs.readFileSync(path.join(c.cwd, 'shell.txt'), 'utf8'), 'shell-ran\n');
-
-    // Permission was asked for the edit and for the (not known-safe) command, each with Codex's options.
-    assert.deepStrictEqual(c.permissionRequests.map((p) => [p.toolCall.toolCallId, p.toolCall.kind, p.toolCall.status]), [
-      [edit.start.toolCallId, 'edit', 'pending'],
-      [shell.start.toolCallId, 'execute', 'pending'],
-    ]);
-    assert.deepStrictEqual(c.permissionRequests[0].options, [
-      { optionId: 'approved', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'abort', name: 'No, provide feedback', kind: 'reject_once' },
-    ]);
-    assert.deepStrictEqual(c.permissionRequests[1].options.map((o) => [o.optionId, o.kind]), [
-      ['approved', 'allow_once'],
-      ['approved-execpolicy-amendment', 'allow_always'],
-      ['abort', 'reject_once'],
-    ]);
-
-    // Usage after each model response; the context window Codex assumes for the model.
-    const usage = c.updatesOf('usage_update').map((u) => u as unknown as { used: number; size: number });
-    assert.strictEqual(usage.length, 3);
-    assert.ok(usage.every((u) => u.used > 0 && u.size > 0));
-
-    // The endpoint saw three turn requests and nothing else; the tool results went back to the model.
-    assert.deepStrictEqual(c.endpoint.requests.map((r) => [r.method, r.path, r.api, r.kind]), Array(3).fill(['POST', '/v1/responses', 'openai-responses', 'main']));
-    const [first, second, third] = c.endpoint.requests.map((r) => r.body as Json);
-    assert.strictEqual(first.model, CODEX_MODEL);
-    assert.strictEqual(first.stream, true);
-    const patchResult = inputItems(second, 'custom_tool_call_output');
-    assert.match(String(patchResult[0]?.output), /Success\. Updated the following files:\nM .*notes\.txt/);
-    const shellResult = inputItems(third, 'function_call_output');
-    assert.match(String(shellResult[shellResult.length - 1]?.output), /Process exited with code 0/);
-    assert.strictEqual(c.endpoint.remaining, 0);
   });
 
   it('with _meta.terminal_output: a terminal content block, streamed terminal_output and terminal_exit; permissions auto', async () => {

@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
 
 /**
  * The model endpoint a signed-out agent is pointed at: a closed port on this machine, so a request the

@@ -13,108 +13,26 @@
 // waiting for the answer (the second test pins this down). The shell runs inside the agent; its output
 // comes as text content on the updates. The title comes from a side request (no tools) and is not sent
 // over ACP. The prompt response carries `usage` {inputTokens, outputTokens, totalTokens} (unstable
-// field; Switchboard's PromptResult keeps only stopReason).
+// field; Switchboard's PromptResult keeps only stopReason). The whole turn is a row of wholeTurn.table.ts;
+// here what goes beyond it.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { RequestPermissionParams } from '../../../src/acp';
-import { openaiChat } from '../../fixtures/modelEndpoint/openaiChat';
-import { OPENCODE_LOGIN_METHOD, opencodeRecipe } from '../../fixtures/realAgents/opencode';
+import type { RequestPermissionParams } from '../../src/acp';
+import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
+import { OPENCODE_LOGIN_METHOD, opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-
-/** The fields of tool_call / tool_call_update the assertions read. */
-interface ToolUpdate {
-  readonly sessionUpdate: string;
-  readonly toolCallId: string;
-  readonly title?: string;
-  readonly kind?: string;
-  readonly status?: string;
-  readonly rawInput?: Record<string, unknown>;
-  readonly rawOutput?: { output?: string; metadata?: Record<string, unknown> };
-  readonly locations?: ReadonlyArray<{ path: string }>;
-  readonly content?: ReadonlyArray<{ type: string; content?: { text?: string }; path?: string; oldText?: string | null; newText?: string }>;
-}
+import type { ToolUpdate } from './wholeTurn.table';
 
 const NOTES = 'line one\nline two\nline three\n';
 const EDITED = 'line one\nline 2\nline three\n';
 
-describe('OpenCode 1.18.33 (real) does a whole turn', function () {
+describe('OpenCode 1.18.33 (real) beyond the whole turn', function () {
   this.timeout(3 * TURN_TIMEOUT_MS);
   let client: TurnClient | undefined;
   afterEach(async () => {
     await client?.stop();
     client = undefined;
-  });
-
-  it('streams text, reads, edits and creates files with permission, and reports a shell command', async () => {
-    client = await TurnClient.start({ recipe: opencodeRecipe, handlers: [openaiChat], permissions: 'ask', files: { 'notes.txt': NOTES } });
-    const c = client;
-    const notes = path.join(c.cwd, 'notes.txt');
-    const added = path.join(c.cwd, 'added.txt');
-    c.endpoint.script([
-      { text: 'Let me read the notes first.', tools: [{ read: { path: notes } }] },
-      { text: 'Now the edit.', tools: [{ edit: { path: notes, oldText: 'line two', newText: 'line 2' } }] },
-      { tools: [{ write: { path: added, content: 'brand new\n' } }] },
-      { tools: [{ shell: { command: 'echo shell-says-hi && ls' } }] },
-      { text: 'All done: the shell said shell-says-hi.' },
-    ]);
-    const { init, session } = await c.openSession();
-    assert.deepStrictEqual(init.authMethods?.map((m) => m.id), [OPENCODE_LOGIN_METHOD]);
-    const result = await c.prompt(session.sessionId, 'Fix the notes');
-
-    assert.strictEqual(result.stopReason, 'end_turn', c.diagnostics());
-    assert.strictEqual(c.agentText(), 'Let me read the notes first.Now the edit.All done: the shell said shell-says-hi.');
-    assert.strictEqual(fs.readFileSync(notes, 'utf8'), EDITED);
-    assert.strictEqual(fs.readFileSync(added, 'utf8'), 'brand new\n');
-    assert.strictEqual(c.updatesOf('available_commands_update').length, 1);
-
-    const calls = c.updatesOf('tool_call') as unknown as ToolUpdate[];
-    assert.deepStrictEqual(calls.map((u) => [u.title, u.kind, u.status]), [['read', 'read', 'pending'], ['edit', 'edit', 'pending'], ['write', 'edit', 'pending'], ['bash', 'execute', 'pending']]);
-    const updatesOf = (id: string) => (c.updatesOf('tool_call_update') as unknown as ToolUpdate[]).filter((u) => u.toolCallId === id);
-    const [read, edit, write, shell] = calls.map((call) => updatesOf(call.toolCallId));
-    for (const updates of [read, edit, write, shell]) {
-      assert.strictEqual(updates[0].status, 'in_progress');
-      assert.strictEqual(updates[updates.length - 1].status, 'completed');
-    }
-    assert.deepStrictEqual(read[0].rawInput, { filePath: notes });
-    const readDone = read[read.length - 1];
-    assert.strictEqual(readDone.title, notes.slice(1), 'the completed title is the path without its leading /');
-    assert.strictEqual(readDone.content?.[0].content?.text, NOTES.trimEnd());
-    assert.match(readDone.rawOutput?.output ?? '', /<content>\n1: line one\n2: line two\n3: line three/);
-    const editDone = edit[edit.length - 1];
-    assert.deepStrictEqual(editDone.content?.map((x) => [x.type, x.content?.text ?? x.path]), [['content', 'Edit applied successfully.'], ['diff', notes]]);
-    assert.deepStrictEqual(editDone.content?.[1], { type: 'diff', path: notes, oldText: 'line two', newText: 'line 2' }, 'the diff is the edit, not the whole file');
-    assert.strictEqual(write[write.length - 1].content?.[0].content?.text, 'Wrote file successfully.');
-    assert.deepStrictEqual(shell.map((u) => u.title), Array(shell.length).fill('echo shell-says-hi && ls'));
-    const shellDone = shell[shell.length - 1];
-    // What the command printed is OpenCode's own capture: the same text as content and in rawOutput.
-    assert.strictEqual(typeof shellDone.rawOutput?.output, 'string');
-    assert.strictEqual(shellDone.content?.[0].content?.text, shellDone.rawOutput?.output);
-    assert.strictEqual(shellDone.rawOutput?.metadata?.exit, 0);
-
-    // Every tool asks, the read too; each was answered "once".
-    assert.deepStrictEqual(c.permissionRequests.map((p) => [p.toolCall.toolCallId, p.toolCall.title, p.toolCall.kind]), [
-      [calls[0].toolCallId, 'read', 'read'],
-      [calls[1].toolCallId, notes, 'edit'],
-      [calls[2].toolCallId, added, 'edit'],
-      [calls[3].toolCallId, 'echo shell-says-hi && ls', 'execute'],
-    ]);
-    assert.deepStrictEqual(c.permissionRequests[0].options.map((o) => [o.optionId, o.name, o.kind]), [['once', 'Allow once', 'allow_once'], ['always', 'Always allow', 'allow_always'], ['reject', 'Reject', 'reject_once']]);
-    const editAsk = c.permissionRequests[1].toolCall;
-    assert.deepStrictEqual(Object.keys(editAsk.rawInput as object), ['filepath', 'diff']);
-    assert.deepStrictEqual(editAsk.content, [{ type: 'diff', path: notes, oldText: NOTES, newText: EDITED }]);
-
-    // No fs/read_text_file at all; both writes are also sent to the client.
-    assert.deepStrictEqual(c.fsCalls.map((f) => [f.method, f.path, f.content]), [['fs/write_text_file', notes, EDITED], ['fs/write_text_file', added, 'brand new\n']]);
-
-    // The endpoint: a title request (side, no tools) and five main requests; the shell output goes back.
-    assert.strictEqual(c.endpoint.remaining, 0);
-    assert.strictEqual(c.endpoint.mainRequests().length, 5, c.endpoint.describeLog());
-    const side = c.endpoint.requests.filter((r) => r.kind === 'side');
-    assert.ok(side.length >= 1 && side.every((r) => /title generator/.test(JSON.stringify(r.body))), c.endpoint.describeLog());
-    assert.ok(c.endpoint.requests.every((r) => r.api === 'openai-chat'), c.endpoint.describeLog());
-    const lastMessages = (c.endpoint.mainRequests()[4].body as { messages: Array<{ role: string; content: unknown }> }).messages;
-    assert.ok(lastMessages.some((m) => m.role === 'tool'), 'the shell result goes back to the model');
   });
 
   it('writes edited and new files itself without waiting for its fs/write_text_file (the turn ends first)', async () => {

@@ -4,11 +4,11 @@
 // stops the agent with its process tree. The host and e2e tiers run the same agents through the product.
 import * as fs from 'fs';
 import * as path from 'path';
-import { AcpClientConnection, type SessionNotification } from '../../../src/acp';
-import type { RequestPermissionParams } from '../../../src/acp';
-import { startAgentProcess, type AgentProcess } from '../../../src/agents';
-import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, credentialFreeEnv, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { AcpClientConnection, type SessionNotification } from '../../src/acp';
+import type { RequestPermissionParams } from '../../src/acp';
+import { startAgentProcess, type AgentProcess } from '../../src/agents';
+import { ModelEndpoint, type ApiHandler } from '../fixtures/modelEndpoint/endpoint';
+import { agentCommand, credentialFreeEnv, type PrepareOptions, type RealAgentRecipe } from '../fixtures/realAgents/recipe';
 import { makeTempDir, removeDir } from './realAgentSetup';
 
 /** Generous: a real agent's first start on a loaded 2-core machine can take tens of seconds. */

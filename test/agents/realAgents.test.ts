@@ -4,11 +4,11 @@
 // options; gemini --acp and copilot --acp must answer -32000 with their auth methods.
 // Not installed = FAIL with what to run (never a skip). Slow starts get generous timeouts.
 import * as assert from 'assert';
-import { AuthRequiredError, ErrorCode, type InitializeResult } from '../../../src/acp';
-import { claudeRecipe } from '../../fixtures/realAgents/claude';
-import { copilotRecipe } from '../../fixtures/realAgents/copilot';
-import { geminiRecipe } from '../../fixtures/realAgents/gemini';
-import { pinned, type RealAgentId } from '../../fixtures/realAgents/recipe';
+import { AuthRequiredError, ErrorCode, type InitializeResult } from '../../src/acp';
+import { claudeRecipe } from '../fixtures/realAgents/claude';
+import { copilotRecipe } from '../fixtures/realAgents/copilot';
+import { geminiRecipe } from '../fixtures/realAgents/gemini';
+import { pinned, type RealAgentId } from '../fixtures/realAgents/recipe';
 import { CLAUDE, CLAUDE_AGENT_ACP_VERSION, COPILOT, COPILOT_VERSION, GEMINI, GEMINI_CLI_VERSION, REAL_AGENT_TIMEOUT_MS } from './expected';
 import { initialize, startRealAgent, stopRealAgent, withStderr, type RunningAgent } from './runRealAgent';
 
@@ -17,7 +17,7 @@ const STEP_TIMEOUT_MS = 2 * REAL_AGENT_TIMEOUT_MS;
 /** The agent runs the pinned version, and the lists in expected.ts were measured against that pin. */
 function assertPinned(id: RealAgentId, init: InitializeResult, measured: string): void {
   const pin = pinned(id).version;
-  assert.strictEqual(measured, pin, `agents.json pins ${id} ${pin}, expected.ts was measured against ${measured}: re-measure test/unit/realAgents/expected.ts`);
+  assert.strictEqual(measured, pin, `agents.json pins ${id} ${pin}, expected.ts was measured against ${measured}: re-measure test/agents/expected.ts`);
   assert.strictEqual(init.agentInfo?.version, pin, `the installed ${pinned(id).pkg} is not the pin: run \`node scripts/install-real-agents.mjs\``);
 }
 

@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-const repo = path.resolve(__dirname, '../../../..');
+const repo = path.resolve(__dirname, '../../..');
 
 /** Bytes of script that activate() may load: the entry and the chunks it imports statically. */
 const ACTIVATION_MAX_BYTES = 20_000;

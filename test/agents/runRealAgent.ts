@@ -1,9 +1,9 @@
 // Starts a real agent through Switchboard's own layers (src/agents process, src/acp connection) signed out
 // and offline (the recipe's env), and stops it with its whole process tree.
-import { AcpClientConnection } from '../../../src/acp';
-import { isProcessAlive, listDescendants, startAgentProcess, type AgentProcess } from '../../../src/agents';
-import { waitForProcessesToExit } from '../../../src/agents/processTree';
-import { agentCommand, credentialFreeEnv, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { AcpClientConnection } from '../../src/acp';
+import { isProcessAlive, listDescendants, startAgentProcess, type AgentProcess } from '../../src/agents';
+import { waitForProcessesToExit } from '../../src/agents/processTree';
+import { agentCommand, credentialFreeEnv, type RealAgentRecipe } from '../fixtures/realAgents/recipe';
 import { REAL_AGENT_TIMEOUT_MS } from './expected';
 import { makeTempDir, removeDir, signedOutEnv } from './realAgentSetup';
 

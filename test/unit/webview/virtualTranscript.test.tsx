@@ -1,0 +1,272 @@
+import './setupDom';
+import * as assert from 'node:assert/strict';
+import { act } from 'preact/test-utils';
+import type { TranscriptItem } from '../../../src/shared/transcript';
+import { rangesOf } from '../../../webview-ui/src/find/highlight';
+import { findMatches, MAX_MATCHES } from '../../../webview-ui/src/find/transcriptSearch';
+import { getByRole, keydown, mount, queryAllByRole, snapshot, typeInto, type Harness } from './helpers';
+
+// jsdom lays nothing out: the sizes a browser would measure are given here (item heights by id, a 400 px
+// viewport), and a ResizeObserver the test fires stands for the browser's.
+const VIEWPORT = 400;
+const ITEM = 50;
+const heights = new Map<string, number>();
+const scrollTops = new WeakMap<Element, number>();
+const observers = new Set<FakeResizeObserver>();
+
+class FakeResizeObserver {
+  readonly targets = new Set<Element>();
+  /** Like a browser's, an element's first observation is delivered after it is laid out. */
+  private pending: Element[] = [];
+  constructor(private readonly callback: (entries: ResizeObserverEntry[]) => void) {
+    observers.add(this);
+  }
+  observe(el: Element): void {
+    this.targets.add(el);
+    this.pending.push(el);
+  }
+  deliver(): void {
+    const els = this.pending.filter((el) => this.targets.has(el));
+    this.pending = [];
+    if (els.length) this.callback(els.map((el) => ({ target: el, borderBoxSize: [{ blockSize: el.getBoundingClientRect().height, inlineSize: 300 }] }) as unknown as ResizeObserverEntry));
+  }
+  unobserve(el: Element): void {
+    this.targets.delete(el);
+  }
+  disconnect(): void {
+    this.targets.clear();
+    observers.delete(this);
+  }
+  fire(el: Element): void {
+    if (!this.targets.has(el)) return;
+    const h = el.getBoundingClientRect().height;
+    this.callback([{ target: el, borderBoxSize: [{ blockSize: h, inlineSize: 300 }] } as unknown as ResizeObserverEntry]);
+  }
+}
+
+const heightOf = (el: Element): number => {
+  const id = (el as HTMLElement).dataset?.itemId;
+  return id === undefined ? 0 : heights.get(id) ?? ITEM;
+};
+const isScroller = (el: Element) => el.classList.contains('transcript');
+/** What a browser would lay out: the spacers' heights plus the rendered items'. */
+function contentHeight(el: Element): number {
+  const area = el.querySelector('.virtual-items');
+  let h = 0;
+  for (const c of Array.from(area?.children ?? [])) h += c.classList.contains('virtual-spacer') ? parseFloat((c as HTMLElement).style.height) || 0 : heightOf(c);
+  return h;
+}
+
+const saved: Record<string, PropertyDescriptor | undefined> = {};
+const proto = HTMLElement.prototype as unknown as Record<string, unknown>;
+before(() => {
+  for (const k of ['clientHeight', 'scrollHeight', 'scrollTop']) saved[k] = Object.getOwnPropertyDescriptor(Element.prototype, k) ?? Object.getOwnPropertyDescriptor(HTMLElement.prototype, k);
+  saved.rect = Object.getOwnPropertyDescriptor(Element.prototype, 'getBoundingClientRect');
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get(this: Element) { return isScroller(this) ? VIEWPORT : 0; } });
+  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', { configurable: true, get(this: Element) { return isScroller(this) ? Math.max(VIEWPORT, contentHeight(this)) : 0; } });
+  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
+    configurable: true,
+    get(this: Element) { return scrollTops.get(this) ?? 0; },
+    set(this: HTMLElement, v: number) { scrollTops.set(this, Math.max(0, Math.min(v, this.scrollHeight - this.clientHeight))); },
+  });
+  proto.getBoundingClientRect = function (this: Element) {
+    const h = heightOf(this);
+    return { top: 0, bottom: h, left: 0, right: 300, width: 300, height: h, x: 0, y: 0, toJSON: () => ({}) };
+  };
+  (globalThis as Record<string, unknown>).ResizeObserver = FakeResizeObserver;
+});
+after(() => {
+  for (const k of ['clientHeight', 'scrollHeight', 'scrollTop']) delete proto[k];
+  delete proto.getBoundingClientRect;
+  delete (globalThis as Record<string, unknown>).ResizeObserver;
+});
+
+const user = (i: number): TranscriptItem => ({ kind: 'user_message', id: `m${i}`, content: [{ type: 'text', text: `prompt ${i}` }] });
+const agent = (i: number, text = `answer ${i}`): TranscriptItem => ({ kind: 'agent_message', id: `m${i}`, content: [{ type: 'text', text }] });
+/** A session of `n` items: a prompt every 4th, answers between. */
+const session = (n: number, special: Record<number, string> = {}): TranscriptItem[] =>
+  Array.from({ length: n }, (_, i) => (special[i] !== undefined ? agent(i, special[i]) : i % 4 === 0 ? user(i) : agent(i)));
+
+const scroller = (h: Harness) => h.root.querySelector('.transcript') as HTMLElement;
+const renderedIds = (h: Harness) => Array.from(h.root.querySelectorAll('.transcript .item')).map((e) => (e as HTMLElement).dataset.itemId);
+/** The browser's rendering step: the observer's first reports of what mounted (and what that mounted). */
+function layOut(): void {
+  for (let i = 0; i < 5; i++) act(() => [...observers].forEach((o) => o.deliver()));
+}
+function scrollTo(h: Harness, top: number): void {
+  act(() => {
+    scroller(h).scrollTop = top;
+    scroller(h).dispatchEvent(new Event('scroll'));
+  });
+  layOut();
+}
+function open(items: TranscriptItem[]): Harness {
+  const h = mount(snapshot(items));
+  layOut();
+  return h;
+}
+/** Where item `id` is laid out relative to the viewport's top, as the browser would have it. */
+function viewportTop(h: Harness, id: string): number {
+  const area = h.root.querySelector('.virtual-items')!;
+  let y = 0;
+  for (const c of Array.from(area.children)) {
+    if ((c as HTMLElement).dataset.itemId === id) return y - scroller(h).scrollTop;
+    y += c.classList.contains('virtual-spacer') ? parseFloat((c as HTMLElement).style.height) || 0 : heightOf(c);
+  }
+  throw new Error(`${id} is not rendered`);
+}
+const promptStatus = (h: Harness) => h.root.querySelector('.transcript + .visually-hidden[role="status"], .find-bar ~ .visually-hidden[role="status"]')?.textContent;
+function resized(h: Harness, id: string, height: number): void {
+  heights.set(id, height);
+  const el = h.root.querySelector(`.item[data-item-id="${id}"]`);
+  assert.ok(el, `${id} is rendered`);
+  act(() => {
+    for (const o of observers) o.fire(el);
+  });
+}
+
+describe('webview: the virtualized transcript', () => {
+  let h: Harness;
+  afterEach(() => {
+    h?.unmount();
+    heights.clear();
+  });
+
+  it('a 10,000-item session opens at the end with only the items near the viewport in the DOM', () => {
+    h = open(session(10_000));
+    const ids = renderedIds(h);
+    assert.ok(ids.length > 0 && ids.length <= 2 * (VIEWPORT + 2 * 800) / ITEM, `rendered ${ids.length}`);
+    assert.equal(ids[ids.length - 1], 'm9999', 'the last item is shown');
+    assert.ok(!ids.includes('m0'));
+    const el = scroller(h);
+    assert.equal(el.scrollTop, el.scrollHeight - el.clientHeight, 'stuck to the bottom');
+    assert.equal(el.scrollHeight, 10_000 * ITEM, 'the spacers stand for the items not rendered');
+    assert.equal(getByRole(h.root, 'log', 'Transcript'), el, 'still the log');
+  });
+
+  it('what is in the DOM follows the scroll position: the start, the middle, the end', () => {
+    h = open(session(10_000));
+    scrollTo(h, 0);
+    let ids = renderedIds(h);
+    assert.equal(ids[0], 'm0', 'the first message, without any click');
+    assert.ok(!ids.includes('m9999'));
+    assert.match(h.root.textContent!, /prompt 0/);
+    scrollTo(h, 5000 * ITEM);
+    ids = renderedIds(h);
+    assert.ok(ids.includes('m5000') && ids.includes('m5007'), `around the middle: ${ids[0]}…${ids[ids.length - 1]}`);
+    assert.ok(!ids.includes('m0') && !ids.includes('m9999'));
+    // The spacers keep every item where the full list would have it.
+    const top = parseFloat((h.root.querySelector('.virtual-spacer') as HTMLElement).style.height);
+    assert.equal(top, Number(ids[0]!.slice(1)) * ITEM);
+    scrollTo(h, scroller(h).scrollHeight);
+    assert.equal(renderedIds(h).pop(), 'm9999');
+  });
+
+  it('keeps what the user looks at in place when an item above it grows', () => {
+    h = open(session(1000));
+    scrollTo(h, 500 * ITEM + 10);
+    const ids = renderedIds(h);
+    const above = ids[2]!; // rendered, above the viewport
+    assert.ok(Number(above.slice(1)) < 500);
+    const seen = viewportTop(h, 'm500');
+    assert.equal(seen, -10);
+    const before = scroller(h).scrollTop;
+    resized(h, above, ITEM + 120);
+    assert.equal(viewportTop(h, 'm500'), seen, 'the item at the top stays where it was');
+    assert.ok(scroller(h).scrollTop >= before + 120, 'scrolled by what the item above grew');
+    // An item below the viewport's top grows: what is on screen does not move.
+    resized(h, 'm505', ITEM + 70);
+    assert.equal(viewportTop(h, 'm500'), seen);
+    // Items taller than estimated, measured as they scroll in above, do not move what is on screen.
+    for (let i = 470; i < 490; i++) if (!h.root.querySelector(`.item[data-item-id="m${i}"]`)) heights.set(`m${i}`, 90);
+    scrollTo(h, scroller(h).scrollTop - 8 * ITEM);
+    assert.ok(renderedIds(h).includes('m485'), 'the taller items are rendered');
+    assert.equal(viewportTop(h, 'm500'), seen + 8 * ITEM, 'moved by the scroll only');
+  });
+
+  it('follows the end while the last message streams, not after the user scrolled up', () => {
+    h = open(session(200));
+    h.sendOps('s1', [{ op: 'appendText', index: 199, id: 'm199', contentIndex: 0, text: ' more' }]);
+    layOut();
+    resized(h, 'm199', 600);
+    const el = scroller(h);
+    assert.equal(el.scrollTop, el.scrollHeight - el.clientHeight, 'still at the end');
+    scrollTo(h, el.scrollHeight - el.clientHeight - 300);
+    const top = renderedIds(h).find((id) => viewportTop(h, id!) > 0)!;
+    const seen = viewportTop(h, top);
+    resized(h, 'm199', 900);
+    assert.equal(viewportTop(h, top), seen, 'the user reading above is left where they are');
+    assert.ok(el.scrollTop < el.scrollHeight - el.clientHeight - 300);
+    assert.equal(h.root.querySelector('.virtual-items')?.getAttribute('aria-live'), 'off', 'items scrolled in are not announced');
+    scrollTo(h, el.scrollHeight);
+    assert.equal(h.root.querySelector('.virtual-items')?.getAttribute('aria-live'), null, 'at the end, additions are announced by the log');
+  });
+
+  it('find (Ctrl+F) searches the whole session, literally, and scrolls to a match far above', () => {
+    h = open(session(5000, { 3: 'the needle is here', 4001: 'a.c literally', 4002: 'abc is not a match' }));
+    assert.ok(!renderedIds(h).includes('m3'));
+    keydown(h.root.querySelector('textarea')!, 'f', { ctrlKey: true });
+    const box = getByRole(h.root, 'searchbox', 'Find in session') as HTMLInputElement;
+    typeInto(box, 'NEEDLE');
+    layOut();
+    assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/);
+    assert.ok(renderedIds(h).includes('m3'), 'the match is rendered');
+    assert.match(h.root.textContent!, /the needle is here/);
+    typeInto(box, 'a.c');
+    assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/, 'a regular-expression-like string is literal');
+    typeInto(box, 'answer 12');
+    const count = findMatches(session(5000), 'answer 12').length;
+    assert.ok(count > 50);
+    assert.match(h.root.querySelector('.find-count')!.textContent!, new RegExp(`of ${count}$`));
+    const first = h.root.querySelector('.find-count')!.textContent!;
+    keydown(box, 'Enter');
+    assert.notEqual(h.root.querySelector('.find-count')!.textContent, first, 'Enter goes to the next match');
+    keydown(box, 'Enter', { shiftKey: true });
+    assert.equal(h.root.querySelector('.find-count')!.textContent, first, 'Shift+Enter back');
+    typeInto(box, 'no such text (.*)');
+    assert.equal(h.root.querySelector('.find-count')!.textContent, 'No results');
+    keydown(box, 'Escape');
+    assert.equal(queryAllByRole(h.root, 'searchbox', 'Find in session').length, 0, 'Escape closes it');
+  });
+
+  it('Alt+Up / Alt+Down jump to the previous / next prompt, anywhere in the session', () => {
+    h = open(session(2000));
+    const box = h.root.querySelector('textarea')!;
+    // At the end, the last prompts are on screen: the previous one is the one above the viewport.
+    // (Here prompt 499 is at the viewport's top.)
+    keydown(box, 'ArrowUp', { altKey: true });
+    assert.equal(scroller(h).scrollTop, 1988 * ITEM - 4, 'that prompt at the top');
+    assert.equal(promptStatus(h), 'Prompt 498 of 500');
+    keydown(box, 'ArrowUp', { altKey: true });
+    assert.equal(scroller(h).scrollTop, 1984 * ITEM - 4);
+    keydown(box, 'ArrowDown', { altKey: true });
+    assert.equal(scroller(h).scrollTop, 1988 * ITEM - 4);
+    assert.equal(promptStatus(h), 'Prompt 498 of 500');
+    scrollTo(h, 0);
+    keydown(box, 'ArrowDown', { altKey: true });
+    assert.equal(scroller(h).scrollTop, 4 * ITEM - 4, 'from the start, the second prompt (the first is at the top)');
+    scrollTo(h, 0);
+    keydown(box, 'ArrowUp', { altKey: true });
+    assert.equal(promptStatus(h), 'No earlier prompt');
+    assert.equal(box.value, '', 'the composer did not recall a sent message');
+  });
+});
+
+describe('webview: find in the transcript model', () => {
+  it('counts matches in every item kind it shows as text, and stops counting at the cap', () => {
+    const items: TranscriptItem[] = [
+      { kind: 'tool_call', id: 't', toolCallId: 't', title: 'Run grep', toolKind: 'execute', status: 'completed', locations: [], content: [{ type: 'content', content: { type: 'text', text: 'grep output' } }], output: { text: 'grep grep', truncated: false } },
+      { kind: 'plan', id: 'p', entries: [{ content: 'grep it', priority: 'high', status: 'pending' }] },
+      { kind: 'turn_end', id: 'e', stopReason: 'end_turn', empty: false },
+    ];
+    assert.deepEqual(findMatches(items, 'GREP').map((m) => `${m.index}:${m.occurrence}`), ['0:0', '0:1', '0:2', '0:3', '1:0']);
+    assert.equal(findMatches([agent(0, 'x'.repeat(MAX_MATCHES + 5))], 'x').length, MAX_MATCHES);
+    assert.deepEqual(findMatches(items, ''), []);
+  });
+
+  it('finds the ranges of a query in rendered text, across elements', () => {
+    const div = document.createElement('div');
+    div.innerHTML = '<p>Find <b>find</b> and FIND</p>';
+    assert.deepEqual(rangesOf(div, 'find').map((r) => r.toString()), ['Find', 'find', 'FIND']);
+  });
+});

@@ -1,0 +1,216 @@
+// The transcript's virtual list: only the items near the viewport are in the DOM, between two spacers
+// that stand for the rest. Heights come from a ResizeObserver on each rendered item (and one measurement
+// when it mounts); what the user looks at stays put when items above it change size (an anchor item and
+// the viewport's offset from it, restored after every render); stuck to the bottom, it follows the end.
+import type { RefObject } from 'preact';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type ItemRange, ItemLayout } from './itemLayout';
+
+/** Closer than this to the bottom, the list follows new content. */
+const STICK_DISTANCE = 48;
+
+interface Anchor {
+  id: string;
+  /** The viewport's top minus the item's top (px): negative puts the item below the viewport's top. */
+  offset: number;
+}
+
+interface ListState {
+  layout: ItemLayout;
+  stick: boolean;
+  anchor?: Anchor;
+  viewport: number;
+  rendered: ItemRange;
+  observed: Set<Element>;
+  /** The items' offset in the scrolled content (px), read where layout is clean (a ResizeObserver callback). */
+  areaTop?: number;
+  /** The scroll position must be put where the state says after the next render (a reveal, a new list). */
+  restorePending: boolean;
+  /** The scroll position last seen or set: a restore that would not move it touches no layout. */
+  scrollTop: number;
+}
+
+export interface VirtualList {
+  range: ItemRange;
+  /** Heights of the spacers above and below the rendered items. */
+  padTop: number;
+  padBottom: number;
+  /** Whether the list follows the end (a screen reader hears new items then). */
+  stuck: boolean;
+  onScroll(): void;
+  /** Scrolls so item `index` is `below` px under the viewport's top. */
+  reveal(index: number, below: number): void;
+  /** Where the viewport's top is, in the list's coordinates (px). */
+  position(): number;
+  /** The top of item `index` in the list's coordinates (px; measured or estimated). */
+  itemTop(index: number): number;
+  /** Follows the end again (a new prompt from the user). */
+  stickToBottom(): void;
+}
+
+function blockSize(e: ResizeObserverEntry): number {
+  const box = e.borderBoxSize as ReadonlyArray<ResizeObserverSize> | ResizeObserverSize | undefined;
+  const first = Array.isArray(box) ? box[0] : (box as ResizeObserverSize | undefined);
+  return first ? first.blockSize : (e.target as HTMLElement).getBoundingClientRect().height;
+}
+
+/**
+ * `scroller`: the scrolling element; `area`: the element whose children are the rendered items (each with
+ * `data-item-id`), preceded by the top spacer; `content`: everything scrolled (items and what follows them).
+ * `key` names the list (a session): another key starts a new list.
+ */
+export function useVirtualList(key: string, ids: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>): VirtualList {
+  const [, setTick] = useState(0);
+  const rerender = () => setTick((t) => t + 1);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1 }), [key]);
+  const { layout } = state;
+  layout.setIds(ids);
+
+  // Reading offsetTop forces a layout where the DOM changed: read once, then refreshed by the ResizeObserver.
+  const areaTop = () => (state.areaTop ??= area.current?.offsetTop ?? 0);
+  const anchorIndex = (): number => (state.anchor ? layout.indexOf(state.anchor.id) : -1);
+  const wanted = (): ItemRange => {
+    if (state.stick) return layout.bottomRange(state.viewport);
+    const i = anchorIndex();
+    if (i >= 0 && state.anchor) return layout.range(layout.top(i) + state.anchor.offset, state.viewport);
+    return layout.range((scroller.current?.scrollTop ?? 0) - areaTop(), state.viewport);
+  };
+
+  /** Puts the scroll position where the state says: the end, or the anchor where it was. */
+  const restore = (): void => {
+    const el = scroller.current;
+    if (!el) return;
+    if (state.stick) {
+      const end = el.scrollHeight - el.clientHeight;
+      if (Math.abs(el.scrollTop - end) >= 1) el.scrollTop = end;
+      return;
+    }
+    const i = anchorIndex();
+    if (i < 0 || !state.anchor) return;
+    const want = areaTop() + layout.top(i) + state.anchor.offset;
+    if (Math.abs(state.scrollTop - want) < 1) return;
+    el.scrollTop = want;
+    state.scrollTop = want;
+  };
+
+  /**
+   * After new heights: the spacers take them at once (not on the next render, which a browser may paint
+   * after this frame), the position is restored, and the items render again if others are wanted now.
+   */
+  const relayout = (): void => {
+    const box = area.current;
+    const r = state.rendered;
+    const top = box?.firstElementChild as HTMLElement | null;
+    const bottom = box?.lastElementChild as HTMLElement | null;
+    if (top && bottom && top !== bottom) {
+      top.style.height = `${layout.top(r.start)}px`;
+      bottom.style.height = `${layout.total() - layout.top(r.end)}px`;
+    }
+    restore();
+    const next = wanted();
+    if (next.start !== r.start || next.end !== r.end) rerender();
+  };
+
+  const observer = useRef<ResizeObserver | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const inner = content.current;
+    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver((entries) => {
+      let changed = false;
+      const top = area.current?.offsetTop;
+      if (top !== undefined && top !== state.areaTop) {
+        state.areaTop = top;
+        changed = true;
+      }
+      for (const e of entries) {
+        if (e.target === el) {
+          if (el.clientHeight !== state.viewport) {
+            state.viewport = el.clientHeight;
+            changed = true;
+          }
+          continue;
+        }
+        const id = (e.target as HTMLElement).dataset?.itemId;
+        if (id !== undefined) changed = layout.measure(id, blockSize(e)) || changed;
+      }
+      if (changed) relayout();
+      else restore();
+    });
+    ro.observe(el);
+    ro.observe(inner);
+    observer.current = ro;
+    return () => {
+      ro.disconnect();
+      observer.current = undefined;
+      state.observed.clear();
+    };
+  }, [state]);
+
+  const range = wanted();
+  // After a render: observe the items that mounted (the observer's first report, before this frame is
+  // painted, gives their heights; measuring here would force a layout of every render). The position is
+  // set here only when asked for; otherwise the observer's reports keep it.
+  useLayoutEffect(() => {
+    const box = area.current;
+    if (!scroller.current || !box) return;
+    state.rendered = range;
+    const ro = observer.current;
+    for (const child of Array.from(box.children)) {
+      if ((child as HTMLElement).dataset?.itemId === undefined || state.observed.has(child)) continue;
+      state.observed.add(child);
+      ro?.observe(child);
+    }
+    for (const child of state.observed) {
+      if (child.parentNode === box) continue;
+      state.observed.delete(child);
+      ro?.unobserve(child);
+    }
+    if (state.restorePending || !ro) {
+      state.restorePending = false;
+      restore();
+    }
+  });
+
+  const padTop = layout.top(range.start);
+  return {
+    range,
+    padTop,
+    padBottom: layout.total() - layout.top(range.end),
+    stuck: state.stick,
+    onScroll() {
+      const el = scroller.current;
+      if (!el) return;
+      state.scrollTop = el.scrollTop;
+      state.stick = el.scrollHeight - state.scrollTop - (state.viewport || el.clientHeight) < STICK_DISTANCE;
+      if (state.stick) state.anchor = undefined;
+      else {
+        const y = el.scrollTop - areaTop();
+        const i = layout.indexAt(y);
+        const id = layout.idAt(i);
+        state.anchor = id === undefined ? undefined : { id, offset: y - layout.top(i) };
+      }
+      const next = wanted();
+      if (next.start !== state.rendered.start || next.end !== state.rendered.end) rerender();
+    },
+    reveal(index, below) {
+      const id = layout.idAt(index);
+      if (id === undefined) return;
+      state.stick = false;
+      state.anchor = { id, offset: -below };
+      state.restorePending = true;
+      rerender();
+    },
+    position() {
+      return (scroller.current?.scrollTop ?? 0) - areaTop();
+    },
+    itemTop(index) {
+      return layout.top(index);
+    },
+    stickToBottom() {
+      state.stick = true;
+      state.anchor = undefined;
+      state.restorePending = true;
+    },
+  };
+}
