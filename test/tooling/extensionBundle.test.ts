@@ -18,9 +18,10 @@ const ACTIVATION_MAX_BYTES = 20_000;
  * imports: all the script loaded before the first agent starts, about 300 KB. 287 KB once the launchers and
  * the registry's install path loaded on first use; 314 KB with what must be in force before any agent is
  * listed or any turn starts: the workspace-settings gate and the sensitive-file watch (~10 KB), the turn
- * baselines' watcher (~5 KB), the IDE tools' starter (~2 KB). zod's classic API would add ~105 KB.
+ * baselines' watcher (~5 KB), the IDE tools' starter (~2 KB). zod's classic API would add ~105 KB. 319.6 KB
+ * before checkpoints, whose recording at each turn and chat message take ~2 KB (the restore loads on use).
  */
-const SERVICES_MAX_BYTES = 320_000;
+const SERVICES_MAX_BYTES = 324_000;
 
 interface MetaOutput {
   entryPoint?: string;
