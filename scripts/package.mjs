@@ -16,10 +16,11 @@ const MAX_BYTES = 2 * 1024 * 1024;
 /**
  * The whole chat webview (script and styles, minified, Markdown and highlighting included). Issue 6 set
  * 300 KB; the Model provider panel, plan cards and title checks added about 7 KB (301.3 KB), the virtualized
- * transcript with find in the session and prompt jumps about 9 KB (317.6 KB), the checkpoint card on each
- * user message about 3 KB, so the budget is 324 KB: growth beyond that still fails the build.
+ * transcript with find in the session and prompt jumps about 9 KB (317.6 KB), the @ context groups, rate
+ * limits and standing instructions about 3 KB, and steering, checkpoints, Retry / Copy and Add to Chat chips
+ * are on their way, so the budget is 340 KB: growth beyond that still fails the build.
  */
-export const WEBVIEW_MAX_BYTES = 324_000;
+export const WEBVIEW_MAX_BYTES = 340_000;
 
 /** Entries of a zip file (name, uncompressed size) read from its central directory. */
 export function zipEntries(file) {

@@ -102,15 +102,15 @@ export interface ChatBackend {
    * Unstable session/fork, opened as a new active tab (resolves with its id). `fromItemId`: a user message;
    * the tab shows the transcript up to its turn. A failure is shown in the original session's banner.
    */
-  forkSession?(sessionId: string, fromItemId?: string): Promise<string | undefined>;
+  forkSession(sessionId: string, fromItemId?: string): Promise<string | undefined>;
   /** session/set_title where the agent supports it, else a local title; kept across reloads. */
-  renameSession?(sessionId: string, title: string): Promise<void>;
+  renameSession(sessionId: string, title: string): Promise<void>;
   restartAgent(agentId: string): Promise<void>;
   authenticate(agentId: string, methodId: string): Promise<void>;
   /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
   logout(agentId: string): Promise<void>;
   /** Model provider settings (unstable providers/*); the outcome shows in `AgentView.providers`, never as a rejection. */
-  providerAction?(agentId: string, action: ProviderAction): Promise<void>;
+  providerAction(agentId: string, action: ProviderAction): Promise<void>;
   refreshHistory(): Promise<void>;
   openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
   deleteHistory(historyId: string): Promise<void>;
@@ -120,16 +120,13 @@ export interface ChatBackend {
    * Opens the file of a file plan (plan_update of type "file") in an editor. Rejects with the reason, said on
    * the plan's card: not a file: URI, a relative one, a missing file, or refused by the file-access rules.
    */
-  openPlanFile?(sessionId: string, planId: string): Promise<void>;
+  openPlanFile(sessionId: string, planId: string): Promise<void>;
   /** Shows the VS Code terminal of a terminal card; one already closed is reported closed (`open: false`). */
   openTerminal(sessionId: string, terminalId: string): Promise<void>;
-  /**
-   * Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one.
-   * Optional so that backends without diff review still satisfy the interface.
-   */
-  changedFileAction?(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
+  /** Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one. */
+  changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
   /** Keep All / Undo All of the session's pending changed files. */
-  changedFilesAll?(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
+  changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
   /** The checkpoint of a user message: preview, restore, undo the restore, or a file's diff; answers what the chat shows. */
   checkpoint?(sessionId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView>;
   /**

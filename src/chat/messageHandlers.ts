@@ -57,21 +57,12 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
     elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
     dismissError: (m) => b.dismissError(m.sessionId),
-    forkSession: (m) => {
-      if (!b.forkSession) throw new Error('forking sessions is not supported here');
-      return b.forkSession(m.sessionId, m.fromItemId);
-    },
-    renameSession: (m) => {
-      if (!b.renameSession) throw new Error('renaming sessions is not supported here');
-      return b.renameSession(m.sessionId, m.title);
-    },
+    forkSession: (m) => b.forkSession(m.sessionId, m.fromItemId),
+    renameSession: (m) => b.renameSession(m.sessionId, m.title),
     restartAgent: (m) => b.restartAgent(m.agentId),
     authenticate: (m) => b.authenticate(m.agentId, m.methodId),
     logout: (m) => b.logout(m.agentId),
-    providerAction: (m) => {
-      if (!b.providerAction) throw new Error('model provider settings are not supported here');
-      return b.providerAction(m.agentId, m.action);
-    },
+    providerAction: (m) => b.providerAction(m.agentId, m.action),
     refreshHistory: () => b.refreshHistory(),
     openHistory: (m) => b.openHistory(m.historyId, m.mode),
     deleteHistory: (m) => b.deleteHistory(m.historyId),
@@ -92,21 +83,15 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     openTerminal: (m) => b.openTerminal(m.sessionId, m.terminalId),
     // A failure is said on the plan's card (the reply), not in a notification.
     openPlanFile: async (m) => {
-      const error = await (b.openPlanFile ? b.openPlanFile(m.sessionId, m.planId) : Promise.reject(new Error('Opening plan files is not supported here.'))).then(
+      const error = await b.openPlanFile(m.sessionId, m.planId).then(
         () => undefined,
         (e: unknown) => (e instanceof Error ? e.message : String(e)),
       );
       if (error !== undefined) ui.log('warn', `chat: could not open the file of plan ${m.planId}: ${error}`);
       d.reply({ type: 'planFileOpened', sessionId: m.sessionId, planId: m.planId, uri: m.uri, ...(error !== undefined ? { error } : {}) });
     },
-    changedFileAction: (m) => {
-      if (!b.changedFileAction) throw new Error('changed files are not supported here');
-      return b.changedFileAction(m.sessionId, m.key, m.action);
-    },
-    changedFilesAll: (m) => {
-      if (!b.changedFilesAll) throw new Error('changed files are not supported here');
-      return b.changedFilesAll(m.sessionId, m.action);
-    },
+    changedFileAction: (m) => b.changedFileAction(m.sessionId, m.key, m.action),
+    changedFilesAll: (m) => b.changedFilesAll(m.sessionId, m.action),
     checkpointAction: async ({ sessionId, itemId, action }) => {
       if (!b.checkpoint) throw new Error('no checkpoints here');
       d.reply({ type: 'checkpoint', sessionId, itemId, view: await b.checkpoint(sessionId, itemId, action) });

@@ -1,5 +1,5 @@
 // The agents as the chat sees them: their runtimes, sign-in, who they are signed in as, restart and crash
-// handling. Sessions are told (detach) when their agent's process goes away.
+// handling. When an agent's process goes away it says so (onDidEndProcess); its sessions listen.
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type AgentAuthStatus } from '../../acp';
 import type { ResolvedAgentDefinition } from '../../agents';
@@ -14,8 +14,12 @@ import { agentView } from './agentView';
 
 export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus' | 'afterInitialize'> {
   configuration: AgentConfiguration;
-  /** The agent's process is gone: its sessions end their turns (with `crash`, when it crashed) and forget it. */
-  detachSessions(agentId: string, crash?: { message: string; detail?: string }): void;
+}
+
+/** An agent's process went away: restarted, or crashed (`crash` says how, for the sessions' banners). */
+export interface AgentProcessEnd {
+  agentId: string;
+  crash?: { message: string; detail?: string };
 }
 
 export class AgentControl implements vscode.Disposable {
@@ -26,9 +30,12 @@ export class AgentControl implements vscode.Disposable {
   /** Who each agent last said it is signed in as. */
   private readonly accounts = new Map<string, AgentAuthStatus>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
+  private readonly endEmitter = new vscode.EventEmitter<AgentProcessEnd>();
   private readonly disposables: vscode.Disposable[] = [];
   /** An agent's state, sign-in or account changed. */
   readonly onDidChange = this.changeEmitter.event;
+  /** An agent's process is gone (before a restart starts the next one): its sessions end their turns and forget it. */
+  readonly onDidEndProcess = this.endEmitter.event;
 
   constructor(private readonly o: AgentControlOptions) {
     this.providers = new AgentProviders({ secrets: o.secrets, log: o.logs.main, start: (name) => this.runtime(name).start() });
@@ -47,6 +54,7 @@ export class AgentControl implements vscode.Disposable {
       this.providers,
       this.providers.onDidChange(() => this.changeEmitter.fire()),
       this.changeEmitter,
+      this.endEmitter,
       this.runtimes.onDidChange(() => this.changeEmitter.fire()),
       o.configuration.onDidChange(() => this.runtimes.update(o.configuration.snapshot.agents)),
     );
@@ -107,7 +115,7 @@ export class AgentControl implements vscode.Disposable {
 
   async restart(agentId: string): Promise<AcpClientConnection> {
     const runtime = this.runtime(agentId);
-    this.o.detachSessions(agentId);
+    this.endEmitter.fire({ agentId });
     return runtime.restart();
   }
 
@@ -117,7 +125,7 @@ export class AgentControl implements vscode.Disposable {
     await this.signIn.authenticate(runtime, methodId, {
       cwd,
       restart: async () => {
-        this.o.detachSessions(agentId);
+        this.endEmitter.fire({ agentId });
         await runtime.restart();
       },
     });
@@ -143,7 +151,7 @@ export class AgentControl implements vscode.Disposable {
   /** Transcripts stay; the turns end; pending requests are answered cancelled; terminals die with the agent. */
   private onCrash(runtime: AgentRuntime): void {
     const crash = { message: runtime.crash?.message ?? `${runtime.name} stopped unexpectedly.`, detail: runtime.crash?.stderrTail.slice(-10).join('\n') };
-    this.o.detachSessions(runtime.name, crash);
+    this.endEmitter.fire({ agentId: runtime.name, crash });
     const tail = runtime.crash?.stderrTail.slice(-3).join('\n');
     const restart = runtime.isRemote ? 'Reconnect' : 'Restart Agent';
     void vscode.window.showErrorMessage(`${crash.message}${tail ? `\n${tail}` : ''}`, restart, 'Show Log').then((choice) => {

@@ -1,19 +1,16 @@
 // The running agents, one AgentRuntime per agent name, shared by that agent's sessions. Created on first
-// use, kept in step with the settings, reported to the status bar, stopped on dispose.
+// use, kept in step with the settings, stopped on dispose.
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type AgentAuthStatus, type ClientRequestHandlers, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache, ResolvedAgentDefinition } from '../../agents';
-import type { AgentView } from '../../shared/chatState';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { LogChannels } from '../log/logChannels';
 import type { ProtocolLog } from '../log/protocolLog';
 import { AgentRuntime } from './agentRuntime';
-import type { AgentState, AgentStatusBar } from './statusBar';
 
 export interface AgentRuntimesOptions {
   logs: LogChannels;
   protocolLog: ProtocolLog;
-  statusBar: AgentStatusBar;
   secrets: AgentSecrets;
   shellEnvironment: LoginShellEnvironmentCache;
   clientVersion: string;
@@ -29,15 +26,6 @@ export interface AgentRuntimesOptions {
   /** After each initialize, before the agent's sessions open (see AgentRuntimeOptions.afterInitialize). */
   afterInitialize?(agentName: string, connection: AcpClientConnection): Promise<void>;
 }
-
-/** The status bar's wording for each agent state. */
-const STATUS_BAR_STATE: Record<AgentView['status'], AgentState> = {
-  stopped: 'stopped',
-  starting: 'starting',
-  ready: 'ready',
-  crashed: 'crashed',
-  auth_required: 'auth',
-};
 
 export class AgentRuntimes implements vscode.Disposable {
   private readonly runtimes = new Map<string, AgentRuntime>();
@@ -90,10 +78,7 @@ export class AgentRuntimes implements vscode.Disposable {
     });
     this.disposables.push(
       runtime,
-      runtime.onDidChange(() => {
-        this.changeEmitter.fire();
-        this.o.statusBar.show(runtime.name, STATUS_BAR_STATE[runtime.status]);
-      }),
+      runtime.onDidChange(() => this.changeEmitter.fire()),
       runtime.onDidExit((e) => e.crashed && this.o.onCrash(runtime)),
     );
     this.runtimes.set(definition.name, runtime);

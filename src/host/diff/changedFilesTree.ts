@@ -20,13 +20,16 @@ export class ChangedFilesTree implements vscode.TreeDataProvider<ChangedNode>, v
   private readonly changed = new vscode.EventEmitter<ChangedNode | undefined>();
   private readonly sub: vscode.Disposable;
   readonly onDidChangeTreeData = this.changed.event;
+  /** Each turn's label, given when it began (its session's title and number); kept for this window's life. */
+  private readonly labels = new Map<string, string>();
 
-  constructor(
-    private readonly tracker: ChangeTracker,
-    /** Optional label for a turn (e.g. the session title and the prompt); defaults to a short id. */
-    private readonly describeTurn?: (turn: TurnRef) => string | undefined,
-  ) {
+  constructor(private readonly tracker: ChangeTracker) {
     this.sub = tracker.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  /** The label the turn shows in the tree. */
+  label(turn: TurnRef, label: string): void {
+    this.labels.set(JSON.stringify([turn.sessionId, turn.turnId]), label);
   }
 
   getChildren(node?: ChangedNode): ChangedNode[] {
@@ -38,7 +41,7 @@ export class ChangedFilesTree implements vscode.TreeDataProvider<ChangedNode>, v
   getTreeItem(node: ChangedNode): vscode.TreeItem {
     if (node.type === 'turn') {
       const files = this.tracker.summaries(node.turn);
-      const label = this.describeTurn?.(node.turn) ?? `Turn ${node.turn.turnId}`;
+      const label = this.labels.get(JSON.stringify([node.turn.sessionId, node.turn.turnId])) ?? `Turn ${node.turn.turnId.slice(node.turn.turnId.lastIndexOf('#') + 1)}`;
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
       item.description = `${files.length} file${files.length === 1 ? '' : 's'}`;
       item.tooltip = `Session ${node.turn.sessionId}, turn ${node.turn.turnId}`;

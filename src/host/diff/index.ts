@@ -26,8 +26,6 @@ export interface DiffReviewOptions {
   log: DiffLogger;
   /** Prompts; defaults to `vscode.window` messages (tests inject answers). */
   ui?: DiffUi;
-  /** Label for a turn in the tree (e.g. the prompt's first words). */
-  describeTurn?: (turn: TurnRef) => string | undefined;
   /**
    * Where each turn's baseline (a shadow Git repository per folder) is kept: the extension's global
    * storage. Without it, changed files come from the fs bridge, file events and tool calls only.
@@ -72,7 +70,7 @@ export class DiffReview implements vscode.Disposable {
     this.pending = new PendingDiffReview(this.provider, this.opener, ui, options.log);
     this.watcher = new TurnWatcher(this.tracker, options.log);
     this.follow = new FollowAgent(options.log);
-    this.tree = new ChangedFilesTree(this.tracker, options.describeTurn);
+    this.tree = new ChangedFilesTree(this.tracker);
     this.codeLens = new HunkCodeLensProvider(this.tracker);
     this.baselines = options.storageDir ? new Baselines(options.storageDir, options.log) : undefined;
     // Dispose in reverse dependency order.
@@ -137,7 +135,9 @@ export class DiffReview implements vscode.Disposable {
     this.baselines?.warm(folders);
   }
 
-  async beginTurn(sessionId: string, turnId: string, folders: readonly string[]): Promise<FolderSnapshot[] | undefined> {
+  /** `label`: the turn's name in the Changed Files tree (its session's title and number). */
+  async beginTurn(sessionId: string, turnId: string, folders: readonly string[], label: string): Promise<FolderSnapshot[] | undefined> {
+    this.tree.label({ sessionId, turnId }, label);
     const baseline = await this.baselines?.take(folders);
     this.watcher.beginTurn(sessionId, turnId, folders, baseline);
     return baseline?.snapshots;

@@ -23,6 +23,12 @@ export interface SessionRoots {
   additionalDirectories?: readonly string[];
 }
 
+/** The session an agent request belongs to, passed down with the request: its agent-qualified id and folders. */
+export interface SessionScope {
+  sessionId: string;
+  roots: SessionRoots;
+}
+
 export type PathApi = Pick<typeof nodePath, 'relative' | 'isAbsolute' | 'sep' | 'resolve'>;
 
 export interface PathFlavor {
@@ -109,8 +115,6 @@ export interface AccessQuestion {
 }
 
 export interface FileConfinementOptions {
-  /** The session's cwd and additionalDirectories (from session/new or load); undefined = unknown session. */
-  getRoots(sessionId: string): SessionRoots | undefined;
   /** `switchboard.fileAccess`; read on every check so a settings change applies at once. */
   getPolicy(): FileAccessPolicy;
   /** Asks the user (extension.ts shows a modal); resolves true to allow. */
@@ -129,12 +133,11 @@ export class FileConfinement {
   constructor(private readonly opts: FileConfinementOptions) {}
 
   /** Resolves to the real path to use, or throws a BridgeError (-32602) for relative paths and refusals. */
-  async authorize(sessionId: string, path: string, op: FileOp): Promise<string> {
+  async authorize(scope: SessionScope, path: string, op: FileOp): Promise<string> {
     if (typeof path !== 'string' || !nodePath.isAbsolute(path) || path.includes('\0')) {
       throw invalidParams(`Path must be absolute: ${JSON.stringify(path)}`, { reason: 'relative_path', path });
     }
-    const roots = this.opts.getRoots(sessionId);
-    if (!roots) throw invalidParams(`Unknown session: ${sessionId}`, { reason: 'unknown_session' });
+    const { sessionId, roots } = scope;
     const dirs = [roots.cwd, ...(roots.additionalDirectories ?? [])].filter((d) => nodePath.isAbsolute(d));
     const [realPath, realRoots] = await Promise.all([resolveRealPath(path), Promise.all(dirs.map((d) => resolveRealPath(d)))]);
     const decision = decideAccess({ realPath, realRoots, op, policy: this.opts.getPolicy() });
@@ -144,11 +147,6 @@ export class FileConfinement {
       `Access outside the session's folders was ${decision.kind === 'deny' ? 'denied by switchboard.fileAccess' : 'not allowed by the user'}: ${realPath}`,
       { reason: 'access_denied', path: realPath, op, why: decision.reason },
     );
-  }
-
-  /** The session's folders, from `getRoots` (undefined for an unknown session). */
-  roots(sessionId: string): SessionRoots | undefined {
-    return this.opts.getRoots(sessionId);
   }
 
   /** Forget the session's grants (session closed). */

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '../../acp';
 import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from '../../acp';
-import { hostFlavor, type FileConfinement } from './fileConfinement';
+import { hostFlavor, type FileConfinement, type SessionRoots, type SessionScope } from './fileConfinement';
 import { decodeText, hasWindow, readLineWindow, windowBounds, type LineWindow } from './textFileWindow';
 import type { SensitiveWrites } from './sensitiveWrites';
 import type { WriteHistory, WriteRecord } from './writeHistory';
@@ -24,8 +24,15 @@ export interface FsBridgeOptions {
   history: WriteHistory;
   /** Asks before every write to a sensitive file (settings, hooks, CI, the agents' own configuration). */
   sensitive: SensitiveWrites;
-  /** The session's current prompt turn, to key WriteHistory; default "default". */
-  getTurnId?(sessionId: string): string;
+}
+
+/** What the bridge knows of the session a request belongs to, passed down with the request. */
+export interface FsRequestContext {
+  roots: SessionRoots;
+  /** The session's current prompt turn: WriteHistory and the diff review key its writes by it. */
+  turnId: string;
+  /** The agent that asked (a sensitive write's card names it). */
+  agentName: string;
 }
 
 export interface UnsavedChangesOverwritten {
@@ -50,12 +57,12 @@ export class FsBridge implements vscode.Disposable {
   constructor(private readonly opts: FsBridgeOptions) {}
 
   /** The read rules of fs/read_text_file for a file the agent named and the user opens (a plan file): its real path. */
-  authorizeRead(sessionId: string, path: string): Promise<string> {
-    return this.opts.confinement.authorize(sessionId, path, 'read');
+  authorizeRead(scope: SessionScope, path: string): Promise<string> {
+    return this.opts.confinement.authorize(scope, path, 'read');
   }
 
-  async readTextFile(req: ReadTextFileRequest): Promise<ReadTextFileResponse> {
-    const real = await this.opts.confinement.authorize(req.sessionId, req.path, 'read');
+  async readTextFile(req: ReadTextFileRequest, context: FsRequestContext): Promise<ReadTextFileResponse> {
+    const real = await this.opts.confinement.authorize({ sessionId: req.sessionId, roots: context.roots }, req.path, 'read');
     const doc = findOpenDocument([req.path, real]);
     if (doc) return { content: documentWindow(doc, req) };
     const uri = vscode.Uri.file(real);
@@ -70,8 +77,8 @@ export class FsBridge implements vscode.Disposable {
     }
   }
 
-  async writeTextFile(req: WriteTextFileRequest): Promise<WriteTextFileResponse> {
-    const written = this.queueWrite(req);
+  async writeTextFile(req: WriteTextFileRequest, context: FsRequestContext): Promise<WriteTextFileResponse> {
+    const written = this.queueWrite(req, context);
     const inFlight = this.inFlight.get(req.sessionId) ?? new Set<Promise<void>>();
     this.inFlight.set(req.sessionId, inFlight.add(written));
     try {
@@ -83,15 +90,15 @@ export class FsBridge implements vscode.Disposable {
     return {};
   }
 
-  private async queueWrite(req: WriteTextFileRequest): Promise<void> {
+  private async queueWrite(req: WriteTextFileRequest, context: FsRequestContext): Promise<void> {
     if (typeof req.content !== 'string') throw invalidParams('content must be a string', { reason: 'write_failed', path: req.path });
-    const real = await this.opts.confinement.authorize(req.sessionId, req.path, 'write');
+    const real = await this.opts.confinement.authorize({ sessionId: req.sessionId, roots: context.roots }, req.path, 'write');
     // One write at a time per file: two overlapping edits of one document would interleave.
     const key = hostFlavor.caseInsensitive ? real.toLowerCase() : real;
     const run = (this.queues.get(key) ?? Promise.resolve())
       .catch(() => undefined)
-      .then(() => this.opts.sensitive.check({ sessionId: req.sessionId, path: req.path, realPath: real, content: req.content }))
-      .then(() => this.write(req, real));
+      .then(() => this.opts.sensitive.check({ sessionId: req.sessionId, agentName: context.agentName, path: req.path, realPath: real, content: req.content }))
+      .then(() => this.write(req, real, context.turnId));
     this.queues.set(key, run);
     try {
       await run;
@@ -119,7 +126,7 @@ export class FsBridge implements vscode.Disposable {
     this.conflictEmitter.dispose();
   }
 
-  private async write(req: WriteTextFileRequest, real: string): Promise<void> {
+  private async write(req: WriteTextFileRequest, real: string, turnId: string): Promise<void> {
     const uri = vscode.Uri.file(real);
     let doc = findOpenDocument([req.path, real]);
     try {
@@ -129,14 +136,14 @@ export class FsBridge implements vscode.Disposable {
           () => undefined,
         );
         if (stat && stat.type & vscode.FileType.Directory) throw isDirectory(real);
-        if (!stat) return await this.createFile(req, uri, real);
+        if (!stat) return await this.createFile(req, uri, real, turnId);
         doc = await vscode.workspace.openTextDocument(uri);
       }
       const before = doc.getText();
       const userEdits = doc.isDirty;
       const diskBefore = userEdits ? await readDisk(doc.uri) : undefined;
       if (before !== req.content || userEdits) await applyAndSave(doc, req.content);
-      this.recordWrite(req, real, before, userEdits, diskBefore);
+      this.recordWrite(req, turnId, real, before, userEdits, diskBefore);
     } catch (e) {
       throw mapFsError(e, real, 'write_failed');
     }
@@ -147,7 +154,7 @@ export class FsBridge implements vscode.Disposable {
    * the file themselves without waiting for this request, so it may exist by now: the write still sets
    * the whole content (never inserts into what is there), and the file counts as added by the agent.
    */
-  private async createFile(req: WriteTextFileRequest, uri: vscode.Uri, real: string): Promise<void> {
+  private async createFile(req: WriteTextFileRequest, uri: vscode.Uri, real: string, turnId: string): Promise<void> {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(nodePath.dirname(real)));
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { ignoreIfExists: true });
@@ -155,11 +162,10 @@ export class FsBridge implements vscode.Disposable {
     const created = await vscode.workspace.applyEdit(edit);
     if (!created && !(await vscode.workspace.fs.stat(uri).then(() => true, () => false))) throw new Error('VS Code refused to create the file');
     await applyAndSave(await vscode.workspace.openTextDocument(uri), req.content);
-    this.recordWrite(req, real, null, false, undefined);
+    this.recordWrite(req, turnId, real, null, false, undefined);
   }
 
-  private recordWrite(req: WriteTextFileRequest, real: string, before: string | null, userEdits: boolean, diskBefore: string | null | undefined): void {
-    const turnId = this.opts.getTurnId?.(req.sessionId) ?? 'default';
+  private recordWrite(req: WriteTextFileRequest, turnId: string, real: string, before: string | null, userEdits: boolean, diskBefore: string | null | undefined): void {
     const record = this.opts.history.record({
       sessionId: req.sessionId,
       turnId,

@@ -13,6 +13,8 @@ import { decodeText } from './textFileWindow';
 
 export interface SensitiveWrite {
   sessionId: string;
+  /** The agent that asked to write. */
+  agentName: string;
   /** The path the agent sent. */
   path: string;
   /** The path after resolving symlinks and `..`: what would really be written. */

@@ -12,8 +12,8 @@ export interface PermissionPrompt {
   /** Unique per request, for UI surfaces to answer with PermissionBroker.resolve(). */
   id: string;
   sessionId: string;
-  agentName?: string;
-  /** The request's tool call, its kind filled from resolveToolKind when the agent left it out. */
+  agentName: string;
+  /** The request's tool call, its kind filled from the session's transcript when the agent left it out. */
   toolCall: ToolCallUpdate;
   options: readonly PermissionOption[];
   request: RequestPermissionRequest;
@@ -49,10 +49,17 @@ export interface PermissionBrokerOptions {
   getAutoApproveLayers?(): readonly AutoApproveLayer[];
   /** True when the user must be asked whatever the rules say (a request that names a sensitive file). */
   mustAsk?(prompt: PermissionPrompt): boolean;
+}
+
+/** What the broker knows of the session a request belongs to, passed down with the request. */
+export interface PermissionContext {
   /** The agent's display name (a key of switchboard.agents), for per-agent rules and the prompt text. */
-  getAgentName?(sessionId: string): string | undefined;
-  /** The permission request may omit the tool kind the earlier tool_call update carried. */
-  resolveToolKind?(sessionId: string, toolCallId: string): string | undefined;
+  agentName: string;
+  /**
+   * The kind the session's earlier tool_call update gave this tool call: a permission request may omit it.
+   * Absent for a question Switchboard asks itself, which names its own kind.
+   */
+  toolKindOf?(toolCallId: string): string | undefined;
 }
 
 interface Pending {
@@ -76,14 +83,14 @@ export class PermissionBroker implements vscode.Disposable {
   constructor(private readonly opts: PermissionBrokerOptions) {}
 
   /** The handler for session/request_permission. */
-  async handle(req: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    return (await this.request(req)).response;
+  async handle(req: RequestPermissionRequest, context: PermissionContext): Promise<RequestPermissionResponse> {
+    return (await this.request(req, context)).response;
   }
 
   /** `alwaysAsk`: a question Switchboard asks itself (a write to a sensitive file): never auto-approved. */
-  request(req: RequestPermissionRequest, o: { alwaysAsk?: boolean } = {}): Promise<PermissionDecision> {
-    const prompt = this.makePrompt(req);
-    const ask = o.alwaysAsk === true || this.opts.mustAsk?.(prompt) === true;
+  request(req: RequestPermissionRequest, context: PermissionContext, how: { alwaysAsk?: boolean } = {}): Promise<PermissionDecision> {
+    const prompt = this.makePrompt(req, context);
+    const ask = how.alwaysAsk === true || this.opts.mustAsk?.(prompt) === true;
     const auto = ask
       ? undefined
       : matchAutoApprove(this.opts.getAutoApproveLayers?.() ?? [], prompt.toolCall.kind, prompt.agentName, prompt.options);
@@ -136,17 +143,16 @@ export class PermissionBroker implements vscode.Disposable {
     this.resolveEmitter.dispose();
   }
 
-  private makePrompt(req: RequestPermissionRequest): PermissionPrompt {
+  private makePrompt(req: RequestPermissionRequest, context: PermissionContext): PermissionPrompt {
     const toolCall = { ...req.toolCall };
     if (!toolCall.kind && toolCall.toolCallId) {
-      const kind = this.opts.resolveToolKind?.(req.sessionId, toolCall.toolCallId);
+      const kind = context.toolKindOf?.(toolCall.toolCallId);
       if (kind) toolCall.kind = kind as ToolCallUpdate['kind'];
     }
-    const agentName = this.opts.getAgentName?.(req.sessionId);
     return {
       id: `perm_${++nextId}`,
       sessionId: req.sessionId,
-      ...(agentName !== undefined ? { agentName } : {}),
+      agentName: context.agentName,
       toolCall,
       options: Array.isArray(req.options) ? req.options : [],
       request: req,
@@ -204,7 +210,7 @@ export class NotificationPermissionPresenter implements PermissionPresenter {
 }
 
 export function permissionMessage(prompt: PermissionPrompt): string {
-  const who = prompt.agentName ?? 'The agent';
+  const who = prompt.agentName;
   const what = prompt.toolCall.title || prompt.toolCall.kind || 'run a tool';
   const where = (prompt.toolCall.locations ?? []).map((l) => l.path).slice(0, 3);
   return `${who} asks permission: ${what}${where.length ? ` (${where.join(', ')})` : ''}`;

@@ -8,6 +8,7 @@ import type { PermissionBroker } from './permissionBroker';
 /** The fields of the fs bridge's question this card needs (SensitiveWriteQuestion in host/fs). */
 export interface SensitiveWriteAsk {
   sessionId: string;
+  agentName: string;
   realPath: string;
   pattern: string;
   before: string | null;
@@ -38,7 +39,7 @@ export function sensitiveWriteRequest(q: SensitiveWriteAsk): RequestPermissionRe
 
 /** Asks in the chat (or a notification when it is hidden); true only when the user chose to allow. */
 export async function askSensitiveWrite(broker: PermissionBroker, q: SensitiveWriteAsk): Promise<boolean> {
-  const decision = await broker.request(sensitiveWriteRequest(q), { alwaysAsk: true });
+  const decision = await broker.request(sensitiveWriteRequest(q), { agentName: q.agentName }, { alwaysAsk: true });
   const outcome = decision.response.outcome;
   return decision.via === 'user' && outcome.outcome === 'selected' && outcome.optionId === ALLOW_WRITE;
 }

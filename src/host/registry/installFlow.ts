@@ -5,14 +5,19 @@ import { errorMessage } from '../../acp';
 import { formatBytes, isAbortError, type InstalledAgent, type RegistryAgent, type RegistryLoad } from '../../agents/registry';
 import type { RegistryService } from './registryService';
 
+/** What the registry's UI asks of the agents and the chat (the session layer implements it). */
+export interface RegistryAgents {
+  /** Opens the chat and starts a session with the agent (by its display name). */
+  startSession(agentName: string): Promise<void>;
+  /** Whether the agent's process runs now (an update then takes effect on restart). */
+  isRunning(agentName: string): boolean;
+  restartAgent(agentName: string): Promise<void>;
+}
+
 export interface RegistryUiDeps {
   readonly service: RegistryService;
   readonly log: vscode.LogOutputChannel;
-  /** Opens the chat and starts a session with the agent (by its display name). */
-  readonly startSession: (agentName: string) => Promise<void>;
-  /** Whether the agent's process runs now (an update then takes effect on restart). */
-  readonly isRunning: (agentName: string) => boolean;
-  readonly restartAgent: (agentName: string) => Promise<void>;
+  readonly agents: RegistryAgents;
 }
 
 export async function installWithProgress(deps: RegistryUiDeps, agent: RegistryAgent, load: RegistryLoad): Promise<InstalledAgent | undefined> {
@@ -66,18 +71,18 @@ async function announceInstalled(deps: RegistryUiDeps, record: InstalledAgent, p
   const start = 'Start Session';
   const makeDefault = 'Make Default';
   const restart = 'Restart Agent';
-  if (previousVersion && deps.isRunning(record.name)) {
+  if (previousVersion && deps.agents.isRunning(record.name)) {
     // The running process is the old version until it restarts (which interrupts a turn in progress).
     const choice = await vscode.window.showInformationMessage(
       `Switchboard: ${record.name} was updated to ${record.version} (from ${previousVersion}). Restart the agent to use it in the open sessions.`,
       restart,
     );
-    if (choice === restart) await deps.restartAgent(record.name);
+    if (choice === restart) await deps.agents.restartAgent(record.name);
     return;
   }
   const what = previousVersion ? `was updated to ${record.version} (from ${previousVersion})` : `${record.version} is installed`;
   const choice = await vscode.window.showInformationMessage(`Switchboard: ${record.name} ${what}. It is in the chat's Agent picker.`, start, makeDefault);
-  if (choice === start) await deps.startSession(record.name);
+  if (choice === start) await deps.agents.startSession(record.name);
   if (choice === makeDefault) await makeDefaultAgent(record);
 }
 

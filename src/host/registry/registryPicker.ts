@@ -95,7 +95,7 @@ function buildItems(deps: RegistryUiDeps, installs: RegistryInstalls, load: Regi
 async function manageInstalled(deps: RegistryUiDeps, record: InstalledAgent, agent: RegistryAgent | undefined, load: RegistryLoad): Promise<void> {
   type Action = vscode.QuickPickItem & { run: () => Promise<unknown> };
   const actions: Action[] = [
-    { label: '$(comment-discussion) Start a session', run: () => deps.startSession(record.name) },
+    { label: '$(comment-discussion) Start a session', run: () => deps.agents.startSession(record.name) },
     { label: '$(star) Make it the default agent', run: () => makeDefaultAgent(record) },
     ...(agent && isNewer(agent.version, record.version)
       ? [{ label: `$(arrow-up) Update to ${agent.version}`, description: `installed ${record.version}`, run: () => installWithProgress(deps, agent, load) }]

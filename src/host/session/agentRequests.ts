@@ -1,11 +1,11 @@
 // Every agent->client request, routed to the editor bridge that answers it. The bridges are shared by all
 // agents, so they see agent-qualified session ids; a BridgeError becomes the JSON-RPC error the agent sees.
 import * as vscode from 'vscode';
-import { errorMessage, isBridgeError, type ClientRequestHandlers } from '../../acp';
-import type { FsBridge } from '../fs/fsBridge';
+import { errorMessage, invalidParams, isBridgeError, type ClientRequestHandlers } from '../../acp';
+import type { FsBridge, FsRequestContext } from '../fs/fsBridge';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
-import type { PermissionBroker } from '../permissions/permissionBroker';
-import type { TerminalBridge } from '../terminal/terminalBridge';
+import type { PermissionBroker, PermissionContext } from '../permissions/permissionBroker';
+import type { TerminalBridge, TerminalRequestContext } from '../terminal/terminalBridge';
 import { scopedSessionId, type Session } from './session';
 import type { TurnFiles } from './turnFiles';
 
@@ -20,9 +20,23 @@ export interface AgentRequestDeps {
   sessionOf(scopedId: string): Session | undefined;
 }
 
+/** What the bridges know of the session a request belongs to (each bridge names the part it reads). */
+type RequestContext = FsRequestContext & TerminalRequestContext & PermissionContext;
+
+/** The session's context, read when its request arrives and passed down with it. */
+function requestContext(session: Session): RequestContext {
+  return {
+    roots: { cwd: session.cwd, additionalDirectories: session.additionalDirectories },
+    turnId: session.turnId,
+    agentName: session.agentId,
+    toolKindOf: (toolCallId: string) => session.toolKindOf(toolCallId),
+    name: runningToolTitle(session),
+  };
+}
+
 /** A terminal is named after the tool call that is running when it starts. */
-function terminalName(session: Session | undefined): string | undefined {
-  const items = session?.transcript.items ?? [];
+function runningToolTitle(session: Session): string | undefined {
+  const items = session.transcript.items;
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];
     if (item.kind === 'tool_call' && item.status !== 'completed' && item.status !== 'failed') return item.title;
@@ -30,33 +44,55 @@ function terminalName(session: Session | undefined): string | undefined {
   return undefined;
 }
 
-export function agentRequestHandlers(agentName: string, d: AgentRequestDeps): Partial<ClientRequestHandlers> {
-  const wrap =
-    <P extends { sessionId?: string }, R>(run: (params: P) => R | Promise<R>) =>
-    async (params: P): Promise<R> => {
-      try {
-        // Request-scoped elicitations (before a session exists) carry no sessionId.
-        const scoped = params.sessionId === undefined ? params : { ...params, sessionId: scopedSessionId(agentName, params.sessionId) };
-        return await run(scoped);
-      } catch (error) {
-        if (!isBridgeError(error)) d.log.error(`[${agentName}] request failed: ${errorMessage(error)}`);
-        throw error;
-      }
-    };
-  const t = d.terminals;
+export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps): Partial<ClientRequestHandlers> {
+  const answer = async <R>(run: () => R | Promise<R>): Promise<R> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isBridgeError(error)) deps.log.error(`[${agentName}] request failed: ${errorMessage(error)}`);
+      throw error;
+    }
+  };
+  /** The request with its session id made agent-qualified, and the open session of that id. */
+  const scoped = <P extends { sessionId: string }>(params: P) => {
+    const sessionId = scopedSessionId(agentName, params.sessionId);
+    return { params: { ...params, sessionId }, session: deps.sessionOf(sessionId) };
+  };
+  /** A request that needs its session's context (folders, turn): refused for a session that is not open. */
+  const inSession =
+    <P extends { sessionId: string }, R>(run: (params: P, context: RequestContext) => R | Promise<R>) =>
+    (raw: P): Promise<R> =>
+      answer(() => {
+        const { params, session } = scoped(raw);
+        if (!session) throw invalidParams(`Unknown session: ${raw.sessionId}`, { reason: 'unknown_session' });
+        return run(params, requestContext(session));
+      });
+  /** A request about something the session already has (a terminal by its id). */
+  const byId =
+    <P extends { sessionId: string }, R>(run: (params: P) => R | Promise<R>) =>
+    (raw: P): Promise<R> =>
+      answer(() => run(scoped(raw).params));
+  const t = deps.terminals;
   return {
-    'fs/read_text_file': wrap((p) => d.fs.readTextFile(p)),
-    'fs/write_text_file': wrap((p) => d.fs.writeTextFile(p)),
-    'terminal/create': wrap((p) => t.create(p, { name: terminalName(d.sessionOf(p.sessionId)) })),
-    'terminal/output': wrap((p) => t.output(p)),
-    'terminal/wait_for_exit': wrap((p) => t.waitForExit(p)),
-    'terminal/kill': wrap((p) => t.kill(p)),
-    'terminal/release': wrap((p) => t.release(p)),
-    'session/request_permission': wrap(async (p) => {
-      const session = d.sessionOf(p.sessionId);
-      if (session) await d.turnFiles.snapshotAsked(session.turnRef, p.toolCall);
-      return d.permissions.handle(p as Parameters<PermissionBroker['handle']>[0]);
-    }),
-    'elicitation/create': wrap((p) => d.elicitations.handle(p as Parameters<ElicitationBroker['handle']>[0])),
+    'fs/read_text_file': inSession((p, context) => deps.fs.readTextFile(p, context)),
+    'fs/write_text_file': inSession((p, context) => deps.fs.writeTextFile(p, context)),
+    'terminal/create': inSession((p, context) => t.create(p, context)),
+    'terminal/output': byId((p) => t.output(p)),
+    'terminal/wait_for_exit': byId((p) => t.waitForExit(p)),
+    'terminal/kill': byId((p) => t.kill(p)),
+    'terminal/release': byId((p) => t.release(p)),
+    'session/request_permission': (raw) =>
+      answer(async () => {
+        const { params, session } = scoped(raw);
+        if (session) await deps.turnFiles.snapshotAsked(session.turnRef, params.toolCall);
+        const request = params as Parameters<PermissionBroker['handle']>[0];
+        return deps.permissions.handle(request, session ? requestContext(session) : { agentName });
+      }),
+    // Request-scoped elicitations (before a session exists) carry no sessionId.
+    'elicitation/create': (raw) =>
+      answer(() => {
+        const params = raw.sessionId === undefined ? raw : { ...raw, sessionId: scopedSessionId(agentName, raw.sessionId) };
+        return deps.elicitations.handle(params as Parameters<ElicitationBroker['handle']>[0]);
+      }),
   };
 }

@@ -1,5 +1,5 @@
 // What the chat hears about the open sessions: a session's view changed, its ops, the active tab, a tab
-// closed, the history list. The `switchboard.turnRunning` context key follows the active tab's turn.
+// closed, the history list.
 import * as vscode from 'vscode';
 import type { BackendSessionView, TranscriptOpsEvent } from '../../chat/chatBackend';
 import type { ComposerPrompt } from '../../shared/messages';
@@ -42,22 +42,16 @@ export class ChatEvents implements vscode.Disposable {
 
   setActive(key: string | undefined): void {
     this.sessions.activeKey = key;
-    this.updateTurnContext();
     this.activeEmitter.fire(key);
   }
 
   sessionChanged(session: Session): void {
     if (!this.sessions.isOpen(session)) return;
-    if (session.key === this.sessions.activeKey) this.updateTurnContext();
     this.sessionEmitter.fire(sessionView(session, this.sources));
   }
 
   historyChanged(e: { loading?: boolean } = {}): void {
     this.historyEmitter.fire(e);
-  }
-
-  private updateTurnContext(): void {
-    void vscode.commands.executeCommand('setContext', 'switchboard.turnRunning', (this.sessions.active?.turn ?? 'idle') !== 'idle');
   }
 
   dispose(): void {

@@ -44,14 +44,25 @@ async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<
   return pick?.label;
 }
 
+/**
+ * Reveals the chat and opens a session with the agent (the default one when none is named). An agent that
+ * needs sign-in first shows its methods in the chat: not an error.
+ */
+export async function newSessionInChat(deps: Pick<CommandDeps, 'backend' | 'chat' | 'log'>, agent: string | undefined): Promise<void> {
+  await deps.chat.reveal();
+  try {
+    await deps.backend.newSession(agent);
+  } catch (error) {
+    if (!(error instanceof AuthRequiredError)) throw error;
+    deps.log.info(`${errorMessage(error)} (waiting for sign-in)`);
+  }
+}
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { backend, chat, log } = deps;
   const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, guarded(log, run));
   return [
-    register('switchboard.newSession', async (agent?: unknown) => {
-      await chat.reveal();
-      await backend.newSession(typeof agent === 'string' ? agent : undefined);
-    }),
+    register('switchboard.newSession', (agent?: unknown) => newSessionInChat(deps, typeof agent === 'string' ? agent : undefined)),
     register('switchboard.cancel', async () => {
       const active = backend.getActiveSessionId();
       if (active) await backend.cancel(active);

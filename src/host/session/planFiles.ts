@@ -16,7 +16,7 @@ export async function openPlanFile(session: Session, planId: string, fs: Pick<Fs
   const path = localPath(plan.fileUri);
   let real: string;
   try {
-    real = await fs.authorizeRead(session.scopedId, path);
+    real = await fs.authorizeRead({ sessionId: session.scopedId, roots: { cwd: session.cwd, additionalDirectories: session.additionalDirectories } }, path);
   } catch (error) {
     throw new Error(`The plan file was not opened: ${errorMessage(error)}`, { cause: error });
   }

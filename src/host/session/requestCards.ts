@@ -1,5 +1,6 @@
 // The permission and elicitation cards in the chat: a card asked or answered refreshes its session's view,
-// an auto-approval is noted where the tool call shows, and the chat's answers go back to the brokers.
+// an auto-approval is noted where the tool call shows, the chat's answers go back to the brokers, and the
+// one place that cancels pending requests (Stop, crash, restart, close, window closing).
 import type * as vscode from 'vscode';
 import type { ElicitationAnswer } from '../../shared/chatState';
 import type { PermissionAnswer } from '../../shared/messages';
@@ -36,6 +37,12 @@ export class RequestCards {
 
   answerElicitation(requestId: string, answer: ElicitationAnswer): void {
     this.elicitations.resolve(requestId, answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action });
+  }
+
+  /** Answers the session's pending permission and elicitation requests with cancelled. */
+  cancel(scopedId: string): void {
+    this.permissions.cancelAll(scopedId);
+    this.elicitations.cancelAll(scopedId);
   }
 
   /** The window is closing: every pending card is cancelled so the agents' requests end. */

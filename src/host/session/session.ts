@@ -57,7 +57,7 @@ export interface SessionHost {
   disposeTerminals(scopedId: string): void;
   /** Stops the session's IDE tools' token (the agent side of the session is gone). */
   releaseTools(key: string): void;
-  /** The turn started or ended (status bar, context keys, history). */
+  /** The turn started or ended (an ended turn saves the transcript). */
   turnChanged(session: Session): void;
   /** What the session's mentions are read from when a message is sent. */
   promptSources(session: Session): PromptSources;
@@ -121,7 +121,14 @@ export class Session implements vscode.Disposable {
   }
 
   get turnRef(): TurnRef {
-    return { scopedId: this.scopedId, turnId: this.turnId, folders: [this.cwd, ...this.additionalDirectories] };
+    const folders = [this.cwd, ...this.additionalDirectories];
+    return { scopedId: this.scopedId, turnId: this.turnId, folders, label: `${this.title} · turn ${this.turnNumber}` };
+  }
+
+  /** The kind a tool call of this session was announced with (its raw kind when the agent used its own). */
+  toolKindOf(toolCallId: string): string | undefined {
+    const item = this.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
+    return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
   }
 
   get title(): string {

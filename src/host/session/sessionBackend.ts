@@ -7,7 +7,7 @@ import { type McpServer, type SessionNotification } from '../../acp';
 import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import { queryMentionCandidates } from '../../chat/hostUi';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../shared/chatState';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../shared/chatState';
 import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
@@ -23,6 +23,7 @@ import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentConfiguration } from '../agents/agentConfiguration';
 import { AgentControl } from '../agents/agentControl';
+import { ActiveAgentStatus } from './activeAgentStatus';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
 import { Checkpoints } from './checkpoints';
@@ -106,12 +107,13 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
       handlers: (name) => agentRequestHandlers(name, { ...o, log: o.logs.main, turnFiles, sessionOf: (id) => this.sessions.scoped(id) }),
       onUpdate: (name, n) => this.onUpdate(name, n),
       onElicitationComplete: (name, id) => o.elicitations.complete(id) || this.log.info(`[${name}] elicitation/complete for ${id}, which is not pending: ignored`),
-      detachSessions: (agentId, crash) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash)),
     });
+    this.disposables.push(this.agents.onDidEndProcess(({ agentId, crash }) => this.sessions.ofAgent(agentId).forEach((s) => s.detach(crash))));
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
+    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
     this.checkpoints = new Checkpoints({ diffReview: o.diffReview, store: o.store, turnFiles, log: o.logs.main });
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, checkpoints: this.checkpoints, agents: this.agents, sessions: this.sessions, tabs });
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, checkpoints: this.checkpoints, agents: this.agents, sessions: this.sessions, tabs, cards: this.cards });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -129,8 +131,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.diffs = new SessionDiffs(o.diffReview, o.permissions);
     this.terminals = new SessionTerminals(o.terminals, o.logs.main);
     this.onDidTerminalOutput = this.terminals.onDidOutput;
-    this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
+    const status = new ActiveAgentStatus(this.sessions, this.agents, o.statusBar, [events.onDidChangeActiveSession, events.onDidChangeSession, events.onDidCloseSession, this.agents.onDidChange]);
     this.disposables.push(
+      status,
       this.agents,
       events,
       this.terminals,
@@ -278,7 +281,6 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async restartAgent(agentId: string): Promise<void> {
     await this.agents.restart(agentId);
-    this.o.statusBar.show(agentId, 'ready');
   }
 
   authenticate(agentId: string, methodId: string): Promise<void> {
@@ -289,7 +291,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     return this.agents.logout(agentId);
   }
 
-  readonly providerAction: NonNullable<ChatBackend['providerAction']> = (agentId, action) => this.agents.providers.run(agentId, action);
+  providerAction(agentId: string, action: ProviderAction): Promise<void> {
+    return this.agents.providers.run(agentId, action);
+  }
 
   async refreshHistory(): Promise<void> {
     await this.history.refresh(this.agents.all(), workspaceCwd());

@@ -1,22 +1,20 @@
 // What a Session needs from the layer around it (SessionHost): its agent's live connection (binding the
 // session again after the agent restarted), sign-in, the bridges' pending requests and terminals, and
-// what the end of a turn updates (status bar, saved transcript).
+// what the end of a turn updates (the saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { MentionSources } from '../mentions/mentionSources';
-import type { ElicitationBroker } from '../permissions/elicitationBroker';
-import type { PermissionBroker } from '../permissions/permissionBroker';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { Checkpoints } from './checkpoints';
+import type { RequestCards } from './requestCards';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
 import type { PromptSources } from './promptBuilder';
-import type { AgentStatusBar } from '../agents/statusBar';
 import type { TranscriptStore } from './transcriptStore';
 import type { TurnFiles } from './turnFiles';
 import { instructionsView, type SessionInstructions } from './instructions';
@@ -31,9 +29,8 @@ export interface SessionConnectorOptions {
   agents: AgentControl;
   sessions: SessionRegistry;
   tabs: SessionTabs;
-  statusBar: AgentStatusBar;
-  permissions: PermissionBroker;
-  elicitations: ElicitationBroker;
+  /** Where pending permission and elicitation requests are cancelled. */
+  cards: RequestCards;
   terminals: TerminalBridge;
   mcpServers(): McpServer[];
   /** The `switchboard` MCP server each session gets (the IDE tools). */
@@ -136,8 +133,7 @@ export class SessionConnector implements SessionHost {
   }
 
   cancelRequests(scopedId: string): void {
-    this.o.permissions.cancelAll(scopedId);
-    this.o.elicitations.cancelAll(scopedId);
+    this.o.cards.cancel(scopedId);
   }
 
   disposeTerminals(scopedId: string): void {
@@ -145,8 +141,6 @@ export class SessionConnector implements SessionHost {
   }
 
   turnChanged(session: Session): void {
-    const running = session.turn !== 'idle';
-    this.o.statusBar.show(session.agentId, running ? 'working' : this.agentCrashed(session.agentId) ? 'crashed' : 'ready');
-    if (!running) void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
+    if (session.turn === 'idle') void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
   }
 }

@@ -12,7 +12,6 @@ import type { SessionConnector } from './sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import type { AgentStatusBar } from '../agents/statusBar';
 import { additionalDirectories, workspaceCwd } from './workspaceFolders';
 
 /** The longest session title a rename accepts. */
@@ -25,7 +24,6 @@ export interface SessionLifecycleOptions {
   sessions: SessionRegistry;
   tabs: SessionTabs;
   history: SessionHistory;
-  statusBar: AgentStatusBar;
   fs: FsBridge;
   /** A session joined the registry: the router wires its events and makes it the active tab. */
   added(session: Session): void;
@@ -63,7 +61,6 @@ export class SessionLifecycle {
     session.applySetup(result);
     session.useInstructions(params.instructions);
     await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
-    this.o.statusBar.show(agentId, 'ready');
     return session.key;
   }
 

@@ -1,5 +1,4 @@
-// The open sessions, by tab key and by agent-qualified session id, and the questions the editor bridges
-// ask about them (a session's folders, its turn, its agent, a tool call's kind).
+// The open sessions, by tab key and by agent-qualified session id.
 import type { Session } from './session';
 
 export class SessionRegistry {
@@ -67,38 +66,5 @@ export class SessionRegistry {
   /** Maps for the history list: which entries are open. */
   get indexes(): { keys: ReadonlyMap<string, Session>; scopedIds: ReadonlyMap<string, Session> } {
     return { keys: this.byKey, scopedIds: this.byScopedId };
-  }
-
-  // ---- for the bridges, by agent-qualified session id
-
-  rootsOf(scopedId: string): { cwd: string; additionalDirectories: string[] } | undefined {
-    const s = this.byScopedId.get(scopedId);
-    return s ? { cwd: s.cwd, additionalDirectories: s.additionalDirectories } : undefined;
-  }
-
-  turnIdOf(scopedId: string): string {
-    return this.byScopedId.get(scopedId)?.turnId ?? 'default';
-  }
-
-  agentNameOf(scopedId: string): string | undefined {
-    return this.byScopedId.get(scopedId)?.agentId;
-  }
-
-  /** The chat tab of an agent session, to route a permission prompt to the right card. */
-  sessionKeyOf(scopedId: string): string | undefined {
-    return this.byScopedId.get(scopedId)?.key;
-  }
-
-  toolKindOf(scopedId: string, toolCallId: string): string | undefined {
-    const item = this.byScopedId.get(scopedId)?.transcript.items.find((i) => i.kind === 'tool_call' && i.toolCallId === toolCallId);
-    return item?.kind === 'tool_call' ? (item.rawKind ?? item.toolKind) : undefined;
-  }
-
-  /** A turn's label in the Changed Files tree: the session's title and the turn's number. */
-  describeTurn(turn: { sessionId: string; turnId: string }): string | undefined {
-    const session = this.byScopedId.get(turn.sessionId);
-    const number = turn.turnId.slice(turn.turnId.lastIndexOf('#') + 1);
-    if (!session) return /^\d+$/.test(number) ? `Turn ${number}` : undefined;
-    return `${session.title} · turn ${number}`;
   }
 }

@@ -11,11 +11,13 @@ import type { FsBridge } from '../fs/fsBridge';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
-/** What a turn is, to the diff review: the agent-qualified session id and the turn's id. */
+/** What a turn is, to the diff review: the agent-qualified session id, the turn's id, its folders and its label. */
 export interface TurnRef {
   readonly scopedId: string;
   readonly turnId: string;
   readonly folders: readonly string[];
+  /** Its name in the Changed Files tree: the session's title and the turn's number. */
+  readonly label: string;
 }
 
 /** How long the end of a turn waits for the agent's unanswered fs writes before listing changed files. */
@@ -51,7 +53,7 @@ export class TurnFiles {
   }
 
   begin(turn: TurnRef): Promise<FolderSnapshot[] | undefined> {
-    return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders);
+    return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders, turn.label);
   }
 
   /** The turn ended: waits for writes in flight, checks the files its tool calls named once more, lists them. */

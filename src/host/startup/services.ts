@@ -21,9 +21,10 @@ import { ElicitationBroker, QuickInputElicitationPresenter } from '../permission
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../agents/agentConfiguration';
-import { registerCommands } from '../session/commands';
+import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
+import type { RegistryAgents } from '../registry/installFlow';
 import { registerRegistryCommands } from '../registry/registryCommands';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
@@ -68,10 +69,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const registry = sub(new RegistryService({ storage: context.globalStorageUri.fsPath, log, shellEnvironment, settingsGate }));
   const configuration = sub(new AgentConfiguration(log, settingsGate, registry));
 
-  // The backend is created after the bridges but they ask it about sessions; late binding keeps the order simple.
-  const late: { backend?: SessionBackend; chat?: ChatViewProvider } = {};
+  // The chat is created after the brokers, which ask whether it shows.
+  const late: { chat?: ChatViewProvider } = {};
   const confinement = new FileConfinement({
-    getRoots: (sessionId) => late.backend?.sessions.rootsOf(sessionId),
     getPolicy: () => normalizePolicy(settingsGate.effective('fileAccess')),
     askUser: async (question) => {
       const allow = 'Allow';
@@ -90,18 +90,15 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
       presenters: [new ChatPermissionPresenter(chatVisibility), new NotificationPermissionPresenter()],
       getAutoApproveLayers: () => settingsGate.autoApproveLayers(),
       mustAsk: (prompt) => sensitive.sensitiveFileIn(prompt.request.toolCall) !== undefined,
-      getAgentName: (sessionId) => late.backend?.sessions.agentNameOf(sessionId),
-      resolveToolKind: (sessionId, toolCallId) => late.backend?.sessions.toolKindOf(sessionId, toolCallId),
     }),
   );
-  const fs = sub(new FsBridge({ confinement, history, sensitive, getTurnId: (sessionId) => late.backend?.sessions.turnIdOf(sessionId) ?? 'default' }));
+  const fs = sub(new FsBridge({ confinement, history, sensitive }));
   const terminals = sub(new TerminalBridge({ confinement }));
   const elicitations = sub(
     new ElicitationBroker({ presenters: [new ChatElicitationPresenter(chatVisibility), new QuickInputElicitationPresenter()] }),
   );
-  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, describeTurn: (turn) => late.backend?.sessions.describeTurn(turn), storageDir: context.globalStorageUri.fsPath }));
+  const diffReview = sub(new DiffReview({ memento: context.workspaceState, log, storageDir: context.globalStorageUri.fsPath }));
   sub(diffReview.register({ treeView: changedFilesView }));
-  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => late.backend?.sessions.values() ?? [], log }));
   sub(connectPermissionBroker(diffReview, permissions));
   sub(connectWriteSource(diffReview, fs));
 
@@ -128,18 +125,15 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     mentions,
     instructions: new SessionInstructions(settingsGate, log),
   });
-  late.backend = backend;
+  sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
   const chat = (late.chat = sub(new ChatViewProvider(context.extensionUri, backend, { log })));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
-  for (const d of registerRegistryCommands({
-    service: registry,
-    log,
-    startSession: async (agent) => void (await vscode.commands.executeCommand('switchboard.newSession', agent)),
-    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.getAgents().find((a) => a.id === agent)?.status ?? 'stopped'),
-    restartAgent: async (agent) => void (await vscode.commands.executeCommand('switchboard.restartAgent', agent)),
-  })) {
-    sub(d);
-  }
+  const agents: RegistryAgents = {
+    startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
+    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
+    restartAgent: (agent) => backend.restartAgent(agent),
+  };
+  for (const d of registerRegistryCommands({ service: registry, log, agents })) sub(d);
   void backend.restoreOpenTabs();
   return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }

@@ -23,7 +23,7 @@ import type {
   WaitForTerminalExitResponse,
 } from '../../acp';
 import { invalidParams } from '../../acp';
-import type { FileConfinement } from '../fs/fileConfinement';
+import type { FileConfinement, SessionRoots } from '../fs/fileConfinement';
 import { AnsiStripper } from '../../shared/ansi';
 import { TerminalOutputBuffer, effectiveOutputLimit } from './terminalOutputBuffer';
 import { TerminalProcess, type ExitStatus } from './terminalProcess';
@@ -40,7 +40,9 @@ export interface TerminalBridgeOptions {
   createTerminal?: (options: vscode.ExtensionTerminalOptions) => vscode.Terminal;
 }
 
-export interface CreateTerminalOptions {
+/** What the bridge knows of the session a terminal/create belongs to, passed down with the request. */
+export interface TerminalRequestContext {
+  roots: SessionRoots;
   /** The terminal's title, e.g. the tool call's title; default "Agent: <command line>". */
   name?: string;
   /** Reveal the terminal panel (without taking focus). Default false: the chat card shows the output. */
@@ -113,13 +115,12 @@ export class TerminalBridge implements vscode.Disposable {
 
   constructor(private readonly opts: TerminalBridgeOptions) {}
 
-  async create(req: CreateTerminalRequest, options: CreateTerminalOptions = {}): Promise<CreateTerminalResponse> {
+  async create(req: CreateTerminalRequest, context: TerminalRequestContext): Promise<CreateTerminalResponse> {
     if (typeof req.command !== 'string' || req.command.trim() === '') {
       throw invalidParams('terminal/create needs a command', { reason: 'bad_command' });
     }
-    const roots = this.opts.confinement.roots(req.sessionId);
-    if (!roots) throw invalidParams(`Unknown session: ${req.sessionId}`, { reason: 'unknown_session' });
-    const cwd = await this.opts.confinement.authorize(req.sessionId, req.cwd ?? roots.cwd, 'read');
+    const { roots } = context;
+    const cwd = await this.opts.confinement.authorize({ sessionId: req.sessionId, roots }, req.cwd ?? roots.cwd, 'read');
     const stat = await fsp.stat(cwd).catch(() => undefined);
     if (!stat?.isDirectory()) throw invalidParams(`cwd is not a directory: ${cwd}`, { reason: 'bad_cwd', path: cwd });
     const max = this.opts.maxTerminalsPerSession ?? 16;
@@ -132,7 +133,7 @@ export class TerminalBridge implements vscode.Disposable {
 
     const terminalId = `term_${randomUUID()}`;
     const entry = this.start(req.sessionId, terminalId, { command: req.command, args, env, cwd }, req.outputByteLimit);
-    const name = options.name?.trim() || `Agent: ${[req.command, ...args].join(' ')}`.slice(0, 80);
+    const name = context.name?.trim() || `Agent: ${[req.command, ...args].join(' ')}`.slice(0, 80);
     const make = this.opts.createTerminal ?? ((o: vscode.ExtensionTerminalOptions) => vscode.window.createTerminal(o));
     try {
       entry.terminal = make({ name, pty: entry.pty, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
@@ -140,7 +141,7 @@ export class TerminalBridge implements vscode.Disposable {
       this.live.delete(terminalId); // never started: nothing to kill
       throw e;
     }
-    if (options.show) entry.terminal.show(true);
+    if (context.show) entry.terminal.show(true);
     this.openEmitter.fire({ sessionId: req.sessionId, terminalId, open: true });
     entry.proc.start();
     return { terminalId };

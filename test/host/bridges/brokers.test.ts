@@ -27,6 +27,8 @@ class FakePresenter implements PermissionPresenter {
   }
 }
 
+/** What a request of the session comes with: its agent, and the kind its earlier tool_call gave. */
+const context = { agentName: 'Fake Agent', toolKindOf: () => 'read' };
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('bridges: permission broker', () => {
@@ -42,14 +44,12 @@ describe('bridges: permission broker', () => {
     broker = new PermissionBroker({
       presenters: [chat, fallback],
       getAutoApproveLayers: () => [{ config, source: 'user' }],
-      getAgentName: () => 'Fake Agent',
-      resolveToolKind: () => 'read',
     });
   });
   afterEach(() => broker.dispose());
 
   it('granted: the chosen option is selected', async () => {
-    const p = broker.handle(request());
+    const p = broker.handle(request(), context);
     await tick();
     assert.strictEqual(chat.shown[0].prompt.agentName, 'Fake Agent');
     chat.shown[0].answer('allow');
@@ -58,16 +58,16 @@ describe('bridges: permission broker', () => {
   });
 
   it('rejected: the reject option is selected', async () => {
-    const p = broker.handle(request());
+    const p = broker.handle(request(), context);
     await tick();
     chat.shown[0].answer('reject');
     assert.deepStrictEqual(await p, { outcome: { outcome: 'selected', optionId: 'reject' } });
   });
 
   it('cancelled: cancelAll answers every pending request of the session with outcome cancelled', async () => {
-    const a = broker.request(request('s1'));
-    const b = broker.request(request('s1'));
-    const other = broker.request(request('s2'));
+    const a = broker.request(request('s1'), context);
+    const b = broker.request(request('s1'), context);
+    const other = broker.request(request('s2'), context);
     await tick();
     assert.strictEqual(broker.cancelAll('s1'), 2);
     for (const d of await Promise.all([a, b])) {
@@ -81,7 +81,7 @@ describe('bridges: permission broker', () => {
   });
 
   it('a late answer after cancel is ignored; the first answer wins', async () => {
-    const p = broker.request(request());
+    const p = broker.request(request(), context);
     await tick();
     assert.ok(broker.resolve(chat.shown[0].prompt.id, 'always'));
     chat.shown[0].answer('reject');
@@ -91,7 +91,7 @@ describe('bridges: permission broker', () => {
   });
 
   it('resolve() refuses an option id that was not offered', async () => {
-    const p = broker.request(request());
+    const p = broker.request(request(), context);
     await tick();
     assert.strictEqual(broker.resolve(chat.shown[0].prompt.id, 'made-up'), false);
     chat.shown[0].answer('made-up'); // a presenter bug counts as a dismissal
@@ -99,7 +99,7 @@ describe('bridges: permission broker', () => {
   });
 
   it('dismissed without a choice: reject once', async () => {
-    const p = broker.request(request());
+    const p = broker.request(request(), context);
     await tick();
     chat.shown[0].answer(undefined);
     const d = await p;
@@ -111,7 +111,7 @@ describe('bridges: permission broker', () => {
     config = { edit: true };
     const resolved: PermissionDecision[] = [];
     const sub = broker.onDidResolve((d) => resolved.push(d));
-    const d = await broker.request(request());
+    const d = await broker.request(request(), context);
     sub.dispose();
     assert.strictEqual(chat.shown.length, 0);
     assert.strictEqual(d.via, 'auto');
@@ -122,14 +122,14 @@ describe('bridges: permission broker', () => {
 
   it('per-agent rules, and a missing kind is filled from the transcript', async () => {
     config = { 'Fake Agent': { read: true } };
-    const d = await broker.request(request('s1', null));
+    const d = await broker.request(request('s1', null), context);
     assert.strictEqual(d.autoApproved?.agent, 'Fake Agent');
     assert.strictEqual(d.prompt.toolCall.kind, 'read');
   });
 
   it('falls back when the chat cannot present, or when it fails', async () => {
     chat.available = false;
-    const p = broker.handle(request());
+    const p = broker.handle(request(), context);
     await tick();
     assert.strictEqual(chat.shown.length, 0);
     fallback.shown[0].answer('allow');
@@ -137,7 +137,7 @@ describe('bridges: permission broker', () => {
 
     const failing: PermissionPresenter = { present: async () => Promise.reject(new Error('webview gone')) };
     const b2 = new PermissionBroker({ presenters: [failing, fallback], getAutoApproveLayers: () => [] });
-    const q = b2.handle(request());
+    const q = b2.handle(request(), context);
     await tick();
     await tick();
     fallback.shown[1].answer('reject');

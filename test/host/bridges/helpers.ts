@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isBridgeError } from '../../../src/acp/bridgeErrors';
 import { FileConfinement, type AccessQuestion, type FileAccessPolicy } from '../../../src/host/fs/fileConfinement';
+import type { FsRequestContext } from '../../../src/host/fs/fsBridge';
 import { SensitiveWrites, type SensitiveWriteQuestion } from '../../../src/host/fs/sensitiveWrites';
 
 export interface Sandbox {
@@ -13,6 +14,8 @@ export interface Sandbox {
   /** A folder outside the session's folders. */
   outside: string;
   confinement: FileConfinement;
+  /** What the session's requests come with (its folders, turn "turn-1", agent "Fake Agent"). */
+  context: FsRequestContext;
   questions: AccessQuestion[];
   answer: boolean;
   policy: FileAccessPolicy;
@@ -23,7 +26,7 @@ export interface Sandbox {
   dispose(): void;
 }
 
-export function makeSandbox(sessionId = 'sess-1'): Sandbox {
+export function makeSandbox(): Sandbox {
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-bridges-')));
   const root = path.join(tmp, 'project');
   const outside = path.join(tmp, 'elsewhere');
@@ -44,10 +47,10 @@ export function makeSandbox(sessionId = 'sess-1'): Sandbox {
       },
     }),
     confinement: undefined as unknown as FileConfinement,
+    context: { roots: { cwd: root }, turnId: 'turn-1', agentName: 'Fake Agent' },
     dispose: () => fs.rmSync(tmp, { recursive: true, force: true }),
   };
   box.confinement = new FileConfinement({
-    getRoots: (id) => (id === sessionId ? { cwd: root } : undefined),
     getPolicy: () => box.policy,
     askUser: async (q) => {
       box.questions.push(q);

@@ -34,7 +34,7 @@ describe('bridges host bench', function () {
 
   before(function () {
     if (!OUT) this.skip();
-    box = makeSandbox(S);
+    box = makeSandbox();
   });
   after(() => {
     if (!OUT) return;
@@ -53,7 +53,7 @@ describe('bridges host bench', function () {
     const file = path.join(box.root, 'doc-10mb.ts');
     fs.writeFileSync(file, lines.join(''));
     const bridge = new FsBridge({ confinement: box.confinement, sensitive: box.sensitive, history: new WriteHistory() });
-    const diskMs = await timeIt(9, () => bridge.readTextFile({ sessionId: S, path: file, line: lines.length / 2, limit: 100 }));
+    const diskMs = await timeIt(9, () => bridge.readTextFile({ sessionId: S, path: file, line: lines.length / 2, limit: 100 }, box.context));
     let t = performance.now();
     const doc = await vscode.workspace.openTextDocument(file);
     const openMs = performance.now() - t;
@@ -63,7 +63,7 @@ describe('bridges host bench', function () {
       ['middle', Math.floor(lines.length / 2)],
       ['end', lines.length - 100],
     ] as const) {
-      rows[label] = await timeIt(9, () => bridge.readTextFile({ sessionId: S, path: file, line, limit: 100 }));
+      rows[label] = await timeIt(9, () => bridge.readTextFile({ sessionId: S, path: file, line, limit: 100 }, box.context));
     }
     t = performance.now();
     sliceLines(doc.getText(), { line: lines.length / 2, limit: 100 });
@@ -88,7 +88,7 @@ describe('bridges host bench', function () {
       peak.arrayBuffers = Math.max(peak.arrayBuffers, m.arrayBuffers);
     }, 50);
     const t = performance.now();
-    const { terminalId } = await bridge.create({ sessionId: S, command: process.execPath, args: ['-e', script] }, { name: 'bench 100 MB', show: true });
+    const { terminalId } = await bridge.create({ sessionId: S, command: process.execPath, args: ['-e', script] }, { roots: box.context.roots, name: 'bench 100 MB', show: true });
     const status = await bridge.waitForExit({ sessionId: S, terminalId });
     const seconds = (performance.now() - t) / 1000;
     clearInterval(timer);

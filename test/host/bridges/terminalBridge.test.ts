@@ -25,7 +25,7 @@ describe('bridges: terminals', () => {
   let terminals: vscode.Terminal[];
 
   beforeEach(() => {
-    box = makeSandbox(S);
+    box = makeSandbox();
     raw = new Map();
     terminals = [];
     bridge = new TerminalBridge({
@@ -47,7 +47,7 @@ describe('bridges: terminals', () => {
   });
 
   const create = (command: string, args: string[] = [], extra: Record<string, unknown> = {}) =>
-    bridge.create({ sessionId: S, command, args, ...extra }, { name: `t ${command} ${args.length}` });
+    bridge.create({ sessionId: S, command, args, ...extra }, { roots: box.context.roots, name: `t ${command} ${args.length}` });
 
   it('runs node -e: output, exit code, colours in the terminal and stripped for the agent and chat', async () => {
     const chunks: TerminalOutputEvent[] = [];
@@ -55,7 +55,7 @@ describe('bridges: terminals', () => {
     const script = 'console.log("\\x1b[31mred\\x1b[0m", process.cwd(), process.env.SB_Y); process.exit(7)';
     const { terminalId } = await bridge.create(
       { sessionId: S, command: node, args: ['-e', script], env: [{ name: 'SB_Y', value: 'yes' }] },
-      { name: 'Run script' },
+      { roots: box.context.roots, name: 'Run script' },
     );
     assert.deepStrictEqual(await bridge.waitForExit({ sessionId: S, terminalId }), { exitCode: 7, signal: null });
     const out = bridge.output({ sessionId: S, terminalId });
@@ -100,7 +100,7 @@ describe('bridges: terminals', () => {
       command: node,
       args: ['-e', 'process.stdout.write("x" + "😀".repeat(1000))'],
       outputByteLimit: 3997,
-    });
+    }, { roots: box.context.roots });
     await bridge.waitForExit({ sessionId: S, terminalId });
     const out = bridge.output({ sessionId: S, terminalId });
     assert.strictEqual(out.truncated, true);
@@ -165,7 +165,7 @@ describe('bridges: terminals', () => {
 
   it('a fast 20 MB producer with binary bytes: bounded output, nothing breaks', async () => {
     const script = 'const b = Buffer.alloc(65536); for (let i = 0; i < b.length; i++) b[i] = i % 256; let n = 320; (function w() { while (n-- > 0) { if (!process.stdout.write(b)) return process.stdout.once("drain", w); } })();';
-    const { terminalId } = await bridge.create({ sessionId: S, command: node, args: ['-e', script], outputByteLimit: 100_000 });
+    const { terminalId } = await bridge.create({ sessionId: S, command: node, args: ['-e', script], outputByteLimit: 100_000 }, { roots: box.context.roots });
     const status = await bridge.waitForExit({ sessionId: S, terminalId });
     assert.strictEqual(status.exitCode, 0);
     const out = bridge.output({ sessionId: S, terminalId });

@@ -233,7 +233,7 @@ describe('diff review: changed files after the write', () => {
     const unseen = writeFile(path.join(ctx.dir, 'unseen.txt'), 'existed before\n');
     await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
     const turn = { sessionId: 'sess', turnId: 't2' };
-    await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir]);
+    await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir], 'a turn');
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');
     const b = path.join(ctx.dir, 'made-by-tool.txt');
     fs.writeFileSync(b, 'new\n');

@@ -193,7 +193,7 @@ describe('security: an agent cannot grant itself permissions', function () {
           { optionId: 'a', name: 'Allow', kind: 'allow_once' },
           { optionId: 'r', name: 'Reject', kind: 'reject_once' },
         ],
-      });
+      }, { agentName: 'Fake Agent' });
       const pending = await waitFor(() => sb.permissions.pending('no-such-session')[0], 'the request to wait for the user');
       sb.permissions.resolve(pending.id, 'r');
       assert.strictEqual((await decision).via, 'user');
@@ -201,7 +201,7 @@ describe('security: an agent cannot grant itself permissions', function () {
         sessionId: 'no-such-session',
         toolCall: { toolCallId: 't2', title: 'Edit code', kind: 'edit', locations: [{ path: path.join(root(), 'src', 'a.ts') }] },
         options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
-      });
+      }, { agentName: 'Fake Agent' });
       assert.strictEqual(ordinary.via, 'auto');
       assert.match(ordinary.autoApproved?.description ?? '', /switchboard\.autoApprove in your user settings/);
     });

@@ -104,10 +104,10 @@ describe('security: workspace settings wait for the user', function () {
     assert.deepStrictEqual(ignored.asked, ['This workspace asks to auto-approve: execute, edit for every agent.']);
     const broker = new PermissionBroker({ presenters: [{ present: async () => 'reject' }], getAutoApproveLayers: () => first.autoApproveLayers() });
     gates.push(broker);
-    assert.strictEqual((await broker.request(request('execute'))).via, 'user', 'nothing is auto-approved before the answer');
+    assert.strictEqual((await broker.request(request('execute'), { agentName: 'Fake Agent' })).via, 'user', 'nothing is auto-approved before the answer');
     ignored.answer(IGNORE);
     await waitFor(() => memento.keys().length > 0, 'the answer to be kept');
-    assert.strictEqual((await broker.request(request('execute'))).via, 'user', 'Ignore keeps asking');
+    assert.strictEqual((await broker.request(request('execute'), { agentName: 'Fake Agent' })).via, 'user', 'Ignore keeps asking');
     // Ignore is remembered for this value: the next window does not ask again.
     const again = new ScriptedPrompt();
     gates.push(new WorkspaceSettingsGate({ memento, log, prompt: again.prompt }));
@@ -124,17 +124,17 @@ describe('security: workspace settings wait for the user', function () {
     await changed;
     const allowedBroker = new PermissionBroker({ presenters: [{ present: async () => 'reject' }], getAutoApproveLayers: () => gate.autoApproveLayers() });
     gates.push(allowedBroker);
-    const auto = await allowedBroker.request(request('execute'));
+    const auto = await allowedBroker.request(request('execute'), { agentName: 'Fake Agent' });
     assert.strictEqual(auto.via, 'auto', 'Allow applies');
     assert.match(auto.autoApproved?.description ?? '', /switchboard\.autoApprove in workspace settings you confirmed/);
-    assert.strictEqual((await allowedBroker.request(request('delete'))).via, 'user', 'only what was shown is granted');
+    assert.strictEqual((await allowedBroker.request(request('delete'), { agentName: 'Fake Agent' })).via, 'user', 'only what was shown is granted');
 
     // A later change asks again, and until then the changed value does not apply.
     writeWorkspaceSettings(settingsFile, { 'switchboard.autoApprove': { execute: true, edit: true, '*': true } });
     await workspaceValueIs('autoApprove', { execute: true, edit: true, '*': true });
     await waitFor(() => allowing.asked.length === 2, 'the changed value to be asked about');
     assert.match(allowing.asked[1], /auto-approve: execute, edit, every tool \(\*\) for every agent/);
-    assert.strictEqual((await allowedBroker.request(request('execute'))).via, 'user', 'the changed value waits');
+    assert.strictEqual((await allowedBroker.request(request('execute'), { agentName: 'Fake Agent' })).via, 'user', 'the changed value waits');
 
     // Forgetting: the command's work. Asked again about the current value.
     await gate.revoke();
@@ -174,7 +174,7 @@ describe('security: workspace settings wait for the user', function () {
     assert.deepStrictEqual(sb.workspaceSettings.autoApproveLayers().map((l) => l.source), ['user']);
     const broker = new PermissionBroker({ presenters: [{ present: async () => 'reject' }], getAutoApproveLayers: () => sb.workspaceSettings.autoApproveLayers() });
     gates.push(broker);
-    assert.strictEqual((await broker.request(request('execute'))).via, 'user');
+    assert.strictEqual((await broker.request(request('execute'), { agentName: 'Fake Agent' })).via, 'user');
   });
 
   describe('workspace-defined agents and MCP servers', () => {

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
 import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, TerminalSnapshot } from '../../../src/shared/chatState';
+import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../../src/shared/chatState';
 import type { ComposerPrompt, PermissionAnswer } from '../../../src/shared/messages';
 import type { Transcript } from '../../../src/shared/transcript';
 
@@ -64,6 +64,10 @@ export class FakeBackend implements ChatBackend {
   async openTerminal(s: string, t: string) { this.calls.push(['openTerminal', s, t]); }
   async changedFileAction(s: string, k: string, a: 'open' | 'keep' | 'undo') { this.calls.push(['changedFileAction', s, k, a]); }
   async changedFilesAll(s: string, a: 'keep' | 'undo') { this.calls.push(['changedFilesAll', s, a]); }
+  async forkSession(s: string, from?: string) { this.calls.push(['forkSession', s, from]); return 's2'; }
+  async renameSession(s: string, title: string) { this.calls.push(['renameSession', s, title]); }
+  async providerAction(a: string, action: ProviderAction) { this.calls.push(['providerAction', a, action]); }
+  async openPlanFile(s: string, p: string) { this.calls.push(['openPlanFile', s, p]); }
   onDidChangeAgents = event<void>(this.em, 'agents');
   onDidChangeSession = event<BackendSessionView>(this.em, 'session');
   onDidCloseSession = event<string>(this.em, 'close');

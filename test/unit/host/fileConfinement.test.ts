@@ -53,9 +53,10 @@ describe('host: file confinement (real files and symlinks)', () => {
   let answer: boolean | Error;
   let policy: FileAccessPolicy;
 
-  const make = (extra: string[] = []) =>
+  /** Session 's' in `root` (and `extra`): the scope its requests come with. */
+  const scope = (extra: string[] = []) => ({ sessionId: 's', roots: { cwd: root, additionalDirectories: extra } });
+  const make = () =>
     new FileConfinement({
-      getRoots: (id) => (id === 's' ? { cwd: root, additionalDirectories: extra } : undefined),
       getPolicy: () => policy,
       askUser: async (q) => {
         questions.push(q);
@@ -83,19 +84,18 @@ describe('host: file confinement (real files and symlinks)', () => {
 
   it('allows files inside without asking, including ones that do not exist yet', async () => {
     const c = make();
-    assert.strictEqual(await c.authorize('s', path.join(root, 'src', 'new', 'deep.ts'), 'write'), path.join(root, 'src', 'new', 'deep.ts'));
+    assert.strictEqual(await c.authorize(scope(), path.join(root, 'src', 'new', 'deep.ts'), 'write'), path.join(root, 'src', 'new', 'deep.ts'));
     assert.strictEqual(questions.length, 0);
   });
 
-  it('rejects relative paths with -32602, and unknown sessions', async () => {
-    await rejects(make().authorize('s', 'src/a.ts', 'read'), -32602, 'relative_path');
-    await rejects(make().authorize('s', '../app2/secret.txt', 'read'), -32602, 'relative_path');
-    await rejects(make().authorize('nope', path.join(root, 'a'), 'read'), -32602, 'unknown_session');
+  it('rejects relative paths with -32602', async () => {
+    await rejects(make().authorize(scope(), 'src/a.ts', 'read'), -32602, 'relative_path');
+    await rejects(make().authorize(scope(), '../app2/secret.txt', 'read'), -32602, 'relative_path');
   });
 
   it('.. traversal out of the root asks, and a refusal is -32602 access_denied', async () => {
     const c = make();
-    await rejects(c.authorize('s', `${root}/src/../../app2/secret.txt`, 'read'), -32602, 'access_denied');
+    await rejects(c.authorize(scope(), `${root}/src/../../app2/secret.txt`, 'read'), -32602, 'access_denied');
     assert.strictEqual(questions.length, 1);
     assert.strictEqual(questions[0].realPath, path.join(outside, 'secret.txt'));
     assert.strictEqual(questions[0].reason, 'outside_roots');
@@ -103,40 +103,40 @@ describe('host: file confinement (real files and symlinks)', () => {
 
   it('the sibling folder with a common prefix (app vs app2) is outside', async () => {
     answer = true;
-    await make().authorize('s', path.join(outside, 'secret.txt'), 'read');
+    await make().authorize(scope(), path.join(outside, 'secret.txt'), 'read');
     assert.strictEqual(questions.length, 1);
   });
 
   it('a symlink inside the root pointing outside is resolved before the check', async () => {
     fs.symlinkSync(outside, path.join(root, 'link'));
-    await rejects(make().authorize('s', path.join(root, 'link', 'secret.txt'), 'write'), -32602, 'access_denied');
+    await rejects(make().authorize(scope(), path.join(root, 'link', 'secret.txt'), 'write'), -32602, 'access_denied');
     assert.strictEqual(questions[0].realPath, path.join(outside, 'secret.txt'));
   });
 
   it('a dangling symlink pointing outside is followed (writing through it would create its target)', async () => {
     fs.symlinkSync(path.join(outside, 'new.txt'), path.join(root, 'dangling'));
     assert.strictEqual(await resolveRealPath(path.join(root, 'dangling')), path.join(outside, 'new.txt'));
-    await rejects(make().authorize('s', path.join(root, 'dangling'), 'write'), -32602, 'access_denied');
+    await rejects(make().authorize(scope(), path.join(root, 'dangling'), 'write'), -32602, 'access_denied');
     assert.strictEqual(questions.length, 1);
   });
 
   it('a root given through a symlink still contains its files', async () => {
     const alias = path.join(tmp, 'alias');
     fs.symlinkSync(root, alias);
-    const c = new FileConfinement({ getRoots: () => ({ cwd: alias }), getPolicy: () => 'deny', askUser: async () => true });
-    assert.strictEqual(await c.authorize('s', path.join(root, 'src', 'a.ts'), 'read'), path.join(root, 'src', 'a.ts'));
+    const c = new FileConfinement({ getPolicy: () => 'deny', askUser: async () => true });
+    assert.strictEqual(await c.authorize({ sessionId: 's', roots: { cwd: alias } }, path.join(root, 'src', 'a.ts'), 'read'), path.join(root, 'src', 'a.ts'));
   });
 
   it('additionalDirectories count as inside', async () => {
     policy = 'deny';
-    assert.ok(await make([outside]).authorize('s', path.join(outside, 'secret.txt'), 'read'));
+    assert.ok(await make().authorize(scope([outside]), path.join(outside, 'secret.txt'), 'read'));
   });
 
   it('policy allow skips the question; deny refuses without asking', async () => {
     policy = 'allow';
-    await make().authorize('s', path.join(outside, 'secret.txt'), 'write');
+    await make().authorize(scope(), path.join(outside, 'secret.txt'), 'write');
     policy = 'deny';
-    await rejects(make().authorize('s', path.join(outside, 'secret.txt'), 'read'), -32602, 'access_denied');
+    await rejects(make().authorize(scope(), path.join(outside, 'secret.txt'), 'read'), -32602, 'access_denied');
     assert.strictEqual(questions.length, 0);
   });
 
@@ -144,18 +144,18 @@ describe('host: file confinement (real files and symlinks)', () => {
     answer = true;
     const c = make();
     const p = path.join(outside, 'secret.txt');
-    await Promise.all([c.authorize('s', p, 'read'), c.authorize('s', p, 'read')]);
-    await c.authorize('s', p, 'read');
+    await Promise.all([c.authorize(scope(), p, 'read'), c.authorize(scope(), p, 'read')]);
+    await c.authorize(scope(), p, 'read');
     assert.strictEqual(questions.length, 1);
-    await c.authorize('s', p, 'write');
+    await c.authorize(scope(), p, 'write');
     assert.strictEqual(questions.length, 2);
     c.forgetSession('s');
-    await c.authorize('s', p, 'read');
+    await c.authorize(scope(), p, 'read');
     assert.strictEqual(questions.length, 3);
   });
 
   it('an askUser that throws counts as no', async () => {
     answer = new Error('chat gone');
-    await rejects(make().authorize('s', path.join(outside, 'secret.txt'), 'read'), -32602, 'access_denied');
+    await rejects(make().authorize(scope(), path.join(outside, 'secret.txt'), 'read'), -32602, 'access_denied');
   });
 });

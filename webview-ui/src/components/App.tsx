@@ -32,7 +32,9 @@ function Chat() {
         {session && <ProviderSettings agent={agent} />}
         {session && <SessionErrorBanner session={session} />}
         {session ? (
-          <Transcript session={session} />
+          // Keyed by session: item ids repeat across sessions (each numbers its own), and an item's component
+          // keeps its rendered Markdown, so a tab switch must not reuse another session's components.
+          <Transcript key={session.view.sessionId} session={session} />
         ) : (
           initialized && (
             <div class="transcript empty" role="log" aria-live="polite" aria-label="Transcript">
