@@ -39,7 +39,7 @@ describe('checkpoints: a folder too large for snapshots', function () {
     assert.strictEqual(taken.snapshots, undefined);
     assert.match(taken.problem ?? '', /too large/);
     // The next turn of that folder has no baseline either, for the same reason.
-    assert.strictEqual(await review.beginTurn('s', 't', [folder]), undefined);
+    assert.strictEqual(await review.beginTurn('s', 't', [folder], 'a turn'), undefined);
     assert.match(trees.lastProblem ?? '', /too large/);
     await review.endTurn('s');
   });
