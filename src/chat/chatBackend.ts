@@ -11,6 +11,7 @@ import type {
   SessionView,
   TerminalSnapshot,
 } from '../shared/chatState';
+import type { CheckpointAction, CheckpointView } from '../shared/checkpoints';
 import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
 import type { TranscriptOp } from '../shared/transcriptOps';
@@ -137,6 +138,8 @@ export interface ChatBackend {
   changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
   /** Keep All / Undo All of the session's pending changed files. */
   changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
+  /** The checkpoint of a user message: preview, restore, undo the restore, or a file's diff; answers what the chat shows. */
+  checkpoint?(sessionId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView>;
   /**
    * Optional: @-mention candidates. When absent the chat uses its own VS Code provider (workspace files,
    * folders, open editors, the active selection).

@@ -21,7 +21,7 @@ export interface MessageHandlerDeps {
   /** The webview is ready again, or asked for a snapshot after a drift. */
   sendInit(): void;
   toast(message: string): void;
-  reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' }>): void;
+  reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' | 'checkpoint' }>): void;
 }
 
 export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
@@ -100,6 +100,10 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     },
     changedFileAction: (m) => b.changedFileAction(m.sessionId, m.key, m.action),
     changedFilesAll: (m) => b.changedFilesAll(m.sessionId, m.action),
+    checkpointAction: async ({ sessionId, itemId, action }) => {
+      if (!b.checkpoint) throw new Error('no checkpoints here');
+      d.reply({ type: 'checkpoint', sessionId, itemId, view: await b.checkpoint(sessionId, itemId, action) });
+    },
     showProtocolLog: () => ui.showProtocolLog(),
     addAgentFromRegistry: () => ui.addAgentFromRegistry(),
     log: (m) => ui.log(m.level, `webview: ${m.message}`),

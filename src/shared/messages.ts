@@ -15,6 +15,7 @@ import type {
   MentionRef,
   SessionView,
 } from './chatState';
+import type { CheckpointView } from './checkpoints';
 import type * as z from './zod';
 import type { Transcript } from './transcript';
 import type { TranscriptOp } from './transcriptOps';
@@ -64,6 +65,8 @@ export type HostToWebviewMessage =
   | { type: 'focusComposer'; insert?: string; mentions?: MentionRef[]; notice?: string }
   /** Bring a pending permission request on screen and focus its first option ("Show" on a notification). */
   | { type: 'revealRequest'; sessionId: string; requestId: string }
+  /** What the checkpoint of a user message shows now (the answer to `checkpointAction`). */
+  | { type: 'checkpoint'; sessionId: string; itemId: string; view: CheckpointView }
   /** Short-lived status text the webview announces (e.g. "Copied"). */
   | { type: 'toast'; message: string };
 

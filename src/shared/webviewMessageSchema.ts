@@ -123,6 +123,17 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   message('changedFileAction', { sessionId: id, key: id, action: z.enum(['open', 'keep', 'undo']) }),
   /** Keep All / Undo All of the session's pending changed files. */
   message('changedFilesAll', { sessionId: id, action: z.enum(['keep', 'undo']) }),
+  /** A user message's checkpoint: preview the files it restores, restore (with the user's files chosen), undo, a file's diff. */
+  message('checkpointAction', {
+    sessionId: id,
+    itemId: id,
+    action: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('preview') }),
+      z.object({ kind: z.literal('restore'), include: z.array(stringUpTo(10_000)).check(z.maxLength(100_000)) }),
+      z.object({ kind: z.literal('undo') }),
+      z.object({ kind: z.literal('openDiff'), path: stringUpTo(10_000) }),
+    ]),
+  }),
   message('showProtocolLog', {}),
   /** The Agent picker's "Add agent…" entry: opens the ACP Registry list. */
   message('addAgentFromRegistry', {}),

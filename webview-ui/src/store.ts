@@ -10,6 +10,7 @@ import {
   type StartingSession,
   type TerminalSnapshot,
 } from '../../src/shared/chatState';
+import type { CheckpointView } from '../../src/shared/checkpoints';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
 import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
 import { applyTranscriptOps } from '../../src/shared/transcriptOps';
@@ -79,6 +80,8 @@ export class ChatStore {
   private requestSeq = 0;
   /** Why "Open plan" failed, per session and plan, for the file the card showed (the card says it). */
   private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
+  /** What each open checkpoint card shows, by session and user message (absent: closed). */
+  private readonly checkpoints = new Map<string, CheckpointView>();
 
   constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
     this.api = api;
@@ -100,6 +103,18 @@ export class ChatStore {
   planFileError(sessionId: string, planId: string, uri: string): string | undefined {
     const failed = this.planFileErrors.get(`${sessionId}\n${planId}`);
     return failed?.uri === uri ? failed.error : undefined;
+  }
+
+  /** The checkpoint card of a user message, when open. */
+  checkpoint(sessionId: string, itemId: string): CheckpointView | undefined {
+    return this.checkpoints.get(`${sessionId}\n${itemId}`);
+  }
+
+  /** Shows (or, with undefined, closes) the checkpoint card of a user message until the host answers. */
+  setCheckpoint(sessionId: string, itemId: string, view: CheckpointView | undefined): void {
+    if (view) this.checkpoints.set(`${sessionId}\n${itemId}`, view);
+    else this.checkpoints.delete(`${sessionId}\n${itemId}`);
+    this.changed();
   }
 
   /** Tell the host we are ready (answered by `init`). */
@@ -215,6 +230,9 @@ export class ChatStore {
       case 'planFileOpened':
         if (m.error === undefined) this.planFileErrors.delete(`${m.sessionId}\n${m.planId}`);
         else this.planFileErrors.set(`${m.sessionId}\n${m.planId}`, { uri: m.uri, error: m.error });
+        return;
+      case 'checkpoint':
+        this.checkpoints.set(`${m.sessionId}\n${m.itemId}`, m.view);
         return;
       case 'focusComposer':
         this.addToComposer(m.insert, m.mentions, m.notice);

@@ -105,6 +105,8 @@ export class Baselines {
   /** Folders too large to snapshot: not tried again in this window. */
   private readonly tooLarge = new Set<string>();
   private gitMissing = false;
+  /** Why the last `take` returned no baseline (said where a checkpoint is missing); undefined after a success. */
+  lastProblem: string | undefined;
 
   constructor(
     /** Where the shadow repositories live (the extension's global storage). */
@@ -120,7 +122,10 @@ export class Baselines {
   async take(folders: readonly string[]): Promise<TurnBaseline | undefined> {
     // A folder too large for snapshots is left to file events; the others still get their baseline.
     const usable = folders.filter((f) => !this.tooLarge.has(f));
-    if (this.gitMissing || usable.length === 0) return undefined;
+    if (this.gitMissing || usable.length === 0) {
+      this.lastProblem = this.gitMissing ? 'git is missing' : 'the folder is too large';
+      return undefined;
+    }
     const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const slow = new Promise<'slow'>((resolve) => (timer = setTimeout(() => resolve('slow'), this.waitMs)));
@@ -131,13 +136,16 @@ export class Baselines {
         // The snapshot goes on in the background, so the next turn's is quick; it may hold this turn's
         // first writes, so this turn does not use it.
         work.catch(() => undefined);
+        this.lastProblem = 'the snapshot was too slow';
         this.log.warn(`diff review: the snapshot of ${folders.join(', ')} took over ${this.waitMs} ms; this turn's changed files come from file events and tool calls only.`);
         return undefined;
       }
       this.log.debug(`diff review: baseline of ${folders.join(', ')} in ${Date.now() - started} ms`);
+      this.lastProblem = undefined;
       return new TurnBaseline(result);
     } catch (err) {
       const { FolderTooLargeError, GitMissingError } = await import('./shadowGit');
+      this.lastProblem = err instanceof Error ? err.message : String(err);
       if (err instanceof FolderTooLargeError) {
         this.log.warn(`diff review: ${err.message}; changed files there come from file events and tool calls only.`);
       } else if (err instanceof GitMissingError) {
@@ -171,7 +179,7 @@ export class Baselines {
    * are what restoring the files to that point writes back (null before = delete the file).
    */
   async reopen(snapshots: readonly FolderSnapshot[]): Promise<TurnBaseline> {
-    const folders = await Promise.all(snapshots.map(async (s) => ({ ...s, repo: await this.repoFor(s.folder), tooLarge: new Set<string>() })));
+    const folders = await Promise.all(snapshots.map(async (s) => ({ ...s, repo: await this.repo(s.folder), tooLarge: new Set<string>() })));
     return new TurnBaseline(folders);
   }
 
@@ -193,7 +201,7 @@ export class Baselines {
   }
 
   private async snapshotNow(folder: string): Promise<FolderBaseline> {
-    const repo = await this.repoFor(folder);
+    const repo = await this.repo(folder);
     const snap = await repo.snapshot().catch(async (err: unknown) => {
       const { FolderTooLargeError } = await import('./shadowGit');
       if (err instanceof FolderTooLargeError) {
@@ -206,7 +214,8 @@ export class Baselines {
     return { folder, repo, tree: snap.tree, tooLarge: new Set(snap.tooLarge) };
   }
 
-  private repoFor(folder: string): Promise<ShadowRepo> {
+  /** The folder's shadow repository (opened on first use). */
+  repo(folder: string): Promise<ShadowRepo> {
     let repo = this.repos.get(folder);
     if (!repo) {
       const gitDir = path.join(this.storageDir, 'baselines', createHash('sha256').update(folder).digest('hex').slice(0, 24));

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { type BaselineChange, Baselines, type FolderSnapshot } from './baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
+import type { CheckpointTrees } from './checkpointTrees';
 import type { TurnRef } from './changeStore';
 import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
 import { ChangeTracker } from './changeTracker';
@@ -58,6 +59,7 @@ export class DiffReview implements vscode.Disposable {
   readonly tree: ChangedFilesTree;
   readonly codeLens: HunkCodeLensProvider;
   private readonly baselines: Baselines | undefined;
+  private checkpointTrees: Promise<CheckpointTrees | undefined> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(options: DiffReviewOptions) {
@@ -147,6 +149,12 @@ export class DiffReview implements vscode.Disposable {
    */
   async changesSince(snapshots: readonly FolderSnapshot[]): Promise<{ changes: BaselineChange[]; truncated: number } | undefined> {
     return this.baselines ? (await this.baselines.reopen(snapshots)).changes() : undefined;
+  }
+
+  /** Restoring files to a turn's start (undefined without baselines), loaded on first use. */
+  checkpoints(): Promise<CheckpointTrees | undefined> {
+    const b = this.baselines;
+    return (this.checkpointTrees ??= b ? import('./checkpointTrees').then((m) => new m.CheckpointTrees(b)) : Promise.resolve(undefined));
   }
 
   /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */

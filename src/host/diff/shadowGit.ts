@@ -15,6 +15,8 @@ const STAT_CONCURRENCY = 32;
 /** A snapshot that would add more than this is refused (a home folder opened as the workspace, say). */
 export const MAX_NEW_FILES = 200_000;
 export const MAX_NEW_BYTES = 2 * 1024 * 1024 * 1024;
+/** Where the refs that keep checkpoint trees live. */
+const KEEP_REFS = 'refs/switchboard/checkpoints/';
 
 export interface SnapshotResult {
   tree: string;
@@ -131,6 +133,25 @@ export class ShadowRepo {
       // A name with a line break cannot go through --batch.
       for (const p of relPaths) if (!result.has(p)) result.set(p, await this.read(tree, p));
       return result;
+    });
+  }
+
+  /**
+   * Keeps snapshots from Git's garbage collection: a ref per tree (checkpoints name them for as long as
+   * their transcript lives). Trees are otherwise unreferenced objects that a `git gc` would prune.
+   */
+  keep(trees: readonly string[]): Promise<void> {
+    return this.serial(async () => {
+      const input = trees.filter((t) => /^[0-9a-f]{40,64}$/.test(t)).map((t) => `update ${KEEP_REFS}${t} ${t}\n`).join('');
+      if (input) await this.git(['update-ref', '--stdin'], { input });
+    });
+  }
+
+  /** Whether the repository still holds this tree (a removed or pruned shadow repository does not). */
+  has(tree: string): Promise<boolean> {
+    return this.serial(async () => {
+      const out = await this.git(['cat-file', '-e', `${tree}^{tree}`], { okCodes: [0, 1, 128], exitCode: true });
+      return out.toString() === '0';
     });
   }
 

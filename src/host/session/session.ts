@@ -21,6 +21,7 @@ import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
+import type { Checkpoints } from './checkpoints';
 import type { PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
 
@@ -41,6 +42,8 @@ const UNTITLED = 'Untitled session';
 export interface SessionHost {
   readonly log: vscode.LogOutputChannel;
   readonly turnFiles: TurnFiles;
+  /** Each user message's checkpoint: the turn's baseline, kept with the transcript. */
+  readonly checkpoints: Checkpoints;
   /** The session's live connection; binds the session again (load, else new) when its agent process changed. */
   connect(session: Session): Promise<AcpClientConnection>;
   /** Runs a request of the agent; on -32000 the agent waits for sign-in and `retry` runs after it. */
@@ -241,7 +244,7 @@ export class Session implements vscode.Disposable {
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
-      await this.host.turnFiles.begin(turn);
+      await this.host.checkpoints.begin(this, turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, prompt, abort.signal);
     } catch (error) {
@@ -250,7 +253,10 @@ export class Session implements vscode.Disposable {
     } finally {
       // However the turn ended, none of its tool calls runs any more.
       this.emit(this.state.recordTurnStopped());
-      if (turn) await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
+      if (turn) {
+        await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
+        await this.host.checkpoints.end(this, turn);
+      }
       this.turn = 'idle';
       this.abort = undefined;
       this.changed();

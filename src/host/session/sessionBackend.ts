@@ -8,6 +8,7 @@ import type { LoginShellEnvironmentCache } from '../../agents';
 import type { BackendSessionSnapshot, BackendSessionView, ChatBackend, SteerAnswer, TerminalOutputEvent, TranscriptOpsEvent } from '../../chat/chatBackend';
 import { queryMentionCandidates } from '../../chat/hostUi';
 import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../shared/chatState';
+import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
 import type { ComposerPrompt, PermissionAnswer } from '../../shared/messages';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import type { DiffReview } from '../diff';
@@ -25,6 +26,7 @@ import { AgentControl } from '../agents/agentControl';
 import { ActiveAgentStatus } from './activeAgentStatus';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
+import { Checkpoints } from './checkpoints';
 import { openPlanFile } from './planFiles';
 import { RequestCards } from './requestCards';
 import { scopedSessionId } from './session';
@@ -78,6 +80,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   private readonly diffs: SessionDiffs;
   private readonly cards: RequestCards;
   private readonly terminals: SessionTerminals;
+  private readonly checkpoints: Checkpoints;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly events: ChatEvents;
   readonly onDidChangeSession: vscode.Event<BackendSessionView>;
@@ -110,7 +113,8 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.onDidChangeAgents = this.agents.onDidChange;
     const tabs = new SessionTabs(o.store, o.logs.main);
     this.cards = new RequestCards(o.permissions, o.elicitations, o.logs.main);
-    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, agents: this.agents, sessions: this.sessions, tabs, cards: this.cards });
+    this.checkpoints = new Checkpoints({ diffReview: o.diffReview, store: o.store, turnFiles, log: o.logs.main });
+    this.host = new SessionConnector({ ...o, log: o.logs.main, turnFiles, checkpoints: this.checkpoints, agents: this.agents, sessions: this.sessions, tabs, cards: this.cards });
     this.history = new SessionHistory({ store: o.store, warn: (m) => o.logs.main.warn(m), changed: (e) => events.historyChanged(e) });
     this.lifecycle = new SessionLifecycle({
       ...o,
@@ -198,7 +202,9 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   async closeSession(sessionId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
-    if (session) await this.lifecycle.close(session);
+    if (!session) return;
+    await this.lifecycle.close(session);
+    this.checkpoints.forget(sessionId);
   }
 
   // ---- what the chat does to a session
@@ -275,6 +281,10 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
 
   changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void> {
     return this.diffs.all(this.sessions.require(sessionId), action);
+  }
+
+  checkpoint(sessionId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
+    return this.checkpoints.act(this.sessions.require(sessionId), itemId, action);
   }
 
   // ---- agents and history

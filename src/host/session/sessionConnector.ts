@@ -9,6 +9,7 @@ import type { MentionSources } from '../mentions/mentionSources';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import type { Checkpoints } from './checkpoints';
 import type { RequestCards } from './requestCards';
 import type { Session, SessionHost } from './session';
 import type { SessionRegistry } from './sessionRegistry';
@@ -24,6 +25,7 @@ const REBIND_METHODS = ['session/resume', 'session/load'] as const;
 export interface SessionConnectorOptions {
   log: vscode.LogOutputChannel;
   turnFiles: TurnFiles;
+  checkpoints: Checkpoints;
   agents: AgentControl;
   sessions: SessionRegistry;
   tabs: SessionTabs;
@@ -42,10 +44,12 @@ export interface SessionConnectorOptions {
 export class SessionConnector implements SessionHost {
   readonly log: vscode.LogOutputChannel;
   readonly turnFiles: TurnFiles;
+  readonly checkpoints: Checkpoints;
 
   constructor(private readonly o: SessionConnectorOptions) {
     this.log = o.log;
     this.turnFiles = o.turnFiles;
+    this.checkpoints = o.checkpoints;
   }
 
   /**

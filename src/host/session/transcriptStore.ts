@@ -110,6 +110,21 @@ export class TranscriptStore {
     return undefined;
   }
 
+  /** A session's checkpoints (snapshot ids per user message), kept beside its transcript and deleted with it. */
+  async saveCheckpoints(key: string, value: unknown): Promise<void> {
+    // writeFile creates the folder when the session's first turn comes before any transcript was saved.
+    await vscode.workspace.fs.writeFile(this.fileFor(key, this.folder, 'checkpoints.json'), Buffer.from(JSON.stringify(value)));
+  }
+
+  /** The stored checkpoints of a session; undefined when it has none (or they cannot be read). */
+  async loadCheckpoints(key: string): Promise<unknown> {
+    try {
+      return JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.fileFor(key, this.folder, 'checkpoints.json')))) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await this.deleteFile(key);
     await this.memento.update(
@@ -130,16 +145,18 @@ export class TranscriptStore {
   private async deleteFile(key: string): Promise<void> {
     for (const folder of [this.folder, this.legacyFolder]) {
       if (!folder) continue;
-      try {
-        await vscode.workspace.fs.delete(this.fileFor(key, folder));
-      } catch {
-        // Already gone.
+      for (const suffix of ['json', 'checkpoints.json']) {
+        try {
+          await vscode.workspace.fs.delete(this.fileFor(key, folder, suffix));
+        } catch {
+          // Already gone.
+        }
       }
     }
   }
 
-  private fileFor(key: string, folder = this.folder): vscode.Uri {
-    return vscode.Uri.joinPath(folder, `${encodeURIComponent(key)}.json`);
+  private fileFor(key: string, folder = this.folder, suffix = 'json'): vscode.Uri {
+    return vscode.Uri.joinPath(folder, `${encodeURIComponent(key)}.${suffix}`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { PendingPermission } from '../../../src/shared/chatState';
 import { planFileName } from '../../../src/shared/planFile';
 import type { StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
 import { Collapsible, formatTokens, Icon, memo, useStore, useStoreVersion } from './common';
+import { CheckpointCard, RestoreCheckpointButton } from './Checkpoint';
 import { ContentList } from './Content';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
@@ -142,8 +143,10 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
             )}
             <CopyMessage content={item.content} who="your" />
             <ForkFromHere sessionId={sessionId} itemId={item.id} />
+            <RestoreCheckpointButton sessionId={sessionId} itemId={item.id} />
           </div>
           <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <CheckpointCard sessionId={sessionId} itemId={item.id} />
         </div>
       );
     case 'agent_message':
