@@ -23,7 +23,8 @@ describe('@ mentions: Sessions and the budget', function () {
   it("an earlier session's transcript, as Markdown, as a resource or as text", async () => {
     const earlier = await earlierSession('the secret word is pineapple');
     const current = await context.sb.backend.newSession(agents.embedder);
-    const found = await candidates(context.sb, 'session', current);
+    // Typed as a user would: the earlier session's name (other tests leave many sessions behind).
+    const found = await candidates(context.sb, `Earlier ${process.pid}`, current);
     const mention = found.find((c) => c.kind === 'session' && c.label.includes(`Earlier ${process.pid}`));
     assert.ok(mention, `the earlier session is offered: ${JSON.stringify(found.filter((c) => c.kind === 'session'))}`);
     assert.ok(!found.some((c) => c.kind === 'session' && c.uri.endsWith(current)), 'not the session the message goes to');
@@ -44,7 +45,7 @@ describe('@ mentions: Sessions and the budget', function () {
     const long = `long ${'words '.repeat(1000)}`;
     await earlierSession(long);
     const current = await context.sb.backend.newSession(agents.embedder);
-    const mention = (await candidates(context.sb, 'session', current)).find((c) => c.kind === 'session' && c.label.includes(`Earlier ${process.pid} ${long.length}`));
+    const mention = (await candidates(context.sb, `Earlier ${process.pid} ${long.length}`, current)).find((c) => c.kind === 'session' && c.label.includes(`Earlier ${process.pid} ${long.length}`));
     assert.ok(mention, 'the long session is offered');
     const restore = await setSettings({ 'switchboard.maxPromptBytes': 4096 });
     try {

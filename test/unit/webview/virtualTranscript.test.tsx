@@ -58,13 +58,18 @@ function contentHeight(el: Element): number {
 }
 
 const saved: Record<string, PropertyDescriptor | undefined> = {};
-const proto = HTMLElement.prototype as unknown as Record<string, unknown>;
+// The prototypes of the window the components render into: the global `document` belongs to the jsdom
+// window of the test file loaded last, which need not be the one whose classes are global.
+const domWindow = () => document.defaultView as unknown as { HTMLElement: typeof HTMLElement; Element: typeof Element };
+let proto: Record<string, unknown> = {};
 before(() => {
-  for (const k of ['clientHeight', 'scrollHeight', 'scrollTop']) saved[k] = Object.getOwnPropertyDescriptor(Element.prototype, k) ?? Object.getOwnPropertyDescriptor(HTMLElement.prototype, k);
-  saved.rect = Object.getOwnPropertyDescriptor(Element.prototype, 'getBoundingClientRect');
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get(this: Element) { return isScroller(this) ? VIEWPORT : 0; } });
-  Object.defineProperty(HTMLElement.prototype, 'scrollHeight', { configurable: true, get(this: Element) { return isScroller(this) ? Math.max(VIEWPORT, contentHeight(this)) : 0; } });
-  Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
+  const { HTMLElement: H, Element: E } = domWindow();
+  proto = H.prototype as unknown as Record<string, unknown>;
+  for (const k of ['clientHeight', 'scrollHeight', 'scrollTop']) saved[k] = Object.getOwnPropertyDescriptor(E.prototype, k) ?? Object.getOwnPropertyDescriptor(H.prototype, k);
+  saved.rect = Object.getOwnPropertyDescriptor(E.prototype, 'getBoundingClientRect');
+  Object.defineProperty(H.prototype, 'clientHeight', { configurable: true, get(this: Element) { return isScroller(this) ? VIEWPORT : 0; } });
+  Object.defineProperty(H.prototype, 'scrollHeight', { configurable: true, get(this: Element) { return isScroller(this) ? Math.max(VIEWPORT, contentHeight(this)) : 0; } });
+  Object.defineProperty(H.prototype, 'scrollTop', {
     configurable: true,
     get(this: Element) { return scrollTops.get(this) ?? 0; },
     set(this: HTMLElement, v: number) { scrollTops.set(this, Math.max(0, Math.min(v, this.scrollHeight - this.clientHeight))); },
