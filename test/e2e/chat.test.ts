@@ -67,15 +67,21 @@ async function showFinishedTour(chat: FrameLocator): Promise<void> {
   await waitForTurnEnd(chat, before, 90_000);
 }
 
-/** `text` in the shown session, scrolled to from its start (the virtualized transcript opens at the end). */
-async function textFromStart(chat: FrameLocator, text: string, timeoutMs: number): Promise<void> {
+/**
+ * `text` somewhere in the shown session: the virtualized transcript renders only what is near the viewport,
+ * so it is scrolled up a screen at a time from the end (and round again) until the text is there.
+ */
+async function textInSession(chat: FrameLocator, text: string, timeoutMs: number): Promise<void> {
   const log = transcript(chat);
   await until(
     async () => {
-      await log.evaluate((el) => el.scrollTo({ top: 0 }));
-      return log.getByText(text).first().isVisible();
+      if (await log.getByText(text).first().isVisible()) return true;
+      await log.evaluate((el) => {
+        el.scrollTop = el.scrollTop <= 0 ? el.scrollHeight : el.scrollTop - el.clientHeight * 0.8;
+      });
+      return false;
     },
-    `"${text}" from the start of the session`,
+    `"${text}" in the session`,
     timeoutMs,
   );
 }
@@ -348,7 +354,7 @@ describe('Chat panel with the demo agent', function () {
     await log.getByRole('heading', { name: 'What I can do here' }).waitFor();
     await first.click();
     await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
-    await textFromStart(chat, mark, 30_000);
+    await textInSession(chat, mark, 30_000);
     await screenshot(wb!.page, 'chat-two-sessions');
   });
 
@@ -370,12 +376,12 @@ describe('Chat panel with the demo agent', function () {
     for (const mark of marks) await tabs(chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
     const active = tabs(chat).filter({ hasText: marks[1].slice('explain '.length) });
     await until(async () => (await active.getAttribute('aria-selected')) === 'true', 'the tab that was active to be selected again', 60_000);
-    await textFromStart(chat, marks[1], 60_000);
+    await textInSession(chat, marks[1], 60_000);
     // The other tab shows its own transcript, not the active one's.
     const other = tabs(chat).filter({ hasText: marks[0].slice('explain '.length) });
     await other.click();
     await until(async () => (await other.getAttribute('aria-selected')) === 'true', 'the other restored tab to be selected', 30_000);
-    await textFromStart(chat, marks[0], 30_000);
+    await textInSession(chat, marks[0], 30_000);
     assert.strictEqual(await transcript(chat).getByText(marks[1]).count(), 0, 'the other tab does not show the active tab\'s messages');
     await active.click();
     // The agents are listed again (the settings are read anew after the reload).

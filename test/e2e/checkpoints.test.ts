@@ -101,7 +101,16 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     assert.deepStrictEqual(fs.readFileSync(file('a.js')), A, 'a.js byte for byte');
     assert.deepStrictEqual(fs.readFileSync(file('b.txt')), B, 'b.txt byte for byte');
     assert.strictEqual(fs.existsSync(file('c.md')), false, 'c.md, made after the message, is gone');
-    await transcript(chat).locator('.notice').filter({ hasText: 'Files restored to before your message' }).first().waitFor({ timeout: 30_000 });
+    // The notice is at the end of the transcript, which renders only what is near the viewport: scroll there.
+    const log = transcript(chat);
+    await until(
+      async () => {
+        await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
+        return log.locator('.notice').filter({ hasText: 'Files restored to before your message' }).first().isVisible();
+      },
+      'the notice at the end of the transcript',
+      30_000,
+    );
     await screenshot(wb!.page, 'checkpoint-restored');
   });
 });

@@ -65,7 +65,11 @@ describe('Steering a running turn of the real Claude Agent in the chat', functio
     await waitForTurnEnd(chat, ended, REAL_TURN_TIMEOUT_MS);
     await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: ANSWER }).waitFor({ timeout: 30_000 });
     await screenshot(wb!.page, 'steering-claude');
-    assert.strictEqual(await turnsEnded(chat), ended + 1, 'one turn');
+    // Turn ends are numbered by their item ids: exactly one came after the one before this prompt.
+    const newEnds = await transcript(chat)
+      .locator('.item[data-kind="turn_end"]')
+      .evaluateAll((els, after) => els.filter((e) => Number(/^i(\d+)$/.exec((e as HTMLElement).dataset.itemId ?? '')?.[1] ?? 0) > after).length, ended);
+    assert.strictEqual(newEnds, 1, 'one turn');
     assert.strictEqual(await button(chat, 'Steer').count(), 0, 'no Steer once the turn is over');
 
     const later = endpoint.mainRequests().slice(first + 1);
