@@ -2,60 +2,9 @@ import { useState } from 'preact/hooks';
 import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/chatState';
 import { rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { SessionState } from '../store';
-import { formatTokens, Icon, useStore } from './common';
-import { RateLimits } from './RateLimits';
-import { InstructionsBadge } from './InstructionsBadge';
+import { Icon, useStore } from './common';
+import { TitleEditor } from './TitleEditor';
 import { RetryTurn } from './RetryTurn';
-
-const STATUS_ICON: Record<string, { icon: string; spin?: boolean }> = {
-  ready: { icon: 'pass' },
-  starting: { icon: 'loading', spin: true },
-  stopped: { icon: 'circle-large-outline' },
-  crashed: { icon: 'error' },
-  auth_required: { icon: 'lock' },
-};
-
-/** Longest title a rename accepts (the host checks it again). */
-const MAX_TITLE = 200;
-
-/** An inline title editor: Enter renames, Escape or leaving it cancels. */
-function TitleEditor({ sessionId, title, done }: { sessionId: string; title: string; done: () => void }) {
-  const store = useStore();
-  const [value, setValue] = useState(title);
-  const trimmed = value.trim();
-  // Said, not cut: a maxLength would drop the end of a pasted title without a word.
-  const problem = !trimmed
-    ? 'A session title cannot be empty.'
-    : trimmed.length > MAX_TITLE
-      ? `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.`
-      : undefined;
-  const submit = () => {
-    if (problem) return;
-    if (trimmed !== title) store.post({ type: 'renameSession', sessionId, title: trimmed });
-    done();
-  };
-  return (
-    <form
-      class="title-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <input
-        type="text"
-        aria-label="Session title"
-        value={value}
-        ref={(el) => el?.focus()}
-        aria-invalid={problem ? true : undefined}
-        onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)}
-        onKeyDown={(e) => e.key === 'Escape' && done()}
-        onBlur={done}
-      />
-      {problem && <span class="error-text" role="alert">{problem}</span>}
-    </form>
-  );
-}
 
 export function SessionTabs() {
   const store = useStore();
@@ -179,72 +128,6 @@ export function Toolbar() {
   );
 }
 
-export function SessionHeader({ session, agent }: { session: SessionState; agent: AgentView | undefined }) {
-  const store = useStore();
-  const [renaming, setRenaming] = useState(false);
-  const sessionId = session.view.sessionId;
-  const t = session.transcript;
-  const title = session.view.title || t.title;
-  const usage = t.usage;
-  const st = STATUS_ICON[agent?.status ?? 'stopped'] ?? STATUS_ICON.stopped;
-  const pct = usage && usage.size > 0 ? Math.min(100, (usage.used / usage.size) * 100) : 0;
-  const cost = usage?.cost ? ` · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : '';
-  return (
-    <div class="session-header">
-      {renaming ? (
-        <TitleEditor sessionId={sessionId} title={title || ''} done={() => setRenaming(false)} />
-      ) : (
-        <h2 class="session-title">{title || 'Untitled session'}</h2>
-      )}
-      <button type="button" class="icon-button" aria-label="Rename session" title="Rename session" onClick={() => setRenaming(true)}>
-        <Icon name="edit" />
-      </button>
-      {session.view.capabilities.fork && (
-        <button type="button" class="icon-button" aria-label="Fork session" title="Fork session" onClick={() => store.post({ type: 'forkSession', sessionId })}>
-          <Icon name="repo-forked" />
-        </button>
-      )}
-      <span class={`agent-status status-${agent?.status ?? 'stopped'}`} title={agent?.detail}>
-        <Icon name={st.icon} spin={st.spin} />
-        {agent?.name ?? session.view.agentId} · {(agent?.status ?? 'stopped').replace('_', ' ')}
-      </span>
-      {agent?.account && (
-        <span class="agent-account" title={agent.account.detail}>
-          <Icon name="account" />
-          {agent.account.label}
-          {agent.account.signedIn !== false && (
-            <button type="button" class="link-button" onClick={() => store.post({ type: 'logout', agentId: agent.id })}>
-              Sign out
-            </button>
-          )}
-        </span>
-      )}
-      {usage && (
-        <span
-          class="usage"
-          role="meter"
-          aria-label="Context usage"
-          aria-valuemin={0}
-          aria-valuemax={usage.size}
-          aria-valuenow={usage.used}
-          aria-valuetext={`${formatTokens(usage.used)} of ${formatTokens(usage.size)} tokens${cost}`}
-        >
-          <span class="usage-bar" aria-hidden="true">
-            <span class="usage-fill" ref={(el) => {
-                if (el) el.style.width = `${pct}%`;
-              }} />
-          </span>
-          <span class="usage-text">
-            {formatTokens(usage.used)} / {formatTokens(usage.size)}
-            {cost}
-          </span>
-        </span>
-      )}
-      {t.rateLimits && t.rateLimits.length > 0 && <RateLimits windows={t.rateLimits} />}
-      {session.view.instructions && <InstructionsBadge view={session.view.instructions} agentName={agent?.name ?? session.view.agentId} />}
-    </div>
-  );
-}
 
 export function AgentBanners({ agent }: { agent: AgentView | undefined }) {
   const store = useStore();
