@@ -44,16 +44,20 @@ const VSIX = join(TEST_RESULTS, 'switchboard-test.vsix');
 // The VS Code tiers' guard against a hang (seconds): they share the machine with the Node tiers here.
 const GUARD = ['--timeout', '1800'];
 
-// In the order they are preferred when a slot is free: the long chain (typecheck, then host) first.
+// In the order they are preferred when a slot is free. The run lasts as long as its two long VS Code
+// tiers, so they start as soon as they can: e2e (the longest) right after typecheck and package, host
+// beside it; build, package and lint fit beside typecheck, and the short Node and VS Code tiers fill the
+// slots the long ones leave.
 const STEPS = [
-  { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: node, args: ['scripts/compile-tests.mjs'] },
+  { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
+  { name: 'package', cmd: node, args: ['scripts/package.mjs', '--out', VSIX] },
+  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile', ...GUARD], mocha: true, needs: ['typecheck', 'package'] },
   { name: 'host', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', ...GUARD], mocha: true, needs: ['build', 'typecheck'] },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'] },
   { name: 'real-agents', cmd: node, args: ['scripts/install-real-agents.mjs'] },
   { name: 'unit', cmd: node, args: mocha('.mocharc.unit.json'), mocha: true, needs: ['typecheck'] },
   { name: 'agents', cmd: node, args: mocha('.mocharc.agents.json'), mocha: true, needs: ['typecheck', 'real-agents'] },
-  { name: 'tooling', cmd: node, args: mocha('.mocharc.tooling.json'), mocha: true, needs: ['typecheck'] },
   {
     name: 'host-untrusted',
     cmd: node,
@@ -62,8 +66,7 @@ const STEPS = [
     needs: ['build', 'typecheck'],
   },
   { name: 'host-multi-root', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', '--multi-root'], mocha: true, needs: ['build', 'typecheck'] },
-  { name: 'package', cmd: node, args: ['scripts/package.mjs', '--out', VSIX] },
-  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile', ...GUARD], mocha: true, needs: ['typecheck', 'package'] },
+  { name: 'tooling', cmd: node, args: mocha('.mocharc.tooling.json'), mocha: true, needs: ['typecheck'] },
 ];
 
 // eslint-disable-next-line no-control-regex

@@ -195,32 +195,32 @@ export const THEMES = {
 } as const;
 export type ThemeKind = keyof typeof THEMES;
 
-function themeApplied(page: Page, cls: string, timeout: number): Promise<unknown> {
-  return page.waitForFunction(
-    (c) => {
-      const list = document.querySelector('.monaco-workbench')?.classList;
-      return !!list && list.contains(c) && [...list].some((n) => n.startsWith('vscode-theme-'));
-    },
-    cls,
-    { timeout },
-  );
-}
-
 /**
- * Switches `workbench.colorTheme` in the user settings file and waits until the workbench shows it.
- * code-server does not always notice the file change live, so after a few seconds the page is
- * reloaded (the open views are restored from the workbench state).
+ * Switches the color theme as a user does, with "Preferences: Color Theme" (it applies at once and writes
+ * `workbench.colorTheme` to the user settings), and waits until the workbench shows it. No page reload (a
+ * reload starts a new extension host, and the open sessions live there), and no settings file written
+ * behind the workbench's back (code-server does not always notice one).
  */
 export async function setColorTheme(page: Page, kind: ThemeKind): Promise<void> {
   const theme = THEMES[kind];
-  updateSettings({ 'workbench.colorTheme': theme.name });
-  try {
-    await themeApplied(page, theme.cls, 5_000);
-  } catch {
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await themeApplied(page, theme.cls, 60_000);
-    await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
-  }
+  const applied = () => page.evaluate((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls);
+  if (await applied()) return;
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  // The palette's input is reused: wait until it is the theme picker's (its placeholder names the theme).
+  await page
+    .waitForFunction(() => /theme/i.test(document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? ''), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
+  await input.fill(theme.name);
+  // Click the theme's own row (Enter could hit "Browse Additional Color Themes…", which needs the network).
+  // VS Code 1.100 labels "Default Light Modern" as "Light Modern" and shows the setting value as the description.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).filter({ hasNotText: /Browse Additional/ }).first();
+  await row.waitFor();
+  await row.click();
+  await page.waitForFunction((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls, { timeout: 30_000 });
+  await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible' });
 }
 
 /** Saves a full-page PNG as test-results/e2e/<name>.png and returns its path. */
