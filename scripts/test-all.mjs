@@ -94,6 +94,7 @@ async function runStep(step) {
   console.log(`[${clock()}] start ${step.name}: ${[step.cmd === node ? 'node' : step.cmd, ...step.args].join(' ')}`);
   const log = createWriteStream(join(LOGS, `${step.name}.log`));
   const started = Date.now();
+  const startedAt = (started - t0) / 1000;
   const { code, output } = await run(step.cmd, step.args, {
     cwd: REPO,
     env: { ...process.env, FORCE_COLOR: '0' },
@@ -110,7 +111,7 @@ async function runStep(step) {
     note = 'step failed (counted as 1 failure)';
   }
   console.log(`\n━━━ ${step.name} ${status} in ${seconds.toFixed(1)} s\n${output.trimEnd()}\n━━━ end of ${step.name}\n`);
-  return { ...step, status, ...counts, seconds, note, code };
+  return { ...step, status, ...counts, seconds, startedAt, note, code };
 }
 
 /** Runs the steps as their needs allow, at most `jobs` at a time, in STEPS order of preference. */
@@ -142,7 +143,8 @@ for (const step of STEPS) {
   const r = results.get(step.name);
   const tests = r.mocha && r.status !== 'skipped' ? `${r.passed} passed, ${r.failed} failed` : '';
   const time = r.seconds !== undefined ? `${r.seconds.toFixed(1)} s` : '';
-  console.log(`  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${time.padStart(8)}  ${tests}${r.note ? `  ${r.note}` : ''}`);
+  const at = r.startedAt !== undefined ? `from ${r.startedAt.toFixed(0)} s` : '';
+  console.log(`  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${time.padStart(8)} ${at.padStart(10)}  ${tests}${r.note ? `  ${r.note}` : ''}`);
 }
 console.log(`  total ${((Date.now() - t0) / 1000).toFixed(1)} s with ${jobs} job(s) at a time`);
 const all = [...results.values()];
