@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { LogChannels } from './host/log/logChannels';
 import { LazyServices } from './host/startup/lazyServices';
+import { shutDownAgents } from './host/startup/shutdown';
 import type { SwitchboardApi } from './host/startup/services';
 
 export type { SwitchboardApi } from './host/startup/services';
@@ -37,8 +38,9 @@ export function activate(context: vscode.ExtensionContext): SwitchboardExports {
 
 export async function deactivate(): Promise<void> {
   // Stop every agent (and its process tree) before the extension host goes away.
+  const backend = servicesForDeactivate?.api?.backend;
   try {
-    await servicesForDeactivate?.api?.backend.dispose();
+    await shutDownAgents(backend && (() => backend.dispose()));
   } finally {
     servicesForDeactivate = undefined;
     logsForDeactivate?.dispose();

@@ -4,9 +4,10 @@ import type { Readable, Writable } from 'stream';
 import type { AgentDefinition } from './agentDefinition';
 import { AgentSpawnError } from './agentStartErrors';
 import { neverThrows, silentLogger, type AgentLogger } from './logger';
-import { killProcessTree, listDescendants, signalProcessTrees, waitForProcessesToExit, type EnvTag, type ProcessEntry } from './processTree';
+import { killProcessTree, killTreeNowSync, listDescendants, signalProcessTrees, waitForProcessesToExit, type EnvTag, type ProcessEntry } from './processTree';
 import { buildSpawnInvocation, getPathFromEnv, resolveCommand } from './resolveCommand';
 import type { LoginShellEnvironment } from './shellEnvironment';
+import { forgetAgent, trackAgent, type KillableTree } from './liveAgents';
 import { LineRing, LineSplitter } from './stderrLines';
 
 /*
@@ -108,11 +109,13 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
     child.once('error', onError);
     child.once('spawn', onSpawn);
   });
-  return new AgentProcess(child, options, resolved.executable, platform, tag);
+  const agent = new AgentProcess(child, options, resolved.executable, platform, tag);
+  trackAgent(agent);
+  return agent;
 }
 
 /** A started agent. Create with `startAgentProcess`. */
-export class AgentProcess {
+export class AgentProcess implements KillableTree {
   readonly pid: number;
   /** The protocol layer writes JSON-RPC here. Errors (EPIPE after a crash) are logged, not thrown. */
   readonly stdin: Writable;
@@ -172,7 +175,7 @@ export class AgentProcess {
         for (const listener of [...this.exitListeners]) listener(exit);
         this.exitListeners.clear();
         // A crashed wrapper can leave the real agent running in our process group.
-        if (!exit.requested) void this.terminateLeftovers([]);
+        if (!exit.requested) void this.terminateLeftovers([]).finally(() => forgetAgent(this));
       });
     });
   }
@@ -230,7 +233,30 @@ export class AgentProcess {
   private async finishStop(snapshot: ProcessEntry[], timeouts: StopTimeouts): Promise<AgentExit> {
     const exit = await this.exited;
     await this.terminateLeftovers(snapshot, timeouts.terminateMs);
+    forgetAgent(this);
     return exit;
+  }
+
+  /**
+   * Synchronously SIGKILLs the agent (while it runs), its process group and (Linux) every process
+   * carrying this run's tag: no grace, no waiting, so it completes even when the host exits right after.
+   */
+  killTreeNow(): void {
+    this.stopRequested = true;
+    if (this.platform === 'win32') {
+      if (this.running) void killProcessTree(this.pid, 'SIGKILL', { platform: this.platform });
+    } else {
+      if (this.running) {
+        try {
+          process.kill(this.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      const killed = killTreeNowSync(this.tag, this.pid, this.platform);
+      if (killed.length > 0) this.logger.info(`${this.options.definition.name}: killed ${killed.length} remaining process(es) of the agent: ${killed.join(', ')}.`);
+    }
+    forgetAgent(this);
   }
 
   /** After the agent itself exited: SIGTERM, then SIGKILL, whatever remains of its tree, group and tag. */

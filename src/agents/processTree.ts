@@ -1,5 +1,5 @@
 import { execFile } from 'child_process';
-import { promises as fsp, readFileSync } from 'fs';
+import { promises as fsp, readdirSync, readFileSync } from 'fs';
 
 /*
  * Killing only the direct child is not enough: `npx` (and other wrappers) start the real agent as a
@@ -137,6 +137,36 @@ async function taggedAmong(processes: readonly ProcessEntry[], tag: EnvTag): Pro
     }),
   );
   return found.filter((pid): pid is number => pid !== undefined);
+}
+
+/**
+ * Synchronous, for the last moments of an extension host that is exiting (no later tick is guaranteed):
+ * SIGKILLs process group `processGroup` and (Linux) every process whose environment holds `tag`.
+ * Returns the tagged pids that were signalled.
+ */
+export function killTreeNowSync(tag: EnvTag, processGroup: number | undefined, platform: NodeJS.Platform = process.platform): number[] {
+  if (platform === 'win32') return [];
+  if (processGroup !== undefined) signalQuietly(-processGroup, 'SIGKILL');
+  if (platform !== 'linux') return [];
+  const needle = `${tag.name}=${tag.value}`;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const signalled: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${name}/environ`, 'utf8');
+    } catch {
+      continue; // exited meanwhile, or not ours to read
+    }
+    if (environ.split('\0').includes(needle) && signalQuietly(Number(name), 'SIGKILL')) signalled.push(Number(name));
+  }
+  return signalled;
 }
 
 /** Polls until none of `pids` is alive (true) or the timeout passes (false). */
