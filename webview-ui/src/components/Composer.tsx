@@ -54,7 +54,7 @@ function readImage(file: File): Promise<ImageAttachment> {
 export function Composer({ session }: { session: SessionState | undefined }) {
   const store = useStore();
   const key = session?.view.sessionId ?? NO_SESSION;
-  const [draft, setDraftState] = useState<Draft>(() => store.draft(key));
+  const [draft, setDraftState] = useState<Draft>(() => store.ui.draft(key));
   const [draftKey, setDraftKey] = useState(key);
   const [trigger, setTrigger] = useState<Trigger | undefined>();
   const [active, setActive] = useState(0);
@@ -71,13 +71,13 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   // Switching tabs swaps the draft.
   if (draftKey !== key) {
     setDraftKey(key);
-    setDraftState(store.draft(key));
+    setDraftState(store.ui.draft(key));
     setTrigger(undefined);
   }
 
   const setDraft = (d: Draft) => {
     setDraftState(d);
-    store.setDraft(key, d);
+    store.ui.setDraft(key, d);
   };
 
   useEffect(
@@ -91,11 +91,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   useEffect(() => {
     // Chips the store took between this composer's render and now (a webview that just loaded gets them
     // right after its init) would otherwise wait for the next request.
-    const stored = store.draft(key);
+    const stored = store.ui.draft(key);
     if (stored.mentions.length !== draft.mentions.length || stored.text !== draft.text) setDraftState(stored);
     setNoticeState(store.composerNotice);
     return store.onComposerRequest(() => {
-      setDraftState(store.draft(key));
+      setDraftState(store.ui.draft(key));
       setNotice(store.composerNotice);
       textarea.current?.focus();
     });
@@ -168,7 +168,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
         ...(starting ? { newSessionRequestId: starting.requestId } : {}),
         prompt,
       });
-    store.rememberSent(text);
+    store.ui.rememberSent(text);
     recallIndex.current = undefined;
     setDraft({ text: '', mentions: [], images: [] });
     setTrigger(undefined);
@@ -227,7 +227,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       return true;
     }
     const read = await Promise.all(images.map(readImage));
-    const d = store.draft(key);
+    const d = store.ui.draft(key);
     setDraft({ ...d, text: textarea.current?.value ?? d.text, images: [...d.images, ...read] });
     return true;
   };

@@ -57,7 +57,7 @@ export function Collapsible(props: {
   children: () => ComponentChildren;
 }) {
   const store = useStore();
-  const [open, setOpen] = useState(() => store.isExpanded(props.id, props.defaultOpen ?? false));
+  const [open, setOpen] = useState(() => store.ui.isExpanded(props.id, props.defaultOpen ?? false));
   const bodyId = `c-${props.id}`;
   return (
     <div class={`collapsible ${props.className ?? ''}${open ? ' open' : ''}`}>
@@ -69,7 +69,7 @@ export function Collapsible(props: {
         aria-label={props.ariaLabel}
         onClick={() => {
           setOpen(!open);
-          store.setExpanded(props.id, !open);
+          store.ui.setExpanded(props.id, !open);
         }}
       >
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
