@@ -1,5 +1,5 @@
 import type { ChatStore } from '../store';
-import { StoreContext, useStore, useStoreVersion } from './common';
+import { StoreContext, useStore, useStoreVersion } from './storeHooks';
 import { ChangedFiles } from './ChangedFiles';
 import { Composer } from './Composer';
 import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionTabs, Toolbar } from './Panels';

@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks';
 import { NO_SESSION, type SessionState } from '../store';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { ComposerAttachments } from './ComposerAttachments';
 import { ComposerSuggestions, SUGGESTIONS_ID } from './ComposerSuggestions';
 import { droppedMentions, imageFiles, readImage } from './composerDrop';

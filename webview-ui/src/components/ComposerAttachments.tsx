@@ -1,5 +1,5 @@
 import type { Draft } from '../store';
-import { Icon } from './common';
+import { Icon } from './Icon';
 import { MentionChip } from './MentionChip';
 
 /** The draft's mention chips and pasted images, each removable. */

@@ -1,5 +1,6 @@
 import type { TranscriptContent } from '../../../src/shared/transcript';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 /** What the host accepts in one copy (its message schema's bound). */
 const MAX_COPY = 1_000_000;

@@ -3,7 +3,7 @@ import { BlockPages, type PageItem } from '../blockPages';
 import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
 import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
-import { memo } from './common';
+import { memo } from './memo';
 
 const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
   return <div class={inline ? 'md-block md-inline' : 'md-block'} dangerouslySetInnerHTML={{ __html: html }} />;

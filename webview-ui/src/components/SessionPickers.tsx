@@ -1,5 +1,5 @@
 import type { SessionState } from '../store';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 import { Picker, type PickerChoices } from './Picker';
 import { optionLabel, pickerPlan, type SelectOption } from './sessionPickerPlan';
 

@@ -1,7 +1,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Draft } from '../store';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 
 /**
  * The composer's draft for the tab shown (`key`), kept in the store's UI state so it survives a reload;

@@ -1,5 +1,5 @@
 import { useRef } from 'preact/hooks';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 
 /**
  * Up in an empty composer, or at the start of a message it recalled, brings back the messages sent before,

@@ -4,7 +4,7 @@ import { labelThenDetail, rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { AvailableCommand } from '../../../src/shared/transcript';
 import { groupMentions } from '../mentionGroups';
 import type { Draft, SessionState } from '../store';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 import { findTrigger, type Trigger } from './composerTrigger';
 
 export type Suggestion = { kind: 'command'; command: AvailableCommand } | { kind: 'mention'; candidate: MentionCandidate };
