@@ -1,14 +1,17 @@
 // The end of a turn through the real extension with the fake agent: the turn is idle the moment its end
 // shows in the chat (the session owns "running"; the changed files and the checkpoint's end are recorded
-// after, and what needs them waits for them), so "Restore checkpoint" right after the end is not refused.
+// after, and what needs them waits for them), so "Restore checkpoint" right after the end is not refused;
+// the demo agent's whole tour (an edit through fs/write_text_file behind a permission, a terminal command)
+// is idle the moment its end shows too.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { CheckpointView } from '../../../src/shared/checkpoints';
-import { waitFor, workspaceRoot } from '../index';
+import { repoRoot, setSettings, waitFor, workspaceRoot } from '../index';
 import { prompt, transcriptOf, withFakeAgents } from './helpers';
 
 const AGENT = 'Turn end agent (host test)';
+const DEMO = 'Turn end demo agent (host test)';
 
 describe('the end of a turn', function () {
   this.timeout(120_000);
@@ -18,6 +21,43 @@ describe('the end of a turn', function () {
   afterEach(async () => {
     while (ctx.sb.diffReview.pendingTurns().length > 0) ctx.sb.diffReview.keepAll();
     for (const s of ctx.sb.backend.getSessions()) await ctx.sb.backend.closeSession(s.view.sessionId);
+  });
+
+  /** The session's turn state in the first macrotask after the chat got the turn's end. */
+  function turnAtEnd(id: string): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const sub = ctx.sb.backend.onDidApplyOps((e) => {
+        if (e.sessionId !== id || !e.ops.some((op) => op.op === 'append' && op.item.kind === 'turn_end')) return;
+        sub.dispose();
+        setTimeout(() => resolve(viewOf(id)?.turn), 0);
+      });
+    });
+  }
+
+  it("the demo agent's tour (an edit allowed, a command run) is idle when its end shows", async () => {
+    const greet = path.join(workspaceRoot(), 'src', 'greet.js');
+    const original = fs.readFileSync(greet);
+    const restore = await setSettings({
+      'switchboard.agents': { [AGENT]: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'agents', 'fake-agent.mjs')] }, [DEMO]: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'agents', 'demo-agent.mjs')] } },
+    });
+    try {
+      await waitFor(() => ctx.sb.backend.getAgents().some((a) => a.id === DEMO), 'the demo agent listed');
+      const id = await ctx.sb.backend.newSession(DEMO);
+      const atEnd = turnAtEnd(id);
+      const sent = ctx.sb.backend.sendPrompt(id, prompt('hello, the whole tour'));
+      const requestId = await waitFor(() => viewOf(id)?.permissions[0]?.requestId, 'the edit to ask for permission', 60_000);
+      const allow = viewOf(id)?.permissions[0]?.options.find((o) => o.kind.startsWith('allow'))?.optionId;
+      assert.ok(allow, 'an allow option');
+      ctx.sb.chat.controller.handleMessage({ type: 'permissionAnswer', sessionId: id, requestId, answer: { optionId: allow } });
+      assert.strictEqual(await atEnd, 'idle', 'the tour is idle once its end shows');
+      await sent;
+      const items = transcriptOf(ctx.sb, id).items;
+      assert.ok(items.some((i) => i.kind === 'turn_end' && i.stopReason === 'end_turn'), 'the tour ended normally');
+      assert.ok(!items.some((i) => i.kind === 'tool_call' && (i.status === 'in_progress' || i.status === 'pending')), 'no tool call shows running');
+    } finally {
+      fs.writeFileSync(greet, original);
+      await restore();
+    }
   });
 
   it('is idle when its end shows, and a restore asked for then is not refused', async () => {
