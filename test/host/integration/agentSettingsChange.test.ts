@@ -16,33 +16,33 @@ describe('an agent whose settings change while it runs', function () {
   const recordBefore = path.join(dir, 'before.jsonl');
   const afterRestart = path.join(dir, 'after.jsonl');
   const ctx = withFakeAgents({ [AGENT]: [`--record=${recordBefore}`] });
-  const agentView = () => ctx.sb.backend.getAgents().find((a) => a.id === AGENT);
+  const agentView = () => ctx.sb.backend.agents.views().find((a) => a.id === AGENT);
   const prompts = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"session/prompt"')).length : 0);
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('keeps running as started, says what changed and offers the restart that applies it', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt('first'));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('first'));
     assert.strictEqual(prompts(recordBefore), 1);
     assert.strictEqual(agentView()?.settingsToApply, undefined, 'nothing to apply yet');
 
     await setSettings({ 'switchboard.agents': { [AGENT]: { command: 'node', args: [fakeAgent, `--record=${afterRestart}`], env: { SWITCHBOARD_TEST_CHANGED: '1' } } } });
     await waitFor(() => agentView()?.settingsToApply?.join(',') === 'args,env', 'the chat to be told the args and env changed', 30_000);
     assert.strictEqual(agentView()?.status, 'ready', 'the agent was not restarted behind the user');
-    await ctx.sb.backend.sendPrompt(id, prompt('second, still the process started before'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('second, still the process started before'));
     assert.deepStrictEqual([prompts(recordBefore), prompts(afterRestart)], [2, 0]);
 
     // The banner's button.
     ctx.sb.chat.controller.handleMessage({ type: 'restartAgent', agentId: AGENT });
     await waitFor(() => agentView()?.status === 'ready' && agentView()?.settingsToApply === undefined, 'the restart to apply the settings', 60_000);
-    await ctx.sb.backend.sendPrompt(id, prompt('third, in the restarted agent'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('third, in the restarted agent'));
     assert.strictEqual(prompts(afterRestart), 1, 'the restarted agent runs with the new args');
   });
 
   it('a change that a start does not read (a default mode) asks for no restart', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt('running'));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('running'));
     const current = ctx.sb.configuration.find(AGENT);
     assert.ok(current);
     await setSettings({ 'switchboard.agents': { [AGENT]: { command: current.command, args: [...current.args], env: { ...current.env }, defaultMode: 'plan' } } });

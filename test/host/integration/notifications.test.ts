@@ -40,7 +40,7 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
   this.timeout(180_000);
   const ctx = withFakeAgents({ [AGENT]: [] });
   const backend = () => ctx.sb.backend;
-  const viewOf = (id: string) => backend().getSessions().find((s) => s.view.sessionId === id)?.view;
+  const viewOf = (id: string) => backend().sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
   let recorder: ReturnType<typeof recordNotifications>;
   /** The badge values the attention code set on the chat view, in order (undefined: none). */
   const badges: (number | undefined)[] = [];
@@ -59,7 +59,7 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
       setBadge(b);
     };
     // The attention code loads with the first session.
-    await backend().newSession(AGENT);
+    await backend().lifecycle.open(AGENT);
     await waitFor(async () => (await vscode.commands.getCommands(true)).includes(SHOW), 'the attention code', 30_000);
   });
 
@@ -70,7 +70,7 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
   });
 
   afterEach(async () => {
-    for (const s of backend().getSessions()) await backend().closeSession(s.view.sessionId);
+    for (const s of backend().sessions.snapshots()) await backend().lifecycle.close(s.view.sessionId);
     await restoreSetting?.();
     restoreSetting = undefined;
   });
@@ -82,8 +82,8 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
   /** The user looks at this session: the window focused, the chat on screen, the session its tab. */
   async function watch(id: string): Promise<void> {
     await vscode.commands.executeCommand('switchboard.chat.focus');
-    backend().selectSession(id);
-    await waitFor(() => ctx.sb.chat.isVisible && backend().getActiveSessionId() === id, 'the chat to show the session', 30_000);
+    backend().sessions.select(id);
+    await waitFor(() => ctx.sb.chat.isVisible && backend().sessions.activeTabId() === id, 'the chat to show the session', 30_000);
     assert.ok(vscode.window.state.focused, 'the workbench window has the focus (the test host keeps it focused)');
   }
 
@@ -94,7 +94,7 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
 
   /** Sends `permission` and waits until its request is pending; returns the request. */
   async function permissionWaits(id: string): Promise<{ sent: Thenable<void>; requestId: string }> {
-    const sent = backend().sendPrompt(id, prompt('permission'));
+    const sent = backend().sessions.require(id).prompt(prompt('permission'));
     const requestId = await waitFor(() => viewOf(id)?.permissions[0]?.requestId, 'the permission request', 60_000);
     return { sent, requestId };
   }
@@ -106,12 +106,12 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
   it('off: no notification for a turn that ends or a permission that waits while hidden; the badge still counts them', async () => {
     await notifications('off');
     await hideChat();
-    const ended = await backend().newSession(AGENT);
+    const ended = await backend().lifecycle.open(AGENT);
     const before = badge();
-    await backend().sendPrompt(ended, prompt('ends while the chat is hidden'));
+    await backend().sessions.require(ended).prompt(prompt('ends while the chat is hidden'));
     await waitFor(() => badge() === before + 1, 'the badge to count the ended turn', 30_000);
 
-    const asking = await backend().newSession(AGENT);
+    const asking = await backend().lifecycle.open(AGENT);
     const { sent, requestId } = await permissionWaits(asking);
     await waitFor(() => badge() === before + 2, 'the badge to count the permission request', 30_000);
     allow(asking, requestId);
@@ -121,10 +121,10 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
 
   it('always: a notification while you watch the session, one per wait; a permission answered in the chat closes its notification', async () => {
     await notifications('always');
-    const id = await backend().newSession(AGENT);
+    const id = await backend().lifecycle.open(AGENT);
     await watch(id);
     const before = badge();
-    await backend().sendPrompt(id, prompt('ends while watched'));
+    await backend().sessions.require(id).prompt(prompt('ends while watched'));
     await waitFor(() => noticesOf(id, /finished/).length === 1, 'the notification of the turn end', 30_000);
     assert.strictEqual(badge(), before, 'a session you watch is not counted as waiting');
 
@@ -140,12 +140,12 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
 
   it('whenHidden: nothing for the session you watch; one notification for another session, closed when answered in the chat', async () => {
     await notifications('whenHidden');
-    const watched = await backend().newSession(AGENT);
-    const other = await backend().newSession(AGENT);
+    const watched = await backend().lifecycle.open(AGENT);
+    const other = await backend().lifecycle.open(AGENT);
     await watch(watched);
-    await backend().sendPrompt(watched, prompt('ends while watched'));
+    await backend().sessions.require(watched).prompt(prompt('ends while watched'));
     // The other session's turn ends after: once it is notified, the watched one's end was decided too.
-    await backend().sendPrompt(other, prompt('ends in a tab not shown'));
+    await backend().sessions.require(other).prompt(prompt('ends in a tab not shown'));
     await waitFor(() => noticesOf(other, /finished/).length === 1, 'the notification of the other session', 30_000);
     assert.deepStrictEqual(noticesOf(watched, /./).map((n) => n.title), [], 'no notification for the session watched');
 

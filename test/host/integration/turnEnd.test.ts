@@ -16,18 +16,18 @@ const DEMO = 'Turn end demo agent (host test)';
 describe('the end of a turn', function () {
   this.timeout(120_000);
   const ctx = withFakeAgents({ [AGENT]: [] });
-  const viewOf = (id: string) => ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view;
+  const viewOf = (id: string) => ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
 
   afterEach(async () => {
     while (ctx.sb.diffReview.pendingTurns().length > 0) ctx.sb.diffReview.keepAll();
-    for (const s of ctx.sb.backend.getSessions()) await ctx.sb.backend.closeSession(s.view.sessionId);
+    for (const s of ctx.sb.backend.sessions.snapshots()) await ctx.sb.backend.lifecycle.close(s.view.sessionId);
   });
 
   /** The session's turn state in the first macrotask after the chat got the turn's end. */
   function turnAtEnd(id: string): Promise<string | undefined> {
     return new Promise((resolve) => {
-      const sub = ctx.sb.backend.onDidApplyOps((e) => {
-        if (e.sessionId !== id || !e.ops.some((op) => op.op === 'append' && op.item.kind === 'turn_end')) return;
+      const sub = ctx.sb.backend.sessions.onDidApplyOps((e) => {
+        if (e.tabId !== id || !e.ops.some((op) => op.op === 'append' && op.item.kind === 'turn_end')) return;
         sub.dispose();
         setTimeout(() => resolve(viewOf(id)?.turn), 0);
       });
@@ -41,10 +41,10 @@ describe('the end of a turn', function () {
       'switchboard.agents': { [AGENT]: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'agents', 'fake-agent.mjs')] }, [DEMO]: { command: 'node', args: [path.join(repoRoot, 'test', 'fixtures', 'agents', 'demo-agent.mjs')] } },
     });
     try {
-      await waitFor(() => ctx.sb.backend.getAgents().some((a) => a.id === DEMO), 'the demo agent listed');
-      const id = await ctx.sb.backend.newSession(DEMO);
+      await waitFor(() => ctx.sb.backend.agents.views().some((a) => a.id === DEMO), 'the demo agent listed');
+      const id = await ctx.sb.backend.lifecycle.open(DEMO);
       const atEnd = turnAtEnd(id);
-      const sent = ctx.sb.backend.sendPrompt(id, prompt('hello, the whole tour'));
+      const sent = ctx.sb.backend.sessions.require(id).prompt(prompt('hello, the whole tour'));
       const requestId = await waitFor(() => viewOf(id)?.permissions[0]?.requestId, 'the edit to ask for permission', 60_000);
       const allow = viewOf(id)?.permissions[0]?.options.find((o) => o.kind.startsWith('allow'))?.optionId;
       assert.ok(allow, 'an allow option');
@@ -64,19 +64,19 @@ describe('the end of a turn', function () {
     const dir = path.join(workspaceRoot(), 'turn-end', `${process.pid}-${Date.now()}`);
     fs.mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'written.txt');
-    const id = await ctx.sb.backend.newSession(AGENT);
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
     // The first macrotask after the chat got the turn's end: what the user can click first.
     const atEnd = new Promise<{ turn: string | undefined; restore: Promise<CheckpointView> }>((resolve) => {
-      const sub = ctx.sb.backend.onDidApplyOps((e) => {
-        if (e.sessionId !== id || !e.ops.some((op) => op.op === 'append' && op.item.kind === 'turn_end')) return;
+      const sub = ctx.sb.backend.sessions.onDidApplyOps((e) => {
+        if (e.tabId !== id || !e.ops.some((op) => op.op === 'append' && op.item.kind === 'turn_end')) return;
         sub.dispose();
         setTimeout(() => {
           const userMessage = transcriptOf(ctx.sb, id).items.find((i) => i.kind === 'user_message');
-          resolve({ turn: viewOf(id)?.turn, restore: ctx.sb.backend.checkpoint(id, userMessage?.id ?? '', { kind: 'preview' }) });
+          resolve({ turn: viewOf(id)?.turn, restore: ctx.sb.backend.checkpoints.act(id, userMessage?.id ?? '', { kind: 'preview' }) });
         }, 0);
       });
     });
-    const sent = ctx.sb.backend.sendPrompt(id, prompt(`write ${file} written in the turn`));
+    const sent = ctx.sb.backend.sessions.require(id).prompt(prompt(`write ${file} written in the turn`));
     const { turn, restore } = await atEnd;
     assert.strictEqual(turn, 'idle', 'the turn is idle once its end shows');
     const view = await restore;
