@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { CheckpointView } from '../../../src/shared/checkpoints';
 import { repoRoot, setSettings, waitFor, workspaceRoot } from '../index';
-import { prompt, transcriptOf, withFakeAgents } from './helpers';
+import { prompt, stopAgent, transcriptOf, withFakeAgents } from './helpers';
 
 const AGENT = 'Turn end agent (host test)';
 const DEMO = 'Turn end demo agent (host test)';
@@ -55,6 +55,7 @@ describe('the end of a turn', function () {
       assert.ok(items.some((i) => i.kind === 'turn_end' && i.stopReason === 'end_turn'), 'the tour ended normally');
       assert.ok(!items.some((i) => i.kind === 'tool_call' && (i.status === 'in_progress' || i.status === 'pending')), 'no tool call shows running');
     } finally {
+      await stopAgent(ctx.sb, DEMO);
       fs.writeFileSync(greet, original);
       await restore();
     }
