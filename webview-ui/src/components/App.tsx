@@ -6,6 +6,7 @@ import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionTabs,
 import { SessionHeader } from './SessionHeader';
 import { SessionPickers } from './SessionPickers';
 import { ProviderSettings } from './ProviderSettings';
+import { RestartToApply } from './RestartToApply';
 import { Transcript } from './Transcript';
 
 function Chat() {
@@ -24,6 +25,7 @@ function Chat() {
       </header>
       <HistoryPanel />
       <AgentBanners agent={agent} />
+      <RestartToApply agent={agent} />
       {waiting.map((a) => (
         <AgentBanners key={a.id} agent={a} />
       ))}
