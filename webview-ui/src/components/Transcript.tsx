@@ -3,6 +3,7 @@ import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { useTranscriptFind } from '../find/useTranscriptFind';
 import type { SessionState } from '../store';
+import { sizeClass } from '../virtual/sizeClass';
 import { useVirtualList } from '../virtual/useVirtualList';
 import { useStore } from './common';
 import { ElicitationCard } from './Elicitation';
@@ -47,7 +48,8 @@ export function Transcript({ session }: { session: SessionState }) {
   const { view, transcript } = session;
   const items = transcript.items;
   const ids = useMemo(() => items.map((i) => i.id), [items]);
-  const list = useVirtualList(view.sessionId, ids, ref, area, content);
+  const classes = useMemo(() => items.map(sizeClass), [items]);
+  const list = useVirtualList(view.sessionId, ids, classes, ref, area, content);
   const find = useTranscriptFind(items, list, ref, area);
   const rendered = items.slice(list.range.start, list.range.end);
   const { inCard, standalone } = placePermissions(view.permissions, rendered);
@@ -103,7 +105,7 @@ export function Transcript({ session }: { session: SessionState }) {
           <div class="virtual-items" ref={area} aria-live={list.stuck ? undefined : 'off'}>
             <div class="virtual-spacer" style={{ height: `${list.padTop}px` }} aria-hidden="true" />
             {rendered.map((item) => (
-              <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id}>
+              <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id} data-size-class={sizeClass(item)}>
                 <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
               </div>
             ))}
