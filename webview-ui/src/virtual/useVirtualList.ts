@@ -41,6 +41,8 @@ interface ListState {
   scrolled: boolean;
   /** The animation frame that widens the overscan again, while one is requested. */
   widenFrame?: number;
+  /** The animation frame that renders the items a measurement asked for, while one is requested. */
+  correctFrame?: number;
 }
 
 export interface VirtualList {
@@ -69,12 +71,14 @@ function blockSize(e: ResizeObserverEntry): number {
 
 /**
  * `scroller`: the scrolling element; `area`: the element whose children are the rendered items (each with
- * `data-item-id`), preceded by the top spacer; `content`: everything scrolled (items and what follows them).
+ * `data-item-id`), preceded by the top spacer; `after`: what follows the items (observed, so the end is
+ * followed when it grows; not the whole content, whose size the spacers change inside the observer's
+ * callback: the browser would report that as a loop it cut short).
  * `key` names the list (a session): another key starts a new list. `classes`: each item's size class
  * (sizeClass.ts), whose measured heights estimate it until it is rendered; the rendered items carry it as
  * `data-size-class`.
  */
-export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>): VirtualList {
+export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
   const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false }), [key]);
@@ -109,9 +113,19 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     state.scrollTop = want;
   };
 
+  /** Whether the rendered items cover the viewport (by the heights known now). */
+  const covered = (r: ItemRange): boolean => {
+    const h = state.viewport || 1;
+    const i = anchorIndex();
+    const y = state.stick ? layout.total() - h : i >= 0 && state.anchor ? layout.top(i) + state.anchor.offset : state.scrollTop - areaTop();
+    return layout.top(r.start) <= Math.max(0, y) && layout.top(r.end) >= Math.min(layout.total(), y + h);
+  };
+
   /**
    * After new heights: the spacers take them at once (not on the next render, which a browser may paint
-   * after this frame), the position is restored, and the items render again if others are wanted now.
+   * after this frame), the position is restored, and the items render again if others are wanted: at
+   * once where the viewport would show a gap, else at the next frame (items mounted inside the observer's
+   * callback are measured only in a second round of its loop, which the browser cuts short).
    */
   const relayout = (): void => {
     const box = area.current;
@@ -124,13 +138,19 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     }
     restore();
     const next = wanted();
-    if (next.start !== r.start || next.end !== r.end) rerender();
+    if (next.start === r.start && next.end === r.end) return;
+    if (!covered(r) || typeof requestAnimationFrame !== 'function') rerender();
+    else
+      state.correctFrame ??= requestAnimationFrame(() => {
+        state.correctFrame = undefined;
+        rerender();
+      });
   };
 
   const observer = useRef<ResizeObserver | undefined>(undefined);
   useLayoutEffect(() => {
     const el = scroller.current;
-    const inner = content.current;
+    const inner = after.current;
     if (!el || !inner || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver((entries) => {
       let changed = false;
@@ -161,7 +181,9 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       observer.current = undefined;
       state.observed.clear();
       if (state.widenFrame !== undefined) cancelAnimationFrame(state.widenFrame);
+      if (state.correctFrame !== undefined) cancelAnimationFrame(state.correctFrame);
       state.widenFrame = undefined;
+      state.correctFrame = undefined;
     };
   }, [state]);
 
