@@ -223,6 +223,25 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(viewportTop(h, 'm500'), seen + 8 * ITEM, 'moved by the scroll only');
   });
 
+  it('a scroll whose event has not come yet is not undone by a measurement of an item above', async () => {
+    h = open(session(1000));
+    scrollTo(h, 500 * ITEM + 10);
+    await settle(h);
+    const el = scroller(h);
+    const above = renderedIds(h)[2]!;
+    act(() => {
+      el.scrollTop = 300 * ITEM; // the user's scroll: its event is dispatched at the next frame
+    });
+    resized(h, above, ITEM + 120);
+    assert.equal(el.scrollTop, 300 * ITEM, 'where the user scrolled to');
+    act(() => {
+      el.dispatchEvent(new Event('scroll'));
+    });
+    layOut();
+    const ids = renderedIds(h).map((id) => Number(id!.slice(1)));
+    assert.ok(ids.length > 0 && ids.every((n) => Math.abs(n - 300) < 20), `the items there are rendered: ${ids.join()}`);
+  });
+
   it('follows the end while the last message streams, not after the user scrolled up', () => {
     h = open(session(200));
     h.sendOps('s1', [{ op: 'appendText', index: 199, id: 'm199', contentIndex: 0, text: ' more' }]);

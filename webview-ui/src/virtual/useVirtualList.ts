@@ -95,8 +95,12 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     return layout.range((scroller.current?.scrollTop ?? 0) - areaTop(), state.viewport, state.overscan);
   };
 
-  /** Puts the scroll position where the state says: the end, or the anchor where it was. */
-  const restore = (): void => {
+  /**
+   * Puts the scroll position where the state says: the end, or the anchor where it was. Unless `asked`
+   * (a reveal, a new list), a position scrolled to since the anchor was taken wins: its scroll event,
+   * still to come, takes the new anchor.
+   */
+  const restore = (asked = false): void => {
     const el = scroller.current;
     if (!el) return;
     if (state.stick) {
@@ -109,8 +113,9 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     if (i < 0 || !state.anchor) return;
     const want = areaTop() + layout.top(i) + state.anchor.offset;
     if (Math.abs(state.scrollTop - want) < 1) return;
+    if (!asked && state.scrollTop >= 0 && Math.abs(el.scrollTop - state.scrollTop) >= 1) return;
     el.scrollTop = want;
-    state.scrollTop = want;
+    state.scrollTop = el.scrollTop;
   };
 
   /** Whether the rendered items cover the viewport (by the heights known now). */
@@ -220,7 +225,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     }
     if (state.restorePending || !ro) {
       state.restorePending = false;
-      restore();
+      restore(true);
     }
   });
 
