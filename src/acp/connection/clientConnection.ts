@@ -28,6 +28,7 @@ import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
 import { agentSupports, OPTIONAL_METHODS, type OptionalMethod } from './agentFeatures';
 import { clientCapabilitiesFor } from './clientCapabilities';
+import { SESSION_OPENERS, SubagentRoutes } from './subagentRoutes';
 import {
   CLIENT_REQUEST_PARAMS,
   type ClientRequestHandlers,
@@ -99,6 +100,8 @@ export class AcpClientConnection {
   private agentInfo: R.InitializeResult | undefined;
   /** Update types already logged as not understood (the first of each is logged; bounded). */
   private readonly unsupportedLogged = new Set<string>();
+  /** Which sessions are children of which (subagents), for routing their updates and requests. */
+  private readonly subagents = new SubagentRoutes();
 
   constructor(input: Readable, output: Writable, options: AcpClientOptions = {}) {
     this.logger = options.logger ?? silentLogger;
@@ -164,8 +167,10 @@ export class AcpClientConnection {
           issues: parsed.error.issues,
         });
       }
-      if (method === 'session/request_permission') return this.runPermission(parsed.data, context, run);
-      const result = await run(parsed.data, context);
+      const named = (parsed.data as { sessionId?: unknown }).sessionId;
+      const routed = typeof named === 'string' ? { ...context, route: this.subagents.routeOf(named) } : context;
+      if (method === 'session/request_permission') return this.runPermission(parsed.data, routed, run);
+      const result = await run(parsed.data, routed);
       return result ?? {};
     });
     return {
@@ -371,6 +376,11 @@ export class AcpClientConnection {
     return this.call(STEERING_METHOD, params, SteerResultSchema, request);
   }
 
+  /** The child sessions (subagents) announced below `sessionId`, at any depth, deepest first. */
+  subagentsOf(sessionId: string): string[] {
+    return this.subagents.descendantsOf(sessionId);
+  }
+
   /** Ask the agent to stop the session's turn; pending permission requests get `cancelled`. */
   async cancel(sessionId: string): Promise<void> {
     const pending = this.pendingPermissions.get(sessionId);
@@ -392,7 +402,9 @@ export class AcpClientConnection {
   // ---- internals --------------------------------------------------------------------
 
   private async call<T extends z.ZodMiniType>(method: string, params: unknown, schema: T, options?: SendOptions): Promise<z.output<T>> {
-    const raw = await this.channel.request(method, params, options);
+    const request = this.channel.request(method, params, options);
+    const named = method === 'session/load' || method === 'session/resume' ? (params as { sessionId: string }).sessionId : undefined;
+    const raw = await (SESSION_OPENERS.has(method) ? this.subagents.opens(request, named) : request);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new InvalidResponseError(method, parsed.error.issues);
     return parsed.data;
@@ -405,6 +417,8 @@ export class AcpClientConnection {
       return;
     }
     const update = notification.update;
+    if (update.sessionUpdate === 'subagent_update') this.subagents.announce(notification.sessionId, update.sessionId);
+    notification.route = this.subagents.routeOf(notification.sessionId);
     if (update.sessionUpdate === '$unsupported' && !this.unsupportedLogged.has(update.updateType) && this.unsupportedLogged.size < 50) {
       this.unsupportedLogged.add(update.updateType);
       this.logger.warn(`A session/update "${update.updateType}" was not understood (${update.reason}); shown as unsupported (later ones of this type are not logged)`);
