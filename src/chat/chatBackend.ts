@@ -100,6 +100,8 @@ export interface ChatBackend {
   steer?(sessionId: string, prompt: ComposerPrompt): Promise<SteerAnswer>;
   /** session/cancel; the backend marks the turn cancelled and answers pending permissions with cancelled. */
   cancel(sessionId: string): Promise<void>;
+  /** session/cancel on a child session (subagent) nested in the session, where the agent allows it. */
+  cancelSubagent(sessionId: string, subagentSessionId: string): Promise<void>;
   setMode(sessionId: string, modeId: string): Promise<void>;
   /** Legacy `session/set_model`. */
   setModel(sessionId: string, modelId: string): Promise<void>;

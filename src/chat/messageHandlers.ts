@@ -50,6 +50,7 @@ export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
     },
     steer: (m) => d.isOpen(m.sessionId) && steerMessage(b, queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
     cancel: (m) => b.cancel(m.sessionId),
+    cancelSubagent: (m) => b.cancelSubagent(m.sessionId, m.subagentSessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),
     queueSendNow: (m) => queue.sendNow(m.sessionId, m.queueId),

@@ -48,7 +48,11 @@ export class TranscriptState {
   /** Messages between sessions that went into a child's nest, by messageId (their chunks follow them). */
   private readonly nestedMessages = new Map<string, string>();
 
-  constructor(initial: Transcript | string) {
+  /** `idPrefix`: a nested child's items get ids of their own (`<its item id>.i1`), unique in the whole chat. */
+  constructor(
+    initial: Transcript | string,
+    private readonly idPrefix = '',
+  ) {
     this.transcript = typeof initial === 'string' ? emptyTranscript(initial) : initial;
     this.reindex();
   }
@@ -382,7 +386,7 @@ export class TranscriptState {
     if (item.kind !== 'subagent') return item;
     const nest = this.nests.get(item.sessionId);
     if (nest?.transcript === item.transcript) return item;
-    const state = new TranscriptState(item.transcript ?? emptyTranscript(item.sessionId));
+    const state = new TranscriptState(item.transcript ?? emptyTranscript(item.sessionId), `${item.id}.`);
     this.nests.set(item.sessionId, state);
     return item.transcript === state.transcript ? item : { ...item, transcript: state.transcript };
   }
@@ -396,7 +400,7 @@ export class TranscriptState {
   }
 
   private nextId(): string {
-    return `i${++this.seq}`;
+    return `${this.idPrefix}i${++this.seq}`;
   }
 
   private reindex(): void {
@@ -408,7 +412,7 @@ export class TranscriptState {
       if (item.kind === 'subagent') items[i] = this.adopt(item);
       const key = keyOf(item);
       if (key !== undefined) this.index.set(key, i);
-      const n = /^i(\d+)$/.exec(item.id);
+      const n = item.id.startsWith(this.idPrefix) ? /^i(\d+)$/.exec(item.id.slice(this.idPrefix.length)) : null;
       if (n) this.seq = Math.max(this.seq, Number(n[1]));
     }
   }

@@ -17,7 +17,7 @@ import {
 import type { ResolvedAgentDefinition } from '../../agents';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import type { Transcript, TranscriptItem } from '../../shared/transcript';
+import type { SubagentItem, Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
@@ -154,10 +154,24 @@ export class Session implements vscode.Disposable {
 
   /** A session/update from the agent. */
   receive(update: SessionUpdate): void {
-    if (this.suppressReplay) return;
-    const ops = this.state.apply(update);
+    if (!this.suppressReplay) this.take(update, this.state.apply(update));
+  }
+
+  /** An update of a child session nested in this one (subagents); `path` runs from this session's child down. */
+  receiveNested(path: readonly string[], update: SessionUpdate): void {
+    if (!this.suppressReplay) this.take(update, this.state.applyNested(path, update));
+  }
+
+  /** The nest of a child session (at any depth) in this session's transcript. */
+  subagent(sessionId: string): SubagentItem | undefined {
+    return this.state.nestOf(sessionId);
+  }
+
+  private take(update: SessionUpdate, ops: TranscriptOp[]): void {
     this.emit(ops);
-    const op = ops[0];
+    // A child's tool call (inside its nest) names the files this turn may change as the session's own do.
+    let op = ops[0];
+    while (op?.op === 'nest') op = op.ops[0];
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
     // Output chunks (_meta only) name no new file: no file reads per chunk.

@@ -26,10 +26,10 @@ import { AgentControl } from '../agents/agentControl';
 import { ActiveAgentStatus } from './activeAgentStatus';
 import { ChatEvents } from './chatEvents';
 import { agentRequestHandlers } from './agentRequests';
+import { cancelSubagent, deliverUpdate } from './childSessions';
 import { Checkpoints } from './checkpoints';
 import { openPlanFile } from './planFiles';
 import { RequestCards } from './requestCards';
-import { scopedSessionId } from './session';
 import { SessionConnector } from './sessionConnector';
 import { SessionDiffs } from './sessionDiffs';
 import { SessionHistory } from './sessionHistory';
@@ -235,6 +235,13 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.sessions.get(sessionId)?.cancel();
   }
 
+  async cancelSubagent(sessionId: string, subagentSessionId: string): Promise<void> {
+    const session = this.sessions.require(sessionId);
+    const connection = session.detached ? undefined : this.agents.running(session.agentId)?.connection;
+    if (!connection) throw new Error(`${session.agentId} is not running: its subagents ended with it.`);
+    await cancelSubagent(session, subagentSessionId, connection);
+  }
+
   setMode(sessionId: string, modeId: string): Promise<void> {
     return this.sessions.require(sessionId).setMode(modeId);
   }
@@ -314,9 +321,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   private onUpdate(agentName: string, notification: SessionNotification): void {
-    const session = this.sessions.scoped(scopedSessionId(agentName, notification.sessionId));
-    if (session) session.receive(notification.update);
-    else this.log.debug(`session/update for unknown session ${notification.sessionId}`);
+    deliverUpdate(this.sessions, agentName, notification, this.log);
   }
 
   /** Saves every open transcript (window closing). */

@@ -6,6 +6,7 @@ import { NotFoundError, errorMessage } from '../../acp';
 import type { FsBridge } from '../fs/fsBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import { cancelChildrenOf } from './childSessions';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
 import type { SessionConnector } from './sessionConnector';
@@ -138,10 +139,12 @@ export class SessionLifecycle {
 
   /** Ends the session's turn, saves its transcript, closes it at the agent (session/close) and drops the tab. */
   async close(session: Session): Promise<void> {
+    const connection = this.o.agents.running(session.agentId)?.connection;
+    // Its subagents stop with it, even those that outlived its turn.
+    if (connection && !session.detached) await cancelChildrenOf(session, connection).catch((e: unknown) => this.o.log.warn(`Cancelling subagents failed: ${errorMessage(e)}`));
     session.cancel();
     session.detach();
     await this.o.tabs.save(session);
-    const connection = this.o.agents.running(session.agentId)?.connection;
     if (connection && session.acpSessionId && connection.supports('session/close')) {
       await connection.closeSession(session.acpSessionId).catch((e: unknown) => this.o.log.warn(`session/close failed: ${errorMessage(e)}`));
     }

@@ -48,6 +48,7 @@ export class FakeBackend implements ChatBackend {
     return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(); }));
   }
   async cancel(id: string) { this.calls.push(['cancel', id]); }
+  async cancelSubagent(id: string, child: string) { this.calls.push(['cancelSubagent', id, child]); }
   async setMode(s: string, m: string) { this.calls.push(['setMode', s, m]); }
   async setModel(s: string, m: string) { this.calls.push(['setModel', s, m]); }
   async setConfigOption(s: string, c: string, v: string | boolean) { this.calls.push(['setConfigOption', s, c, v]); }
