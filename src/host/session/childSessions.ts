@@ -1,7 +1,7 @@
 // Child sessions (subagents) in the session layer: a child's updates go into the nest of the session the
 // client opened (the route comes from the connection's map, acp/connection/subagentRoutes.ts), its requests
 // are answered in that session's context (its folders, turn, changed files and permission cards), and the
-// user can cancel a child's work from its nest.
+// session cancels its children when it closes.
 import type * as vscode from 'vscode';
 import type { AcpClientConnection, SessionNotification, SessionRoute } from '../../acp';
 import { scopedSessionId, type Session } from './session';
@@ -37,14 +37,6 @@ export function requestOwner(route: SessionRoute | undefined, agentName: string,
 function working(session: Session, childId: string): boolean {
   const state = session.subagent(childId)?.state?.state;
   return state === 'running' || state === 'requires_action';
-}
-
-/** Cancel: `session/cancel` on the child's own session id, only when the agent granted it; the parent's turn goes on. */
-export async function cancelSubagent(session: Session, childId: string, connection: AcpClientConnection): Promise<void> {
-  const child = session.subagent(childId);
-  if (!child) throw new Error('That subagent is not part of this session.');
-  if (!child.cancellable) throw new Error(`${session.agentId} does not let this subagent be cancelled.`);
-  await connection.cancel(childId);
 }
 
 /** The session closes: its children still working are cancelled (where the agent lets them be). */

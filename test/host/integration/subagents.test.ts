@@ -19,7 +19,7 @@ describe('subagents: child sessions nested in the session that started them', fu
   after(() => fs.rmSync(record, { force: true }));
 
   const sb = () => context.sb;
-  const view = (id: string) => sb().backend.getSessions().find((s) => s.view.sessionId === id)?.view;
+  const view = (id: string) => sb().backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
   const items = (id: string) => transcriptOf(sb(), id).items;
   const nests = (id: string) => items(id).filter((i): i is SubagentItem => i.kind === 'subagent');
   const said = (list: readonly TranscriptItem[]) => list.filter((i) => i.kind === 'agent_message').map(textOf);
@@ -32,11 +32,11 @@ describe('subagents: child sessions nested in the session that started them', fu
       .map((r) => r.params.sessionId);
 
   it("nests the child's tool calls and messages under it, asks its permission in the session, and shows it finished", async () => {
-    const id = await sb().backend.newSession('Subagent Fake');
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
     send(id, 'subagent');
     const card = await waitFor(() => view(id)?.permissions.find((p) => p.title === 'Edit notes.txt'), "the child's permission card in the session");
     assert.strictEqual(nests(id)[0]?.state?.state, 'requires_action', 'the child waits for the user');
-    sb().backend.answerPermission(id, card.requestId, { optionId: 'allow' });
+    sb().backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
     await idle(id, 'the turn to end');
     const [nest] = nests(id);
     assert.ok(nest, 'a nest for the child');
@@ -56,7 +56,7 @@ describe('subagents: child sessions nested in the session that started them', fu
   });
 
   it("Cancel from the chat sends session/cancel on the child alone; the session's turn goes on", async () => {
-    const id = await sb().backend.newSession('Subagent Fake');
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
     send(id, 'subagent wait');
     const nest = await waitFor(() => nests(id).find((n) => n.state?.state === 'running' && said(n.transcript.items).length > 0), 'the child to work');
     await sb().chat.controller.handleMessage({ type: 'cancelSubagent', sessionId: id, subagentSessionId: nest.sessionId });
@@ -69,7 +69,7 @@ describe('subagents: child sessions nested in the session that started them', fu
   });
 
   it('keeps the updates of a child never announced under "Unknown subagent"', async () => {
-    const id = await sb().backend.newSession('Subagent Fake');
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
     send(id, 'subagent unknown');
     await idle(id, 'the turn to end');
     const ghost = nests(id).find((n) => n.unannounced);
@@ -80,7 +80,7 @@ describe('subagents: child sessions nested in the session that started them', fu
 
   it('a child that outlives the turn keeps updating its nest; one still working is cancelled when its session closes', async () => {
     const gate = `subagent-gate-${Date.now()}`;
-    const id = await sb().backend.newSession('Subagent Fake');
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
     send(id, `subagent outlive ${gate}`);
     await idle(id, 'the turn to end before the child');
     assert.strictEqual(nests(id)[0].state?.state, 'running');
@@ -90,18 +90,18 @@ describe('subagents: child sessions nested in the session that started them', fu
     } finally {
       fs.rmSync(path.join(workspaceRoot(), gate), { force: true });
     }
-    const closing = await sb().backend.newSession('Subagent Fake');
+    const closing = await sb().backend.lifecycle.open('Subagent Fake');
     send(closing, `subagent outlive never-${gate}`);
     await idle(closing, 'the turn to end');
     const child = nests(closing)[0].sessionId;
-    await sb().backend.closeSession(closing);
+    await sb().backend.lifecycle.close(closing);
     await waitFor(() => cancels().includes(child), 'session/cancel for the child of the closed session', 30_000);
   });
 
   it("a child's file read outside the session's folders is refused as the session's own would be", async () => {
     const restore = await setSettings({ 'switchboard.fileAccess': 'deny' });
     try {
-      const id = await sb().backend.newSession('Subagent Fake');
+      const id = await sb().backend.lifecycle.open('Subagent Fake');
       const outside = path.join(os.tmpdir(), `switchboard-outside-${Date.now()}.txt`);
       fs.writeFileSync(outside, 'secret');
       try {
