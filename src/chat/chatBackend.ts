@@ -87,6 +87,8 @@ export interface ChatSession {
   steer(prompt: ComposerPrompt): Promise<SteerAnswer>;
   /** session/cancel; the turn shows cancelling and pending permissions are answered cancelled. */
   cancel(): void;
+  /** session/cancel on a child session (subagent) nested in this one, where the agent allows it; the turn goes on. */
+  cancelSubagent(subagentSessionId: string): Promise<void>;
   setMode(modeId: string): Promise<void>;
   /** Legacy `session/set_model`. */
   setModel(modelId: string): Promise<void>;

@@ -56,6 +56,7 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     },
     steer: (m) => deps.isOpen(m.sessionId) && steerMessage(session(m.sessionId), queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
     cancel: (m) => sessions.get(m.sessionId)?.cancel(),
+    cancelSubagent: (m) => sessions.get(m.sessionId)?.cancelSubagent(m.subagentSessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),
     queueSendNow: (m) => queue.sendNow(m.sessionId, m.queueId),

@@ -78,6 +78,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Into the running turn where the agent steers, else like `prompt`. */
   message('steer', { sessionId: id, prompt: composerPromptSchema }),
   message('cancel', { sessionId: id }),
+  /** Cancel one subagent's work (`session/cancel` on the child session); the parent's turn goes on. */
+  message('cancelSubagent', { sessionId: id, subagentSessionId: id }),
   message('queueEdit', { sessionId: id, queueId: id, text }),
   message('queueRemove', { sessionId: id, queueId: id }),
   /** Cancel the running turn and send this queued message right after. */
