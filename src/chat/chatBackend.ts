@@ -1,5 +1,7 @@
-// The ONLY interface between the chat panel (src/chat + webview-ui) and the rest of the extension.
-// src/host/session implements it on top of the real ACP sessions (connection + reducer + host bridges).
+// The ONLY interface between the chat panel (src/chat + webview-ui) and the rest of the extension: a few
+// narrow ports, each implemented in src/host by the object that does the work (named beside each port).
+// A message handler resolves its session once (`sessions.get(tabId)`) and calls it.
+// `tabId` is the chat's key of a session tab; the agent's own session id never crosses this boundary.
 // No `vscode` import: a `vscode.EventEmitter<T>['event']` satisfies `ChatEvent<T>`.
 
 import type {
@@ -31,7 +33,7 @@ export type ChatEvent<T> = (listener: (e: T) => unknown) => Disposable;
 
 /** The ops a session's transcript went through, in order (the webview applies the same ops). */
 export interface TranscriptOpsEvent {
-  sessionId: string;
+  tabId: string;
   ops: readonly TranscriptOp[];
 }
 
@@ -65,97 +67,145 @@ export interface HostUi {
   showProtocolLog(): Promise<void>;
   /** Opens the ACP Registry list (switchboard.addAgentFromRegistry). */
   addAgentFromRegistry(): Promise<void>;
-  queryMentions(query: string, sessionId: string | undefined): Promise<MentionCandidate[]>;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Shown to the user (non-modal). */
   showError(message: string): void;
 }
 
-export interface ChatBackend {
-  // ---- state (read on every webview handshake) ----
-  getAgents(): AgentView[];
-  /** Agent a new session uses when none is chosen (a key of getAgents()). */
-  getDefaultAgentId(): string | undefined;
-  getSessions(): BackendSessionSnapshot[];
-  getActiveSessionId(): string | undefined;
-  getHistory(): HistoryItem[];
-  /** Output of terminals that tool calls embed (bounded by the host's terminal buffers). */
-  getTerminals(): TerminalSnapshot[];
-
-  // ---- actions from the panel ----
-  /**
-   * Starts a session (spawns / reuses the agent) and makes it active. Resolves with its id. Rejects with
-   * AuthRequiredError when the agent needs sign-in first (its methods are then shown in the chat);
-   * `afterSignIn` runs with the session opened once the user has signed in.
-   */
-  newSession(agentId?: string, afterSignIn?: (sessionId: string) => void): Promise<string>;
-  selectSession(sessionId: string): void;
-  closeSession(sessionId: string): Promise<void>;
-  /**
-   * Sends a prompt (ACP session/prompt). The backend converts mentions to `resource` (agent supports
-   * embeddedContext; read from live buffers) or `resource_link`, and images to image blocks.
-   * Resolves when the turn ends. The chat only calls it when the session's turn is idle: it owns the queue.
-   */
-  sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void>;
-  /** Sends the message into the running turn (agents that steer); the chat sends or keeps what comes back unsent. */
-  steer?(sessionId: string, prompt: ComposerPrompt): Promise<SteerAnswer>;
-  /** session/cancel; the backend marks the turn cancelled and answers pending permissions with cancelled. */
-  cancel(sessionId: string): Promise<void>;
-  setMode(sessionId: string, modeId: string): Promise<void>;
-  /** Legacy `session/set_model`. */
-  setModel(sessionId: string, modelId: string): Promise<void>;
-  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void>;
-  answerPermission(sessionId: string, requestId: string, answer: PermissionAnswer): void;
-  answerElicitation(sessionId: string, requestId: string, answer: ElicitationAnswer): void;
-  dismissError(sessionId: string): void;
+/** One open session, as the chat acts on it (implemented by the host's Session). */
+export interface ChatSession {
+  readonly agentId: string;
+  readonly transcript: Transcript;
   /** The prompt of the session's failed turn (its error is `retryable`), for "Retry". */
-  failedPrompt?(sessionId: string): ComposerPrompt | undefined;
+  readonly failedPrompt: ComposerPrompt | undefined;
   /**
-   * Unstable session/fork, opened as a new active tab (resolves with its id). `fromItemId`: a user message;
-   * the tab shows the transcript up to its turn. A failure is shown in the original session's banner.
+   * Sends a prompt (ACP session/prompt): mentions become `resource` (agent supports embeddedContext; read
+   * from live buffers) or `resource_link`, images image blocks. Resolves when the turn ends. The chat only
+   * calls it when the session's turn is idle: it owns the queue.
    */
-  forkSession(sessionId: string, fromItemId?: string): Promise<string | undefined>;
-  /** session/set_title where the agent supports it, else a local title; kept across reloads. */
-  renameSession(sessionId: string, title: string): Promise<void>;
-  restartAgent(agentId: string): Promise<void>;
-  authenticate(agentId: string, methodId: string): Promise<void>;
-  /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
-  logout(agentId: string): Promise<void>;
-  /** Model provider settings (unstable providers/*); the outcome shows in `AgentView.providers`, never as a rejection. */
-  providerAction(agentId: string, action: ProviderAction): Promise<void>;
-  refreshHistory(): Promise<void>;
-  openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
-  deleteHistory(historyId: string): Promise<void>;
-  /** Opens the diff editor for a tool call's diff. */
-  openDiff(sessionId: string, toolCallId: string, path: string): Promise<void>;
-  /**
-   * Opens the file of a file plan (plan_update of type "file") in an editor. Rejects with the reason, said on
-   * the plan's card: not a file: URI, a relative one, a missing file, or refused by the file-access rules.
-   */
-  openPlanFile(sessionId: string, planId: string): Promise<void>;
-  /** Shows the VS Code terminal of a terminal card; one already closed is reported closed (`open: false`). */
-  openTerminal(sessionId: string, terminalId: string): Promise<void>;
-  /** Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one. */
-  changedFileAction(sessionId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
-  /** Keep All / Undo All of the session's pending changed files. */
-  changedFilesAll(sessionId: string, action: 'keep' | 'undo'): Promise<void>;
-  /** The checkpoint of a user message: preview, restore, undo the restore, or a file's diff; answers what the chat shows. */
-  checkpoint?(sessionId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView>;
-  /**
-   * Optional: @-mention candidates. When absent the chat uses its own VS Code provider (workspace files,
-   * folders, open editors, the active selection).
-   */
-  queryMentions?(query: string, sessionId: string | undefined): Promise<MentionCandidate[]>;
+  prompt(prompt: ComposerPrompt): Promise<void>;
+  /** Sends the message into the running turn (agents that steer); the chat sends or keeps what comes back unsent. */
+  steer(prompt: ComposerPrompt): Promise<SteerAnswer>;
+  /** session/cancel; the turn shows cancelling and pending permissions are answered cancelled. */
+  cancel(): void;
+  setMode(modeId: string): Promise<void>;
+  /** Legacy `session/set_model`. */
+  setModel(modelId: string): Promise<void>;
+  setConfigOption(configId: string, value: string | boolean): Promise<void>;
+  dismissError(): void;
+}
 
-  // ---- events ----
-  onDidChangeAgents: ChatEvent<void>;
-  /** A message went nowhere (a mention could not be read, or it was over the budget): it goes back into the composer. */
-  onDidRefusePrompt?: ChatEvent<{ sessionId: string; prompt: ComposerPrompt }>;
+/** The open sessions: their views and transcripts, the active tab, and what changes in them (SessionRegistry). */
+export interface SessionsPort {
+  get(tabId: string): ChatSession | undefined;
+  snapshots(): BackendSessionSnapshot[];
+  activeTabId(): string | undefined;
+  /** Makes an open tab the active one (an unknown tab is ignored). */
+  select(tabId: string): void;
   /** A session's view changed (turn state, permissions, elicitations, capabilities, title...) or appeared. */
   onDidChangeSession: ChatEvent<BackendSessionView>;
   onDidCloseSession: ChatEvent<string>;
   onDidChangeActiveSession: ChatEvent<string | undefined>;
   onDidApplyOps: ChatEvent<TranscriptOpsEvent>;
-  onDidChangeHistory: ChatEvent<{ loading?: boolean }>;
-  onDidTerminalOutput: ChatEvent<TerminalOutputEvent>;
+  /** A message went nowhere (a mention could not be read, or it was over the budget): it goes back into the composer. */
+  onDidRefusePrompt: ChatEvent<{ tabId: string; prompt: ComposerPrompt }>;
+}
+
+/** How sessions open and close (SessionLifecycle). */
+export interface LifecyclePort {
+  /**
+   * Starts a session (spawns / reuses the agent; the default agent when none is named) and makes it active.
+   * Resolves with its tab. Rejects with AuthRequiredError when the agent needs sign-in first (its methods are
+   * then shown in the chat); `afterSignIn` runs with the session opened once the user has signed in.
+   */
+  open(agentId?: string, afterSignIn?: (tabId: string) => void): Promise<string>;
+  close(tabId: string): Promise<void>;
+  /**
+   * Unstable session/fork, opened as a new active tab (resolves with it). `fromItemId`: a user message; the
+   * tab shows the transcript up to its turn. A failure is shown in the original session's banner.
+   */
+  fork(tabId: string, fromItemId?: string): Promise<string | undefined>;
+  /** session/set_title where the agent supports it, else a local title; kept across reloads. */
+  rename(tabId: string, title: string): Promise<void>;
+  openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void>;
+}
+
+/** The configured agents: their state, sign-in and restarts (AgentControl). */
+export interface AgentsPort {
+  views(): AgentView[];
+  /** Agent a new session uses when none is chosen (a key of views()). */
+  defaultAgentId(): string | undefined;
+  restart(agentId: string): Promise<unknown>;
+  authenticate(agentId: string, methodId: string): Promise<void>;
+  /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
+  logout(agentId: string): Promise<void>;
+  onDidChange: ChatEvent<void>;
+}
+
+/** Model provider settings (unstable providers/*) (AgentProviders). The outcome shows in `AgentView.providers`, never as a rejection. */
+export interface ProvidersPort {
+  run(agentId: string, action: ProviderAction): Promise<void>;
+}
+
+/** The history list: local transcripts and the agents' session/list (SessionHistory). */
+export interface HistoryPort {
+  list(): HistoryItem[];
+  refresh(): Promise<void>;
+  delete(historyId: string): Promise<void>;
+  onDidChange: ChatEvent<{ loading?: boolean }>;
+}
+
+/** Terminals that tool calls embed (SessionTerminals). */
+export interface TerminalsPort {
+  /** Their output so far (bounded by the host's terminal buffers). */
+  snapshots(): TerminalSnapshot[];
+  /** Shows the VS Code terminal of a terminal card; one already closed is reported closed (`open: false`). */
+  reveal(tabId: string, terminalId: string): void;
+  onDidOutput: ChatEvent<TerminalOutputEvent>;
+}
+
+/** A session's files in the editor: diffs, changed files, plan files (SessionFiles). */
+export interface FilesPort {
+  /** Opens the diff editor for a tool call's diff. */
+  openDiff(tabId: string, toolCallId: string, path: string): Promise<void>;
+  /** Changed files of the session (listed in `SessionView.changedFiles`): open the diff, keep or undo one. */
+  fileAction(tabId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void>;
+  /** Keep All / Undo All of the session's pending changed files. */
+  allFiles(tabId: string, action: 'keep' | 'undo'): Promise<void>;
+  /**
+   * Opens the file of a file plan (plan_update of type "file") in an editor. Rejects with the reason, said on
+   * the plan's card: not a file: URI, a relative one, a missing file, or refused by the file-access rules.
+   */
+  openPlanFile(tabId: string, planId: string): Promise<void>;
+}
+
+/** The checkpoint of a user message (Checkpoints). */
+export interface CheckpointsPort {
+  /** Preview, restore, undo the restore, or a file's diff; answers what the chat shows. */
+  act(tabId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView>;
+}
+
+/** The chat's answers to permission and elicitation cards (RequestCards). */
+export interface RequestsPort {
+  answerPermission(requestId: string, answer: PermissionAnswer): void;
+  answerElicitation(requestId: string, answer: ElicitationAnswer): void;
+}
+
+/** @-mention candidates: workspace files, folders, open editors, then the context groups (SessionMentions). */
+export interface MentionsPort {
+  query(query: string, tabId: string | undefined): Promise<MentionCandidate[]>;
+}
+
+/** Everything the chat talks to. */
+export interface ChatBackend {
+  readonly sessions: SessionsPort;
+  readonly lifecycle: LifecyclePort;
+  readonly agents: AgentsPort;
+  readonly providers: ProvidersPort;
+  readonly history: HistoryPort;
+  readonly terminals: TerminalsPort;
+  readonly files: FilesPort;
+  readonly checkpoints: CheckpointsPort;
+  readonly requests: RequestsPort;
+  readonly mentions: MentionsPort;
 }

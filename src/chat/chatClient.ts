@@ -111,11 +111,11 @@ export class ChatClient {
   }
 
   ops(e: TranscriptOpsEvent): void {
-    if (this.channel.isReady && this.transcripts.ops(e.sessionId, e.ops)) this.channel.schedule();
+    if (this.channel.isReady && this.transcripts.ops(e.tabId, e.ops)) this.channel.schedule();
   }
 
   terminalOutput(e: TerminalOutputEvent): void {
-    if (!this.channel.isReady) return; // init carries backend.getTerminals()
+    if (!this.channel.isReady) return; // init carries the terminals' snapshots
     // The terminal bridge stripped the escapes already; it keeps \r for terminal/output, the chat does not.
     const text = toLineFeeds(e.data);
     const cur = this.terminalOut.get(e.terminalId) ?? { data: '' };
@@ -133,22 +133,22 @@ export class ChatClient {
   sendInit(): void {
     this.clearDirty();
     const backend = this.ctx.backend;
-    const snapshots = backend.getSessions();
+    const snapshots = backend.sessions.snapshots();
     this.ctx.refreshViews(snapshots.map((s) => s.view));
     const sessions = snapshots.map((s) => ({ view: this.ctx.toView(s.view), transcript: { ...s.transcript, items: s.transcript.items.slice() } }));
     this.transcripts.reset(sessions.map((s) => s.view.sessionId));
-    const terminals: TerminalSnapshot[] = backend.getTerminals().map((t) => ({ ...t, output: toLineFeeds(t.output) }));
+    const terminals: TerminalSnapshot[] = backend.terminals.snapshots().map((t) => ({ ...t, output: toLineFeeds(t.output) }));
     const starting = this.ctx.starting();
     this.channel.open({
       type: 'init',
       protocolVersion: CHAT_PROTOCOL_VERSION,
       snapshot: {
-        agents: backend.getAgents(),
-        defaultAgentId: backend.getDefaultAgentId(),
+        agents: backend.agents.views(),
+        defaultAgentId: backend.agents.defaultAgentId(),
         sessions,
-        activeSessionId: backend.getActiveSessionId(),
+        activeSessionId: backend.sessions.activeTabId(),
         ...(starting ? { starting } : {}),
-        history: backend.getHistory(),
+        history: backend.history.list(),
         terminals,
       },
     });
@@ -168,21 +168,21 @@ export class ChatClient {
   private collect(): HostToWebviewMessage[] {
     const backend = this.ctx.backend;
     const out: HostToWebviewMessage[] = [];
-    if (this.agentsDirty) out.push({ type: 'agents', agents: backend.getAgents(), defaultAgentId: backend.getDefaultAgentId() });
+    if (this.agentsDirty) out.push({ type: 'agents', agents: backend.agents.views(), defaultAgentId: backend.agents.defaultAgentId() });
     for (const id of this.removedSessions) out.push({ type: 'sessionRemoved', sessionId: id });
     for (const id of this.dirtySessions) {
       const v = this.ctx.view(id);
       if (v) out.push({ type: 'session', session: this.ctx.toView(v) });
     }
-    this.transcripts.collect(out, (id) => backend.getSessions().find((s) => s.view.sessionId === id)?.transcript);
+    this.transcripts.collect(out, (id) => backend.sessions.get(id)?.transcript);
     for (const [terminalId, t] of this.terminalOut) {
       out.push({ type: 'terminalOutput', terminalId, data: t.data, ...(t.exitStatus ? { exitStatus: t.exitStatus } : {}), ...(t.open !== undefined ? { open: t.open } : {}) });
     }
-    if (this.activeDirty) out.push({ type: 'activeSession', sessionId: backend.getActiveSessionId() });
+    if (this.activeDirty) out.push({ type: 'activeSession', sessionId: backend.sessions.activeTabId() });
     // After the session it opened and its activation, so the webview never sends to the tab it leaves.
     for (const r of this.settledRequests) out.push({ type: 'newSessionSettled', ...r });
     const h = this.historyDirty;
-    if (h) out.push(h.loading === undefined ? { type: 'history', items: backend.getHistory() } : { type: 'history', items: backend.getHistory(), loading: h.loading });
+    if (h) out.push(h.loading === undefined ? { type: 'history', items: backend.history.list() } : { type: 'history', items: backend.history.list(), loading: h.loading });
     this.clearDirty();
     return out;
   }

@@ -39,14 +39,18 @@ export class ChatController implements Disposable {
     private readonly options: ChatControllerOptions = {},
   ) {
     this.queue = new PromptQueue({
-      send: (sessionId, prompt) => backend.sendPrompt(sessionId, prompt),
-      turnRunning: (sessionId) => (this.views.get(sessionId)?.turn ?? 'idle') !== 'idle',
-      cancel: (sessionId) => backend.cancel(sessionId),
+      send: (tabId, prompt) => {
+        const session = backend.sessions.get(tabId);
+        if (!session) throw new Error('That session is closed.');
+        return session.prompt(prompt);
+      },
+      turnRunning: (tabId) => (this.views.get(tabId)?.turn ?? 'idle') !== 'idle',
+      cancel: async (tabId) => backend.sessions.get(tabId)?.cancel(),
       changed: (sessionId) => this.each((c) => c.session(sessionId, false)),
       reportError: (what, e) => this.reportError(what, e),
     });
     this.requests = new SessionRequests({
-      open: (agentId, afterSignIn) => backend.newSession(agentId, afterSignIn),
+      open: (agentId, afterSignIn) => backend.lifecycle.open(agentId, afterSignIn),
       settled: (requestId, sessionId) => this.each((c) => c.settled(sessionId === undefined ? { requestId } : { requestId, sessionId })),
     });
     this.clientContext = {
@@ -61,16 +65,17 @@ export class ChatController implements Disposable {
       maxTerminalChunk: options.maxTerminalChunk ?? 256 * 1024,
     };
     this.main = this.connect();
-    for (const s of backend.getSessions()) this.views.set(s.view.sessionId, s.view);
+    const { sessions } = backend;
+    for (const s of sessions.snapshots()) this.views.set(s.view.sessionId, s.view);
     this.subscriptions.push(
-      backend.onDidChangeAgents(() => this.each((c) => c.agents())),
-      backend.onDidChangeSession((v) => this.onSessionChanged(v)),
-      backend.onDidCloseSession((id) => this.onSessionClosed(id)),
-      backend.onDidChangeActiveSession(() => this.each((c) => c.active())),
-      backend.onDidApplyOps((e) => this.each((c) => c.ops(e))),
-      backend.onDidChangeHistory((e) => this.each((c) => c.history(e ?? {}))),
-      backend.onDidTerminalOutput((e) => this.each((c) => c.terminalOutput(e))),
-      ...(backend.onDidRefusePrompt ? [backend.onDidRefusePrompt((e) => this.post({ type: 'focusComposer', insert: e.prompt.text, mentions: e.prompt.mentions }))] : []),
+      backend.agents.onDidChange(() => this.each((c) => c.agents())),
+      sessions.onDidChangeSession((v) => this.onSessionChanged(v)),
+      sessions.onDidCloseSession((id) => this.onSessionClosed(id)),
+      sessions.onDidChangeActiveSession(() => this.each((c) => c.active())),
+      sessions.onDidApplyOps((e) => this.each((c) => c.ops(e))),
+      sessions.onDidRefusePrompt((e) => this.post({ type: 'focusComposer', insert: e.prompt.text, mentions: e.prompt.mentions })),
+      backend.history.onDidChange((e) => this.each((c) => c.history(e ?? {}))),
+      backend.terminals.onDidOutput((e) => this.each((c) => c.terminalOutput(e))),
     );
   }
 

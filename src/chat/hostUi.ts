@@ -100,9 +100,6 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
     async addAgentFromRegistry() {
       await vscode.commands.executeCommand('switchboard.addAgentFromRegistry');
     },
-    async queryMentions(query, _sessionId) {
-      return queryMentionCandidates(query);
-    },
     log(level, message) {
       if (!log) return;
       if (level === 'error') log.error(message);

@@ -1,8 +1,7 @@
 // What each message from the webview does: one handler per message type, over messages already checked
 // by the schema (src/shared/webviewMessageSchema.ts).
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../shared/messages';
-import type { ChatBackend } from './chatBackend';
-import type { HostUi } from './chatBackend';
+import type { ChatBackend, ChatSession, HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
 import type { SessionRequests } from './sessionRequests';
 import { steerMessage } from './steerMessage';
@@ -24,85 +23,92 @@ export interface MessageHandlerDeps {
   reply(message: Extract<HostToWebviewMessage, { type: 'mentionResults' | 'planFileOpened' | 'checkpoint' }>): void;
 }
 
-export function messageHandlers(d: MessageHandlerDeps): MessageHandlers {
-  const { backend: b, ui, queue, requests } = d;
+export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
+  const { backend, ui, queue, requests } = deps;
+  const { sessions, lifecycle, agents, history, files } = backend;
+  /** The open session a message names; a closed one is an error the chat reports. */
+  const session = (tabId: string): ChatSession => {
+    const open = sessions.get(tabId);
+    if (!open) throw new Error('That session is closed.');
+    return open;
+  };
   return {
-    ready: () => d.sendInit(),
+    ready: () => deps.sendInit(),
     resync: (m) => {
       ui.log('warn', `chat: webview asked for a resync (${m.reason})`);
-      d.sendInit();
+      deps.sendInit();
     },
-    newSession: (m) => (m.requestId !== undefined ? requests.start(m.agentId, m.requestId) : b.newSession(m.agentId)),
+    newSession: (m) => (m.requestId !== undefined ? requests.start(m.agentId, m.requestId) : lifecycle.open(m.agentId)),
     selectSession: (m) => {
       requests.dropCurrent();
-      b.selectSession(m.sessionId);
+      sessions.select(m.sessionId);
     },
-    closeSession: (m) => b.closeSession(m.sessionId),
+    closeSession: (m) => lifecycle.close(m.sessionId),
     prompt: async (m) => {
       const prompt = m.prompt;
       if (!prompt.text.trim() && !prompt.images.length && !prompt.mentions.length) return;
-      let sessionId = m.sessionId !== undefined && d.isOpen(m.sessionId) ? m.sessionId : undefined;
+      let tabId = m.sessionId !== undefined && deps.isOpen(m.sessionId) ? m.sessionId : undefined;
       // A session the user asked for is still starting: the message waits for it, it never goes elsewhere.
-      if (!sessionId && m.newSessionRequestId !== undefined) sessionId = await requests.session(m.newSessionRequestId);
+      if (!tabId && m.newSessionRequestId !== undefined) tabId = await requests.session(m.newSessionRequestId);
       // When the agent needs sign-in first, the message is sent in the session opened after it.
-      sessionId ??= await b.newSession(m.agentId, (opened) => queue.submit(opened, prompt));
-      queue.submit(sessionId, prompt);
+      tabId ??= await lifecycle.open(m.agentId, (opened) => queue.submit(opened, prompt));
+      queue.submit(tabId, prompt);
     },
-    steer: (m) => d.isOpen(m.sessionId) && steerMessage(b, queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
-    cancel: (m) => b.cancel(m.sessionId),
+    steer: (m) => deps.isOpen(m.sessionId) && steerMessage(session(m.sessionId), queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
+    cancel: (m) => sessions.get(m.sessionId)?.cancel(),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),
     queueSendNow: (m) => queue.sendNow(m.sessionId, m.queueId),
-    setMode: (m) => b.setMode(m.sessionId, m.modeId),
-    setModel: (m) => b.setModel(m.sessionId, m.modelId),
-    setConfigOption: (m) => b.setConfigOption(m.sessionId, m.configId, m.value),
-    permissionAnswer: (m) => b.answerPermission(m.sessionId, m.requestId, m.answer),
-    elicitationAnswer: (m) => b.answerElicitation(m.sessionId, m.requestId, m.answer),
-    dismissError: (m) => b.dismissError(m.sessionId),
+    setMode: (m) => session(m.sessionId).setMode(m.modeId),
+    setModel: (m) => session(m.sessionId).setModel(m.modelId),
+    setConfigOption: (m) => session(m.sessionId).setConfigOption(m.configId, m.value),
+    permissionAnswer: (m) => backend.requests.answerPermission(m.requestId, m.answer),
+    elicitationAnswer: (m) => backend.requests.answerElicitation(m.requestId, m.answer),
+    dismissError: (m) => sessions.get(m.sessionId)?.dismissError(),
     retry: (m) => {
-      const prompt = b.failedPrompt?.(m.sessionId);
+      const failed = session(m.sessionId);
+      const prompt = failed.failedPrompt;
       if (!prompt) throw new Error('there is no failed message to send again');
-      b.dismissError(m.sessionId);
+      failed.dismissError();
       queue.submit(m.sessionId, prompt);
     },
-    forkSession: (m) => b.forkSession(m.sessionId, m.fromItemId),
-    renameSession: (m) => b.renameSession(m.sessionId, m.title),
-    restartAgent: (m) => b.restartAgent(m.agentId),
-    authenticate: (m) => b.authenticate(m.agentId, m.methodId),
-    logout: (m) => b.logout(m.agentId),
-    providerAction: (m) => b.providerAction(m.agentId, m.action),
-    refreshHistory: () => b.refreshHistory(),
-    openHistory: (m) => b.openHistory(m.historyId, m.mode),
-    deleteHistory: (m) => b.deleteHistory(m.historyId),
+    forkSession: (m) => lifecycle.fork(m.sessionId, m.fromItemId),
+    renameSession: (m) => lifecycle.rename(m.sessionId, m.title),
+    restartAgent: (m) => agents.restart(m.agentId),
+    authenticate: (m) => agents.authenticate(m.agentId, m.methodId),
+    logout: (m) => agents.logout(m.agentId),
+    providerAction: (m) => backend.providers.run(m.agentId, m.action),
+    refreshHistory: () => history.refresh(),
+    openHistory: (m) => lifecycle.openHistory(m.historyId, m.mode),
+    deleteHistory: (m) => history.delete(m.historyId),
     mentionQuery: async (m) => {
-      const candidates = await (b.queryMentions ? b.queryMentions(m.query, m.sessionId) : ui.queryMentions(m.query, m.sessionId));
-      d.reply({ type: 'mentionResults', requestId: m.requestId, candidates });
+      const candidates = await backend.mentions.query(m.query, m.sessionId);
+      deps.reply({ type: 'mentionResults', requestId: m.requestId, candidates });
     },
     copyCode: async (m) => {
       await ui.copy(m.code);
-      d.toast('Copied');
+      deps.toast('Copied');
     },
     insertCode: (m) => ui.insertAtCursor(m.code),
     openCode: (m) => ui.openInEditor(m.code, m.language),
     openLink: (m) => ui.openLink(m.href),
     openLocation: (m) => ui.openLocation(m.path, m.line),
     openResource: ({ type: _, uri, ...content }) => ui.openResource(uri, content),
-    openDiff: (m) => b.openDiff(m.sessionId, m.toolCallId, m.path),
-    openTerminal: (m) => b.openTerminal(m.sessionId, m.terminalId),
+    openDiff: (m) => files.openDiff(m.sessionId, m.toolCallId, m.path),
+    openTerminal: (m) => backend.terminals.reveal(m.sessionId, m.terminalId),
     // A failure is said on the plan's card (the reply), not in a notification.
     openPlanFile: async (m) => {
-      const error = await b.openPlanFile(m.sessionId, m.planId).then(
+      const error = await files.openPlanFile(m.sessionId, m.planId).then(
         () => undefined,
         (e: unknown) => (e instanceof Error ? e.message : String(e)),
       );
       if (error !== undefined) ui.log('warn', `chat: could not open the file of plan ${m.planId}: ${error}`);
-      d.reply({ type: 'planFileOpened', sessionId: m.sessionId, planId: m.planId, uri: m.uri, ...(error !== undefined ? { error } : {}) });
+      deps.reply({ type: 'planFileOpened', sessionId: m.sessionId, planId: m.planId, uri: m.uri, ...(error !== undefined ? { error } : {}) });
     },
-    changedFileAction: (m) => b.changedFileAction(m.sessionId, m.key, m.action),
-    changedFilesAll: (m) => b.changedFilesAll(m.sessionId, m.action),
+    changedFileAction: (m) => files.fileAction(m.sessionId, m.key, m.action),
+    changedFilesAll: (m) => files.allFiles(m.sessionId, m.action),
     checkpointAction: async ({ sessionId, itemId, action }) => {
-      if (!b.checkpoint) throw new Error('no checkpoints here');
-      d.reply({ type: 'checkpoint', sessionId, itemId, view: await b.checkpoint(sessionId, itemId, action) });
+      deps.reply({ type: 'checkpoint', sessionId, itemId, view: await backend.checkpoints.act(sessionId, itemId, action) });
     },
     showProtocolLog: () => ui.showProtocolLog(),
     addAgentFromRegistry: () => ui.addAgentFromRegistry(),

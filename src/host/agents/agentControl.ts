@@ -119,11 +119,12 @@ export class AgentControl implements vscode.Disposable {
     return runtime.restart();
   }
 
-  async authenticate(agentId: string, methodId: string, cwd: string): Promise<void> {
+  /** Runs the sign-in method the user chose (in the workspace folder); the request that needed it follows. */
+  async authenticate(agentId: string, methodId: string): Promise<void> {
     const runtime = this.runtimes.get(agentId);
     if (!runtime) throw new Error(`${agentId} did not offer the sign-in method "${methodId}".`);
     await this.signIn.authenticate(runtime, methodId, {
-      cwd,
+      cwd: this.o.cwd(),
       restart: async () => {
         this.endEmitter.fire({ agentId });
         await runtime.restart();

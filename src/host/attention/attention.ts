@@ -25,10 +25,7 @@ export interface AttentionSurface {
 }
 
 export interface AttentionDeps {
-  backend: Pick<
-    ChatBackend,
-    'getSessions' | 'getAgents' | 'getActiveSessionId' | 'onDidChangeSession' | 'onDidCloseSession' | 'onDidChangeActiveSession' | 'onDidChangeAgents'
-  >;
+  backend: Pick<ChatBackend, 'sessions' | 'agents'>;
   chat: AttentionSurface;
   /** The status bar says which agents wait (empty: none). */
   showWaiting(agentNames: string[]): void;
@@ -50,13 +47,13 @@ export class Attention implements vscode.Disposable {
 
   constructor(private readonly d: AttentionDeps) {
     this.notices = new AttentionNotices(SHOW_COMMAND);
-    for (const s of d.backend.getSessions()) this.views.set(s.view.sessionId, s.view);
-    for (const a of d.backend.getAgents()) this.agents.set(a.id, a);
+    for (const s of d.backend.sessions.snapshots()) this.views.set(s.view.sessionId, s.view);
+    for (const a of d.backend.agents.views()) this.agents.set(a.id, a);
     this.subscriptions.push(
-      d.backend.onDidChangeSession((v) => this.sessionChanged(v)),
-      d.backend.onDidCloseSession((id) => this.sessionClosed(id)),
-      d.backend.onDidChangeAgents(() => this.agentsChanged()),
-      d.backend.onDidChangeActiveSession(() => this.lookChanged()),
+      d.backend.sessions.onDidChangeSession((v) => this.sessionChanged(v)),
+      d.backend.sessions.onDidCloseSession((id) => this.sessionClosed(id)),
+      d.backend.agents.onDidChange(() => this.agentsChanged()),
+      d.backend.sessions.onDidChangeActiveSession(() => this.lookChanged()),
       d.chat.onDidChangeVisibility(() => this.lookChanged()),
       vscode.window.onDidChangeWindowState(() => this.lookChanged()),
       vscode.commands.registerCommand(SHOW_COMMAND, (key: unknown) => this.show(typeof key === 'string' ? key : '')),
@@ -95,7 +92,7 @@ export class Attention implements vscode.Disposable {
   }
 
   private agentsChanged(): void {
-    for (const a of this.d.backend.getAgents()) {
+    for (const a of this.d.backend.agents.views()) {
       const wait = signInWait(this.agents.get(a.id), a);
       this.agents.set(a.id, a);
       if (wait === null) this.end(agentKey(a.id));
@@ -104,7 +101,7 @@ export class Attention implements vscode.Disposable {
   }
 
   private lastStopReason(sessionId: string): string | undefined {
-    const items = this.d.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.transcript.items ?? [];
+    const items = this.d.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)?.transcript.items ?? [];
     for (let i = items.length - 1; i >= 0; i--) {
       const item = items[i];
       if (item.kind === 'turn_end') return item.stopReason;
@@ -161,7 +158,7 @@ export class Attention implements vscode.Disposable {
 
   private isWatched(w: Wait): boolean {
     if (!vscode.window.state.focused || !this.d.chat.isVisible) return false;
-    const active = this.d.backend.getActiveSessionId();
+    const active = this.d.backend.sessions.activeTabId();
     if (w.sessionId !== undefined) return active === w.sessionId;
     // A sign-in is answered in the chat whichever tab shows, unless another agent's session is the tab.
     const activeAgent = active === undefined ? undefined : this.views.get(active)?.agentId;

@@ -4,10 +4,12 @@
 // listed and left alone unless the user includes them. The work loads with the first turn
 // (checkpointLedgers.ts) and the restore when the user asks (checkpointActions.ts).
 import type * as vscode from 'vscode';
+import type { CheckpointsPort } from '../../chat/chatBackend';
 import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
 import type { DiffReview } from '../diff';
 import type { CheckpointLedgers } from './checkpointLedgers';
 import type { Session } from './session';
+import type { SessionRegistry } from './sessionRegistry';
 import type { TranscriptStore } from './transcriptStore';
 import type { TurnFiles, TurnRef } from './turnFiles';
 
@@ -16,9 +18,10 @@ export interface CheckpointsOptions {
   store: TranscriptStore;
   turnFiles: TurnFiles;
   log: vscode.LogOutputChannel;
+  sessions: SessionRegistry;
 }
 
-export class Checkpoints {
+export class Checkpoints implements CheckpointsPort {
   private ledgers: Promise<CheckpointLedgers> | undefined;
 
   constructor(private readonly o: CheckpointsOptions) {}
@@ -39,7 +42,8 @@ export class Checkpoints {
   }
 
   /** What the chat asked of the checkpoint of a user message; the answer is what it shows. */
-  async act(session: Session, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
+  async act(tabId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
+    const session = this.o.sessions.require(tabId);
     return (await this.load()).act(session, itemId, action);
   }
 

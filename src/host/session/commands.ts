@@ -36,7 +36,7 @@ function guarded(log: vscode.LogOutputChannel, run: (...args: unknown[]) => unkn
 }
 
 async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<string | undefined> {
-  const agents = backend.getAgents();
+  const agents = backend.agents.views();
   const pick = await vscode.window.showQuickPick(
     agents.map((a) => ({ label: a.name, description: a.status === 'stopped' ? undefined : a.status })),
     { placeHolder },
@@ -51,7 +51,7 @@ async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<
 export async function newSessionInChat(deps: Pick<CommandDeps, 'backend' | 'chat' | 'log'>, agent: string | undefined): Promise<void> {
   await deps.chat.reveal();
   try {
-    await deps.backend.newSession(agent);
+    await deps.backend.lifecycle.open(agent);
   } catch (error) {
     if (!(error instanceof AuthRequiredError)) throw error;
     deps.log.info(`${errorMessage(error)} (waiting for sign-in)`);
@@ -64,8 +64,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   return [
     register('switchboard.newSession', (agent?: unknown) => newSessionInChat(deps, typeof agent === 'string' ? agent : undefined)),
     register('switchboard.cancel', async () => {
-      const active = backend.getActiveSessionId();
-      if (active) await backend.cancel(active);
+      backend.sessions.active?.cancel();
     }),
     register('switchboard.showProtocolLog', () => deps.protocolLog.show()),
     register('switchboard.focusChat', () => chat.reveal()),
@@ -82,12 +81,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     register('switchboard.restartAgent', async (agent?: unknown) => {
       const name = typeof agent === 'string' ? agent : (backend.sessions.active?.agentId ?? (await pickAgent(backend, 'Restart which agent?')));
-      if (name) await backend.restartAgent(name);
+      if (name) await backend.agents.restart(name);
     }),
     register('switchboard.logout', async () => {
       const name = backend.sessions.active?.agentId ?? (await pickAgent(backend, 'Sign out of which agent?'));
       if (!name) return;
-      await backend.logout(name);
+      await backend.agents.logout(name);
       void vscode.window.showInformationMessage(`Switchboard: signed out of ${name} and forgot the keys kept for it.`);
     }),
     register('switchboard.importAgents', () => importAgents(log)),

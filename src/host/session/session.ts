@@ -19,7 +19,7 @@ import type { InstructionsView, SessionCapabilities, SessionError, TurnState } f
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { SteerAnswer } from '../../chat/chatBackend';
+import type { ChatSession, SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { Checkpoints } from './checkpoints';
 import type { PromptSources } from './promptBuilder';
@@ -48,6 +48,8 @@ export interface SessionHost {
   connect(session: Session): Promise<AcpClientConnection>;
   /** Runs a request of the agent; on -32000 the agent waits for sign-in and `retry` runs after it. */
   withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T>;
+  /** A new message in the session replaces one of it waiting for sign-in: only the latest is sent. */
+  dropRetry(session: Session): void;
   /** True when the session's agent process crashed (its banner says why). */
   agentCrashed(agentId: string): boolean;
   /** The agent did not confirm a cancellation: offer to restart it. */
@@ -66,7 +68,7 @@ export interface SessionHost {
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
-export class Session implements vscode.Disposable {
+export class Session implements ChatSession, vscode.Disposable {
   acpSessionId: string;
   turn: TurnState = 'idle';
   /** Counts prompt turns; the diff review and write history key changes by it. */
@@ -218,7 +220,8 @@ export class Session implements vscode.Disposable {
    * One prompt turn, start to end. `shownAlready`: the prompt is in the transcript from a turn that
    * stopped for sign-in; the retry after signing in sends it again without recording it twice.
    */
-  async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean }): Promise<void> {
+  async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean } = { shownAlready: false }): Promise<void> {
+    if (!shownAlready) this.host.dropRetry(this);
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
     this.error = undefined;
     this.failedPrompt = undefined;

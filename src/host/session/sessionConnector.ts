@@ -122,6 +122,10 @@ export class SessionConnector implements SessionHost {
     return this.o.agents.withAuth(agentId, request, retry);
   }
 
+  dropRetry(session: Session): void {
+    this.o.agents.dropRetry(session.agentId, session.key);
+  }
+
   agentCrashed(agentId: string): boolean {
     return this.o.agents.crashed(agentId);
   }
@@ -141,6 +145,6 @@ export class SessionConnector implements SessionHost {
   }
 
   turnChanged(session: Session): void {
-    if (session.turn === 'idle') void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey));
+    if (session.turn === 'idle') void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId()));
   }
 }

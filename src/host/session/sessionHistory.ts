@@ -1,30 +1,46 @@
 // The history list: transcripts kept locally (the transcript store) merged with what each running
 // agent reports through session/list. Open sessions are left out; a session known both ways shows once,
 // from the local store, which has the full transcript.
+import * as vscode from 'vscode';
 import { errorMessage, listedSessionActions } from '../../acp';
+import type { HistoryPort } from '../../chat/chatBackend';
 import type { HistoryItem } from '../../shared/chatState';
+import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { scopedSessionId } from './session';
+import type { SessionRegistry } from './sessionRegistry';
 import type { TranscriptStore } from './transcriptStore';
+import { workspaceCwd } from './workspaceFolders';
 
 /** How many entries one agent's session/list may add (its paging is followed up to here). */
 const MAX_LISTED_PER_AGENT = 500;
 
 export interface SessionHistoryOptions {
   store: TranscriptStore;
-  warn(message: string): void;
-  /** Fired when the list changed or a refresh started (`loading: true`) or ended (`loading: false`). */
-  changed(event: { loading?: boolean }): void;
+  /** The open sessions, which the list leaves out. */
+  sessions: SessionRegistry;
+  /** The agents asked for their sessions (session/list) and to delete one. */
+  agents: AgentControl;
+  log: vscode.LogOutputChannel;
 }
 
-export class SessionHistory {
+export class SessionHistory implements HistoryPort, vscode.Disposable {
   /** `agent:<agent>:<sessionId>` -> entry, from the last session/list of each agent. */
   private readonly fromAgents = new Map<string, HistoryItem>();
+  private readonly emitter = new vscode.EventEmitter<{ loading?: boolean }>();
+  /** The list changed, or a refresh started (`loading: true`) or ended (`loading: false`). */
+  readonly onDidChange = this.emitter.event;
 
   constructor(private readonly o: SessionHistoryOptions) {}
 
+  /** The list may have changed (a tab opened, renamed or closed). */
+  changed(): void {
+    this.emitter.fire({});
+  }
+
   /** Sessions open in tabs (by tab key, and by agent-scoped session id) are left out. */
-  list(open: { keys: { has(key: string): boolean }; scopedIds: { has(scopedId: string): boolean } }): HistoryItem[] {
+  list(): HistoryItem[] {
+    const open = this.o.sessions.indexes;
     const local: HistoryItem[] = this.o.store
       .list()
       .filter((m) => !open.keys.has(m.key))
@@ -54,13 +70,14 @@ export class SessionHistory {
     return this.fromAgents.get(historyId);
   }
 
-  /** Asks every running agent that can list sessions for its sessions in `cwd`; one failing agent hides no other's. */
-  async refresh(runtimes: Iterable<AgentRuntime>, cwd: string): Promise<void> {
-    this.o.changed({ loading: true });
+  /** Asks every running agent that can list sessions for its sessions in the workspace; one failing agent hides no other's. */
+  async refresh(): Promise<void> {
+    const cwd = workspaceCwd();
+    this.emitter.fire({ loading: true });
     try {
-      for (const runtime of runtimes) await this.listFrom(runtime, cwd).catch((error: unknown) => this.o.warn(`session/list of ${runtime.name} failed: ${errorMessage(error)}`));
+      for (const runtime of this.o.agents.all()) await this.listFrom(runtime, cwd).catch((error: unknown) => this.o.log.warn(`session/list of ${runtime.name} failed: ${errorMessage(error)}`));
     } finally {
-      this.o.changed({ loading: false });
+      this.emitter.fire({ loading: false });
     }
   }
 
@@ -85,16 +102,20 @@ export class SessionHistory {
     }
   }
 
-  /** Deletes a local transcript, or asks the agent to delete its session (`runtimeOf` finds the agent). */
-  async delete(historyId: string, runtimeOf: (agentId: string) => AgentRuntime | undefined): Promise<void> {
+  /** Deletes a local transcript, or asks the agent to delete its session. */
+  async delete(historyId: string): Promise<void> {
     if (historyId.startsWith('local:')) {
       await this.o.store.delete(historyId.slice('local:'.length));
     } else {
       const item = this.fromAgents.get(historyId);
-      const connection = item && runtimeOf(item.agentId)?.connection;
+      const connection = item && this.o.agents.running(item.agentId)?.connection;
       if (item && connection) await connection.deleteSession(item.sessionId);
       this.fromAgents.delete(historyId);
     }
-    this.o.changed({});
+    this.emitter.fire({});
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
   }
 }

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, errorMessage } from '../../acp';
+import type { LifecyclePort } from '../../chat/chatBackend';
 import type { FsBridge } from '../fs/fsBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
@@ -25,21 +26,19 @@ export interface SessionLifecycleOptions {
   tabs: SessionTabs;
   history: SessionHistory;
   fs: FsBridge;
-  /** A session joined the registry: the router wires its events and makes it the active tab. */
-  added(session: Session): void;
-  /** An open tab asked to open again: shown instead. */
-  select(key: string): void;
-  /** A tab closed. */
-  closed(key: string): void;
-  /** The history list may have changed (a tab opened, renamed or closed). */
-  historyChanged(): void;
 }
 
-export class SessionLifecycle {
+export class SessionLifecycle implements LifecyclePort {
   constructor(private readonly o: SessionLifecycleOptions) {}
 
-  /** `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
-  async create(agentId: string, afterSignIn?: (sessionId: string) => void): Promise<string> {
+  /** `agentId` undefined: the default agent. `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
+  open(agentId?: string, afterSignIn?: (tabId: string) => void): Promise<string> {
+    const name = agentId ?? this.o.agents.defaultAgentId();
+    if (!name) throw new Error('No agent is configured. Add one to switchboard.agents.');
+    return this.create(name, afterSignIn);
+  }
+
+  private async create(agentId: string, afterSignIn?: (tabId: string) => void): Promise<string> {
     const runtime = this.o.agents.runtime(agentId);
     const connection = await runtime.start();
     const cwd = workspaceCwd();
@@ -85,13 +84,13 @@ export class SessionLifecycle {
     }
   }
 
-  /** Reopens the tabs that were open before a window reload, from the local transcript store. */
-  async restoreOpenTabs(): Promise<string | undefined> {
+  /** Reopens the tabs that were open before a window reload, from the local transcript store, and the active one. */
+  async restoreOpenTabs(): Promise<void> {
     const { keys, active } = this.o.tabs.toRestore();
     for (const key of keys) {
       if (!this.o.sessions.has(key)) await this.openLocal(key).catch((e: unknown) => this.o.log.warn(`Could not reopen session ${key}: ${errorMessage(e)}`));
     }
-    return active && this.o.sessions.has(active) ? active : undefined;
+    if (active) this.o.sessions.select(active);
   }
 
   /**
@@ -99,7 +98,8 @@ export class SessionLifecycle {
    * that message's turn; the agent's fork has the whole session (the protocol has no fork point). A failure
    * (e.g. -32002, the agent no longer has the session) keeps the original tab and says why in its banner.
    */
-  async fork(source: Session, fromItemId?: string): Promise<string | undefined> {
+  async fork(tabId: string, fromItemId?: string): Promise<string | undefined> {
+    const source = this.o.sessions.require(tabId);
     const key = randomUUID();
     try {
       const runtime = this.o.agents.runtime(source.agentId);
@@ -123,7 +123,8 @@ export class SessionLifecycle {
   }
 
   /** Rename: trimmed, at most MAX_TITLE characters; a bad title is said in the session's banner. */
-  async rename(session: Session, title: string): Promise<void> {
+  async rename(tabId: string, title: string): Promise<void> {
+    const session = this.o.sessions.require(tabId);
     const trimmed = title.trim().replace(/\s+/g, ' ');
     if (!trimmed) return session.showError({ message: 'A session title cannot be empty.' });
     if (trimmed.length > MAX_TITLE) return session.showError({ message: `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.` });
@@ -133,11 +134,13 @@ export class SessionLifecycle {
       return session.showError({ message: `Could not rename the session: ${errorMessage(error)}` });
     }
     await this.saveTabs(session);
-    this.o.historyChanged();
+    this.o.history.changed();
   }
 
   /** Ends the session's turn, saves its transcript, closes it at the agent (session/close) and drops the tab. */
-  async close(session: Session): Promise<void> {
+  async close(tabId: string): Promise<void> {
+    const session = this.o.sessions.get(tabId);
+    if (!session) return;
     session.cancel();
     session.detach();
     await this.o.tabs.save(session);
@@ -149,10 +152,10 @@ export class SessionLifecycle {
     if (!this.o.sessions.isOpen(session)) return;
     this.o.sessions.remove(session);
     this.o.fs.forgetSession(session.scopedId);
+    this.o.host.checkpoints.forget(session.key);
     session.dispose();
-    this.o.closed(session.key);
-    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey);
-    this.o.historyChanged();
+    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId());
+    this.o.history.changed();
   }
 
   /** Saves every open transcript (window closing). */
@@ -162,7 +165,7 @@ export class SessionLifecycle {
 
   /** A transcript saved by Switchboard, not bound to a live agent session yet: the first prompt loads it. */
   private async openLocal(key: string): Promise<void> {
-    if (this.o.sessions.has(key)) return this.o.select(key);
+    if (this.o.sessions.has(key)) return this.o.sessions.select(key);
     const { meta, transcript } = await this.o.tabs.load(key);
     // A second open of the same tab while the store was read: the first one won.
     if (this.o.sessions.has(key)) return;
@@ -171,19 +174,18 @@ export class SessionLifecycle {
     // Saved in the middle of a turn (a window reload): that turn is over.
     session.replayEnded();
     this.add(session);
-    this.o.historyChanged();
+    this.o.history.changed();
   }
 
   private add(session: Session, runtime?: AgentRuntime): Session {
     if (runtime) this.o.host.bind(session, session.acpSessionId, runtime);
     this.o.sessions.add(session);
-    this.o.added(session);
     this.o.host.turnFiles.prepare([session.cwd, ...session.additionalDirectories]);
     return session;
   }
 
   private async saveTabs(session: Session): Promise<void> {
     await this.o.tabs.save(session);
-    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeKey);
+    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId());
   }
 }

@@ -1,11 +1,12 @@
 // The chat's view of the agents' terminals: their output as it arrives, what a reopened chat shows, and
 // revealing one in VS Code's terminal panel.
 import * as vscode from 'vscode';
-import type { TerminalOutputEvent } from '../../chat/chatBackend';
+import type { TerminalOutputEvent, TerminalsPort } from '../../chat/chatBackend';
 import type { TerminalSnapshot } from '../../shared/chatState';
 import type { TerminalBridge } from '../terminal/terminalBridge';
+import type { SessionRegistry } from './sessionRegistry';
 
-export class SessionTerminals implements vscode.Disposable {
+export class SessionTerminals implements TerminalsPort, vscode.Disposable {
   private readonly ids = new Set<string>();
   private readonly emitter = new vscode.EventEmitter<TerminalOutputEvent>();
   private readonly disposables: vscode.Disposable[];
@@ -13,6 +14,7 @@ export class SessionTerminals implements vscode.Disposable {
 
   constructor(
     private readonly terminals: TerminalBridge,
+    private readonly sessions: SessionRegistry,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables = [
@@ -30,8 +32,9 @@ export class SessionTerminals implements vscode.Disposable {
     });
   }
 
-  /** `scopedSessionId` undefined: the session is closed, so its terminal cannot be shown either. */
-  reveal(scopedSessionId: string | undefined, terminalId: string): void {
+  /** A closed session's terminal cannot be shown either. */
+  reveal(tabId: string, terminalId: string): void {
+    const scopedSessionId = this.sessions.get(tabId)?.scopedId;
     if (scopedSessionId !== undefined && this.terminals.reveal(scopedSessionId, terminalId)) return;
     // Closed by the user, trimmed or forgotten: the card stops offering it and says so.
     this.log.info(`Terminal ${terminalId} is closed; it cannot be shown`);

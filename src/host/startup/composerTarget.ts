@@ -9,8 +9,8 @@ import type { SessionBackend } from '../session/sessionBackend';
 export function composerTarget(backend: SessionBackend, chat: ChatViewProvider, settingsGate: WorkspaceSettingsGate, log: vscode.LogOutputChannel): ComposerTarget {
   return {
     agentName: () => {
-      const id = backend.sessions.active?.agentId ?? backend.getDefaultAgentId();
-      return backend.getAgents().find((a) => a.id === id)?.name ?? id;
+      const id = backend.sessions.active?.agentId ?? backend.agents.defaultAgentId();
+      return backend.agents.views().find((a) => a.id === id)?.name ?? id;
     },
     folders: () => {
       const session = backend.sessions.active;
@@ -19,10 +19,10 @@ export function composerTarget(backend: SessionBackend, chat: ChatViewProvider, 
     },
     fileAccess: () => normalizePolicy(settingsGate.effective('fileAccess')),
     present: async (mentions, notice) => {
-      if (mentions.length > 0 && !backend.getActiveSessionId()) {
+      if (mentions.length > 0 && !backend.sessions.activeTabId()) {
         await chat.addToComposer([]);
         try {
-          await backend.newSession();
+          await backend.lifecycle.open();
         } catch (error) {
           // The chat shows why the session did not open (sign-in, no agent); the chips still wait in the composer.
           log.warn(`Add to Chat: no session opened: ${error instanceof Error ? error.message : String(error)}`);

@@ -135,9 +135,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   // first "Open Chat in Editor": nothing waits for the user before.
   let surfaces: Promise<ChatSurfaces> | undefined;
   const chatSurfaces = (): Promise<ChatSurfaces> =>
-    (surfaces ??= import('../../chat/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.selectSession(id)))));
+    (surfaces ??= import('../../chat/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.sessions.select(id)))));
   sub(vscode.commands.registerCommand('switchboard.openInEditor', async () => (await chatSurfaces()).openInEditor()));
-  const firstSession = sub(backend.onDidChangeSession(() => {
+  const firstSession = sub(backend.sessions.onDidChangeSession(() => {
     firstSession.dispose();
     void Promise.all([chatSurfaces(), import('../attention/attention')]).then(([surface, { Attention }]) =>
       sub(new Attention({ backend, chat: surface, showWaiting: (names) => statusBar.showWaiting(names), log })),
@@ -148,9 +148,9 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   const agents: RegistryAgents = {
     startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
     isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
-    restartAgent: (agent) => backend.restartAgent(agent),
+    restartAgent: async (agent) => void (await backend.agents.restart(agent)),
   };
   for (const d of registerRegistryCommands({ service: registry, log, agents })) sub(d);
-  void backend.restoreOpenTabs();
+  void backend.lifecycle.restoreOpenTabs();
   return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }

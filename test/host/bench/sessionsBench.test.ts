@@ -40,32 +40,32 @@ describe('sessions bench (extension host heap and reopening)', function () {
 
   it('measures', async () => {
     const sb = await api();
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === AGENT), 'the bench agent');
+    await waitFor(() => sb.backend.agents.views().some((a) => a.id === AGENT), 'the bench agent');
     const heapBefore = await settledHeap();
     const ids: string[] = [];
     const t0 = performance.now();
     for (let i = 0; i < SESSIONS; i++) {
-      const id = await sb.backend.newSession(AGENT);
-      await sb.backend.sendPrompt(id, prompt(`messages ${MESSAGES}`));
-      await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn === 'idle', 'the turn to end', 120_000);
-      await sb.backend.renameSession(id, `bench session ${i}`);
+      const id = await sb.backend.lifecycle.open(AGENT);
+      await sb.backend.sessions.require(id).prompt(prompt(`messages ${MESSAGES}`));
+      await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.turn === 'idle', 'the turn to end', 120_000);
+      await sb.backend.lifecycle.rename(id, `bench session ${i}`);
       ids.push(id);
     }
     const openMs = performance.now() - t0;
-    const items = sb.backend.getSessions().filter((s) => ids.includes(s.view.sessionId)).reduce((n, s) => n + s.transcript.items.length, 0);
+    const items = sb.backend.sessions.snapshots().filter((s) => ids.includes(s.view.sessionId)).reduce((n, s) => n + s.transcript.items.length, 0);
     const heapOpen = await settledHeap();
 
-    for (const id of ids) await sb.backend.closeSession(id);
+    for (const id of ids) await sb.backend.lifecycle.close(id);
     const heapClosed = await settledHeap();
-    const entries = sb.backend.getHistory().filter((h) => h.source === 'local' && /^bench session \d+$/.test(h.title ?? ''));
+    const entries = sb.backend.history.list().filter((h) => h.source === 'local' && /^bench session \d+$/.test(h.title ?? ''));
     const reopen: number[] = [];
     const r0 = performance.now();
     for (const entry of entries.slice(0, SESSIONS)) {
-      await sb.backend.openHistory(entry.id, 'load');
+      await sb.backend.lifecycle.openHistory(entry.id, 'load');
       reopen.push(performance.now() - r0);
     }
     const heapReopened = await settledHeap();
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
 
     const result = {
       sessions: SESSIONS,

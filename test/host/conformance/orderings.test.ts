@@ -32,7 +32,7 @@ interface Run {
 }
 
 function view(sb: SwitchboardApi, id: string) {
-  return sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view;
+  return sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
 }
 
 function filesUnder(dir: string): Record<string, string> {
@@ -52,11 +52,11 @@ describe('conformance: orderings real agents send, through the real session (hos
     sb = await api();
     const agents = Object.fromEntries(recordings.map((r) => [agentName(r), { command: 'node', args: [REPLAY_AGENT, r.file] }]));
     restore = await setSettings({ 'switchboard.agents': agents });
-    await waitFor(() => recordings.every((r) => sb.backend.getAgents().some((a) => a.id === agentName(r))), 'the replay agents in the picker');
+    await waitFor(() => recordings.every((r) => sb.backend.agents.views().some((a) => a.id === agentName(r))), 'the replay agents in the picker');
   });
 
   after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
     // The replays' changes are kept (their folders go next); other tests' pending changes stay as they are.
     for (const turn of sb.diffReview.pendingTurns()) if (String((JSON.parse(turn.sessionId) as unknown[])[0]).startsWith('Replay ')) sb.diffReview.keepAll(turn);
     await restore();
@@ -69,20 +69,20 @@ describe('conformance: orderings real agents send, through the real session (hos
    * caught up with every file the turn changed on disk.
    */
   async function replay(recording: Recording, turn: Run): Promise<{ id: string; outcome: Outcome }> {
-    const id = await sb.backend.newSession(agentName(recording));
+    const id = await sb.backend.lifecycle.open(agentName(recording));
     const folder = path.join(workspaceRoot(), turn.run);
     const before = filesUnder(folder);
 
     const permissions: Array<[string, unknown]> = [];
     let done = false;
-    const sent = sb.backend.sendPrompt(id, prompt(turn.file)).finally(() => (done = true));
+    const sent = sb.backend.sessions.require(id).prompt(prompt(turn.file)).finally(() => (done = true));
     while (!done) {
       const card = await waitFor<PendingPermission | true | undefined>(() => done || view(sb, id)?.permissions[0], 'a permission card or the end of the turn', 30_000);
       if (card === true) break;
       const { requestId, ...shown } = card;
       permissions.push([card.toolCallId ?? '', shown]);
       const allow = card.options.find((o) => o.kind === 'allow_once') ?? card.options[0];
-      sb.backend.answerPermission(id, requestId, { optionId: allow.optionId });
+      sb.backend.requests.answerPermission(requestId, { optionId: allow.optionId });
       await waitFor(() => done || view(sb, id)?.permissions[0]?.requestId !== requestId, 'the answered card to go');
     }
     await sent;
@@ -99,7 +99,7 @@ describe('conformance: orderings real agents send, through the real session (hos
       .map((c) => ({ file: path.basename(c.path), status: c.status, added: c.added, removed: c.removed, undoable: c.undoable, conflict: c.conflict }))
       .sort((a, b) => a.file.localeCompare(b.file));
     const transcript = transcriptOf(sb, id);
-    const terminalIds = sb.backend.getTerminals().map((t) => t.terminalId).filter((t) => JSON.stringify(transcript).includes(JSON.stringify(t)));
+    const terminalIds = sb.backend.terminals.snapshots().map((t) => t.terminalId).filter((t) => JSON.stringify(transcript).includes(JSON.stringify(t)));
     const outcome = outcomeOf({ transcript, permissions, files, changedFiles, terminalIds }, { run: turn.run, cwd: workspaceRoot() });
     return { id, outcome };
   }
@@ -150,7 +150,7 @@ describe('conformance: orderings real agents send, through the real session (hos
         const shown = cards.flatMap((card) => card.content.flatMap((c) => (c.type === 'terminal' ? [{ card, terminalId: c.terminalId }] : [])));
         assert.ok(shown.length > 0, 'the turn shows a terminal');
         for (const { card, terminalId } of shown) {
-          const created = sb.backend.getTerminals().find((t) => t.terminalId === terminalId);
+          const created = sb.backend.terminals.snapshots().find((t) => t.terminalId === terminalId);
           if (created) {
             // A whole shell line in `command` with no args runs in a shell: exit 0 and its output.
             assert.strictEqual(created.exitStatus?.exitCode, 0, JSON.stringify(created));
@@ -159,9 +159,9 @@ describe('conformance: orderings real agents send, through the real session (hos
             // The agent's own shell (pi): its _meta.terminal_output is the card's output; Open terminal says it is closed.
             assert.ok(card.output && card.output.text.length > 0 && card.output.exitCode === 0, JSON.stringify(card));
             const heard: unknown[] = [];
-            const sub = sb.backend.onDidTerminalOutput((e) => heard.push(e));
+            const sub = sb.backend.terminals.onDidOutput((e) => heard.push(e));
             try {
-              await sb.backend.openTerminal(canonical.id, terminalId);
+              sb.backend.terminals.reveal(canonical.id, terminalId);
               assert.deepStrictEqual(heard, [{ terminalId, data: '', open: false }]);
             } finally {
               sub.dispose();

@@ -79,7 +79,7 @@ describe('Add to Chat: bad inputs and the quick fix', function () {
     const { mentions, notice } = await addToChat();
     assert.strictEqual(notice, undefined);
     assert.deepStrictEqual(mentions.map((m) => [m.kind, m.label, m.range]), [['file', 'whole.txt', undefined]]);
-    assert.ok(ctx.sb.backend.getActiveSessionId(), 'a session was opened for the chip');
+    assert.ok(ctx.sb.backend.sessions.activeTabId(), 'a session was opened for the chip');
   });
 
   it('a binary file is refused with a notice, the text file picked with it is added', async () => {

@@ -31,7 +31,7 @@ describe('diff review: demo agent turns on one file, then per-hunk Undo', functi
         [DEMO]: { command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'agents', 'demo-agent.mjs')], env: { DEMO_AGENT_PACE_MS: '0' } },
       },
     });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === DEMO), 'the demo agent in the picker');
+    await waitFor(() => sb.backend.agents.views().some((a) => a.id === DEMO), 'the demo agent in the picker');
     original = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'workspace', 'src', 'greet.js'), 'utf8');
     greet = vscode.Uri.file(path.join(workspaceRoot(), 'src', 'greet.js'));
     await closeAllEditors();
@@ -40,8 +40,8 @@ describe('diff review: demo agent turns on one file, then per-hunk Undo', functi
 
   after(async () => {
     while (sb.diffReview.pendingTurns().length > 0) sb.diffReview.keepAll();
-    for (const s of sb.backend.getSessions()) if (s.view.agentId === DEMO) await sb.backend.closeSession(s.view.sessionId);
-    await sb.backend.restartAgent(DEMO).catch(() => undefined);
+    for (const s of sb.backend.sessions.snapshots()) if (s.view.agentId === DEMO) await sb.backend.lifecycle.close(s.view.sessionId);
+    await sb.backend.agents.restart(DEMO).catch(() => undefined);
     await restoreSettings();
     await closeAllEditors();
     fs.writeFileSync(greet.fsPath, original);
@@ -52,10 +52,10 @@ describe('diff review: demo agent turns on one file, then per-hunk Undo', functi
 
   /** One demo-agent turn in a new session; its permission request is answered with `optionId`. */
   async function turn(text: string, optionId: 'allow' | 'reject'): Promise<void> {
-    const id = await sb.backend.newSession(DEMO);
-    const running = sb.backend.sendPrompt(id, prompt(text));
-    const card = await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.permissions[0], `the permission request of "${text}"`, 30_000);
-    sb.backend.answerPermission(id, card.requestId, { optionId });
+    const id = await sb.backend.lifecycle.open(DEMO);
+    const running = sb.backend.sessions.require(id).prompt(prompt(text));
+    const card = await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.permissions[0], `the permission request of "${text}"`, 30_000);
+    sb.backend.requests.answerPermission(card.requestId, { optionId });
     await running;
   }
 

@@ -46,7 +46,7 @@ describe('changed files: an agent that writes files itself without naming them',
   });
 
   const changedFiles = (id: string): ChangedFileView[] =>
-    (ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.changedFiles ?? []).filter((f) => f.path.startsWith(dir + path.sep));
+    (ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.changedFiles ?? []).filter((f) => f.path.startsWith(dir + path.sep));
   const listed = (id: string) =>
     changedFiles(id)
       .map((f) => `${path.basename(f.path)} ${f.status}${f.undoable ? '' : ' (keep only)'}`)
@@ -63,7 +63,7 @@ describe('changed files: an agent that writes files itself without naming them',
   }
 
   async function undoAllAndCheck(id: string): Promise<void> {
-    await ctx.sb.backend.changedFilesAll(id, 'undo');
+    await ctx.sb.backend.files.allFiles(id, 'undo');
     assert.deepStrictEqual(changedFiles(id), [], 'nothing pending after Undo All');
     for (const [name, bytes] of Object.entries(BEFORE)) {
       if (name === 'user.txt') continue;
@@ -79,8 +79,8 @@ describe('changed files: an agent that writes files itself without naming them',
     await closeAllEditors();
     fs.writeFileSync(path.join(dir, 'echo.txt'), BEFORE['echo.txt']);
 
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     assert.strictEqual(fs.readFileSync(path.join(dir, 'echo.txt'), 'utf8'), BEFORE['echo.next.txt'].toString('utf8'), 'the agent wrote');
     assert.deepStrictEqual(listed(id), [
       'created.txt created',
@@ -94,11 +94,11 @@ describe('changed files: an agent that writes files itself without naming them',
   });
 
   it('permissions on: the same, and a file the user saves while the agent waits is not the agent’s', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    const running = ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel} ask`));
-    const card = await waitFor(() => ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.permissions[0], 'the permission request', 30_000);
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    const running = ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel} ask`));
+    const card = await waitFor(() => ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.permissions[0], 'the permission request', 30_000);
     await userSave(path.join(dir, 'user.txt'), 'the user saved this mid-turn\n');
-    ctx.sb.backend.answerPermission(id, card.requestId, { optionId: 'allow' });
+    ctx.sb.backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
     await running;
     assert.deepStrictEqual(listed(id).map((l) => l.split(' ')[0]), CHANGED, 'user.txt is not listed');
     assert.ok(changedFiles(id).every((f) => f.undoable));
@@ -107,11 +107,11 @@ describe('changed files: an agent that writes files itself without naming them',
   });
 
   it('a second turn writing the same text again after Undo All is listed again', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     assert.deepStrictEqual(listed(id).map((l) => l.split(' ')[0]), CHANGED);
     await undoAllAndCheck(id);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     assert.deepStrictEqual(listed(id).map((l) => l.split(' ')[0]), CHANGED);
     await undoAllAndCheck(id);
   });

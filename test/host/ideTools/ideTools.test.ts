@@ -52,7 +52,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     fs.writeFileSync(file('big.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`key_number_${i}`, i])), null, 1));
     fs.writeFileSync(path.join(outside, 'secret.json'), '{ "secret": 1 ');
     fs.symlinkSync(path.join(outside, 'secret.json'), file('escape.json'));
-    sessionA = await context.sb.backend.newSession('IDE Tools HTTP');
+    sessionA = await context.sb.backend.lifecycle.open('IDE Tools HTTP');
     const entry = lastIdeToolsEntry(httpRecord);
     assert.ok(entry && 'type' in entry && entry.type === 'http', `an http entry named switchboard: ${JSON.stringify(entry)}`);
     entryA = entry;
@@ -247,7 +247,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
   });
 
   it("one session's token does not reach another session's MCP connection; a closed session's token stops, the server with the last one", async () => {
-    const sessionB = await context.sb.backend.newSession('IDE Tools HTTP');
+    const sessionB = await context.sb.backend.lifecycle.open('IDE Tools HTTP');
     const entryB = lastIdeToolsEntry(httpRecord) as HttpEntry;
     assert.notStrictEqual(tokenOf(entryB), tokenOf(entryA), 'a token per session');
     assert.strictEqual(entryB.url, entryA.url, 'one server');
@@ -260,20 +260,20 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
     });
     assert.strictEqual(crossed.status, 404);
 
-    await context.sb.backend.closeSession(sessionA);
+    await context.sb.backend.lifecycle.close(sessionA);
     await waitFor(async () => (await call(client, 'open_editors')).isError, "session A's connection refused after it closed");
     await assert.rejects(connect(entryA.url, tokenOf(entryA)), /401|token/i);
     assert.ok(!(await call(clientB, 'open_editors')).isError, 'session B still served');
 
-    await context.sb.backend.closeSession(sessionB);
+    await context.sb.backend.lifecycle.close(sessionB);
     await waitFor(async () => (await call(clientB, 'open_editors')).isError, "session B's connection refused after it closed");
-    if (context.sb.backend.getSessions().length === 0) {
+    if (context.sb.backend.sessions.snapshots().length === 0) {
       await waitFor(async () => fetch(entryA.url).then(() => false, () => true), 'the server to stop with the last session');
     }
   });
 
   it('gives an agent without HTTP MCP the stdio forwarder, run by VS Code\'s runtime, that reaches the same tools', async () => {
-    await context.sb.backend.newSession('IDE Tools Stdio');
+    await context.sb.backend.lifecycle.open('IDE Tools Stdio');
     const entry = lastIdeToolsEntry(stdioRecord) as StdioEntry;
     assert.ok(entry && !('type' in entry), JSON.stringify(entry));
     assert.strictEqual(entry.command, process.execPath);
@@ -295,7 +295,7 @@ describe('IDE tools: the switchboard MCP server in the extension host', function
   it('gives no switchboard server when switchboard.ideTools is off', async () => {
     const restore = await setSettings({ 'switchboard.ideTools': false });
     try {
-      await context.sb.backend.newSession('IDE Tools HTTP');
+      await context.sb.backend.lifecycle.open('IDE Tools HTTP');
       assert.strictEqual(lastIdeToolsEntry(httpRecord), undefined);
     } finally {
       await restore();

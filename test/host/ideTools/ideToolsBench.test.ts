@@ -30,7 +30,7 @@ describe('IDE tools bench (latency in the extension host)', function () {
     fs.writeFileSync(path.join(dir, 'lib.ts'), 'export function double(n: number): number {\n  return n * 2;\n}\n');
     fs.writeFileSync(path.join(dir, 'use.ts'), "import { double } from './lib';\n\nexport const four: number = double(2);\n");
     fs.writeFileSync(path.join(dir, 'broken.json'), '{\n  "a": 1\n  "b": 2\n}\n');
-    await context.sb.backend.newSession('IDE Tools Bench');
+    await context.sb.backend.lifecycle.open('IDE Tools Bench');
     const entry = lastIdeToolsEntry(record) as HttpEntry;
     client = await httpClient(entry.url, tokenOf(entry));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(dir, 'broken.json')), { preview: false });

@@ -64,37 +64,37 @@ describe('agent lifecycle: start, stop, restart and cancel in any order', functi
         await settle(ops);
       }
       // And the agent still works: a session and a turn.
-      const id = await ctx.sb.backend.newSession('Racy');
-      await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+      const id = await ctx.sb.backend.lifecycle.open('Racy');
+      await ctx.sb.backend.sessions.require(id).prompt(prompt('hello'));
       assert.strictEqual(liveAgents().length, 1);
     });
   }
 
   it('cancel twice, then restart, during a turn: the turn ends and the next message is answered', async () => {
-    const id = await ctx.sb.backend.newSession('Racy');
-    const turn = ctx.sb.backend.sendPrompt(id, prompt('wait-cancel'));
+    const id = await ctx.sb.backend.lifecycle.open('Racy');
+    const turn = ctx.sb.backend.sessions.require(id).prompt(prompt('wait-cancel'));
     await waitFor(() => sessionTurn(id) === 'running', 'the turn running');
-    await Promise.all([ctx.sb.backend.cancel(id), ctx.sb.backend.cancel(id), ctx.sb.backend.restartAgent('Racy')]);
+    await Promise.all([ctx.sb.backend.sessions.get(id)?.cancel(), ctx.sb.backend.sessions.get(id)?.cancel(), ctx.sb.backend.agents.restart('Racy')]);
     await turn;
     await waitFor(() => sessionTurn(id) === 'idle', 'the turn ended');
-    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('hello'));
     assert.strictEqual(sessionTurn(id), 'idle');
     assert.strictEqual(liveAgents().length, 1);
   });
 
   it('restart twice during a turn, then cancel: one agent, the turn ended, the next message is answered', async () => {
-    const id = await ctx.sb.backend.newSession('Racy');
-    const turn = ctx.sb.backend.sendPrompt(id, prompt('wait-cancel'));
+    const id = await ctx.sb.backend.lifecycle.open('Racy');
+    const turn = ctx.sb.backend.sessions.require(id).prompt(prompt('wait-cancel'));
     await waitFor(() => sessionTurn(id) === 'running', 'the turn running');
-    await Promise.all([ctx.sb.backend.restartAgent('Racy'), ctx.sb.backend.restartAgent('Racy'), ctx.sb.backend.cancel(id)]);
+    await Promise.all([ctx.sb.backend.agents.restart('Racy'), ctx.sb.backend.agents.restart('Racy'), ctx.sb.backend.sessions.get(id)?.cancel()]);
     await turn;
     await waitFor(() => sessionTurn(id) === 'idle', 'the turn ended');
-    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('hello'));
     assert.strictEqual(liveAgents().length, 1);
   });
 
   function sessionTurn(id: string): string | undefined {
-    return ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn;
+    return ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.turn;
   }
 });
 
@@ -128,19 +128,19 @@ describe('agent lifecycle: requests while the agent initializes', function () {
     await runtime.stop();
     const starting = runtime.start();
     await initializing();
-    const id = await ctx.sb.backend.newSession('Slow');
+    const id = await ctx.sb.backend.lifecycle.open('Slow');
     await starting;
-    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('hello'));
     const items = transcriptOf(ctx.sb, id).items;
     assert.ok(!items.some((i) => i.kind === 'error'), JSON.stringify(items.filter((i) => i.kind === 'error')));
     assert.ok(items.some((i) => i.kind === 'agent_message'), 'the agent answered');
   });
 
   it('a message sent while the agent restarts waits for it and is answered', async () => {
-    const id = await ctx.sb.backend.newSession('Slow');
-    const restarted = ctx.sb.backend.restartAgent('Slow');
+    const id = await ctx.sb.backend.lifecycle.open('Slow');
+    const restarted = ctx.sb.backend.agents.restart('Slow');
     await initializing();
-    await ctx.sb.backend.sendPrompt(id, prompt('hello'));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt('hello'));
     await restarted;
     const items = transcriptOf(ctx.sb, id).items;
     assert.ok(!items.some((i) => i.kind === 'error' && /initialize/.test(i.message)), JSON.stringify(items.filter((i) => i.kind === 'error')));

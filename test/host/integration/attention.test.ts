@@ -14,41 +14,41 @@ describe('attention: Show and its races; Retry', function () {
   this.timeout(120_000);
   const context = withFakeAgents({ 'Attention Agent': [] });
   const backend = () => context.sb.backend;
-  const viewOf = (id: string) => backend().getSessions().find((s) => s.view.sessionId === id)?.view;
+  const viewOf = (id: string) => backend().sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
   const agentSaid = (id: string) => transcriptOf(context.sb, id).items.filter((i) => i.kind === 'agent_message').map(textOf).join('\n');
 
   before(async () => {
     // The attention code loads with the first session.
-    await backend().newSession('Attention Agent');
+    await backend().lifecycle.open('Attention Agent');
     await waitFor(async () => (await vscode.commands.getCommands(true)).includes(SHOW), 'the Show command', 30_000);
   });
 
   it('"Show" for a session closed before the click says so and reveals nothing', async () => {
-    const closing = await backend().newSession('Attention Agent');
-    const other = await backend().newSession('Attention Agent');
-    await backend().sendPrompt(closing, prompt('ends while another tab is shown'));
-    await backend().closeSession(closing);
+    const closing = await backend().lifecycle.open('Attention Agent');
+    const other = await backend().lifecycle.open('Attention Agent');
+    await backend().sessions.require(closing).prompt(prompt('ends while another tab is shown'));
+    await backend().lifecycle.close(closing);
     const shown = await vscode.commands.executeCommand<boolean>(SHOW, closing);
     assert.strictEqual(shown, false);
-    assert.strictEqual(backend().getActiveSessionId(), other, 'the tab shown stays');
+    assert.strictEqual(backend().sessions.activeTabId(), other, 'the tab shown stays');
     // A malformed argument is no crash either.
     assert.strictEqual(await vscode.commands.executeCommand<boolean>(SHOW, { not: 'a key' }), false);
   });
 
   it('"Show" on a session that waits makes it the chat\'s tab', async () => {
-    const waiting = await backend().newSession('Attention Agent');
-    const shownTab = await backend().newSession('Attention Agent');
-    assert.strictEqual(backend().getActiveSessionId(), shownTab);
-    await backend().sendPrompt(waiting, prompt('ends in a tab not shown'));
+    const waiting = await backend().lifecycle.open('Attention Agent');
+    const shownTab = await backend().lifecycle.open('Attention Agent');
+    assert.strictEqual(backend().sessions.activeTabId(), shownTab);
+    await backend().sessions.require(waiting).prompt(prompt('ends in a tab not shown'));
     assert.strictEqual(await vscode.commands.executeCommand<boolean>(SHOW, waiting), true);
-    assert.strictEqual(backend().getActiveSessionId(), waiting);
+    assert.strictEqual(backend().sessions.activeTabId(), waiting);
   });
 
   it('a failed turn is retryable; Retry sends the same prompt with its attachment again', async () => {
-    const id = await backend().newSession('Attention Agent');
+    const id = await backend().lifecycle.open('Attention Agent');
     const file = path.join(workspaceRoot(), 'README.md');
     const failing = { text: 'fail-once with an attachment', mentions: [{ kind: 'file' as const, uri: vscode.Uri.file(file).toString(), label: 'README.md' }], images: [] };
-    await backend().sendPrompt(id, failing);
+    await backend().sessions.require(id).prompt(failing);
     assert.strictEqual(viewOf(id)?.error?.retryable, true, `a retryable error, got ${JSON.stringify(viewOf(id)?.error)}`);
     assert.match(viewOf(id)?.error?.message ?? '', /model endpoint failed/);
     context.sb.chat.controller.handleMessage({ type: 'retry', sessionId: id });

@@ -57,11 +57,11 @@ describe('checkpoints: restore the files to before a message', function () {
     await closeAllEditors();
     for (const f of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, f), 0o644);
     while (ctx.sb.diffReview.pendingTurns().length > 0) ctx.sb.diffReview.keepAll();
-    for (const s of ctx.sb.backend.getSessions()) await ctx.sb.backend.closeSession(s.view.sessionId);
+    for (const s of ctx.sb.backend.sessions.snapshots()) await ctx.sb.backend.lifecycle.close(s.view.sessionId);
   });
 
   const userMessages = (id: string) => transcriptOf(ctx.sb, id).items.filter((i) => i.kind === 'user_message').map((i) => i.id);
-  const act = (id: string, itemId: string, action: CheckpointAction) => ctx.sb.backend.checkpoint(id, itemId, action);
+  const act = (id: string, itemId: string, action: CheckpointAction) => ctx.sb.backend.checkpoints.act(id, itemId, action);
   /** The files of this test's folder in a preview, as "name action[ (yours)]". */
   function listed(view: CheckpointView): string[] {
     assert.strictEqual(view.phase, 'preview', JSON.stringify(view));
@@ -78,12 +78,12 @@ describe('checkpoints: restore the files to before a message', function () {
 
   it('two turns back: files the agent wrote through fs/write and by itself come back byte for byte, the user’s file stays, Undo restore puts it all back', async () => {
     const start = tree(dir);
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`write ${path.join(dir, 'fs-made.txt')} made through fs/write_text_file`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`write ${path.join(dir, 'fs-made.txt')} made through fs/write_text_file`));
     assert.ok(fs.existsSync(path.join(dir, 'fs-made.txt')), 'the agent wrote through the fs bridge');
     // Between the turns the user edits a file: theirs, not the agent's.
     fs.writeFileSync(path.join(dir, 'user.txt'), 'the user changed this between turns\n');
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const [first, second] = userMessages(id);
     assert.ok(first && second, 'two user messages');
 
@@ -124,8 +124,8 @@ describe('checkpoints: restore the files to before a message', function () {
 
   it('the user’s file is restored too when the user includes it', async () => {
     const start = tree(dir);
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     fs.writeFileSync(path.join(dir, 'edit.txt'), 'the user rewrote the agent’s edit\n');
     const [first] = userMessages(id);
     assert.ok(listed(await act(id, first, { kind: 'preview' })).includes('edit.txt revert (yours)'));
@@ -137,8 +137,8 @@ describe('checkpoints: restore the files to before a message', function () {
   });
 
   it('a file made read-only, renamed or deleted meanwhile: says which could not be restored, restores the rest, loses nothing', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const agentEdit = fs.readFileSync(path.join(dir, 'edit.txt'));
     fs.chmodSync(path.join(dir, 'edit.txt'), 0o444);
     fs.renameSync(path.join(dir, 'created.txt'), path.join(dir, 'mine.txt'));
@@ -161,8 +161,8 @@ describe('checkpoints: restore the files to before a message', function () {
   });
 
   it('a file with unsaved changes in an editor is not restored and its buffer is kept', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const uri = vscode.Uri.file(path.join(dir, 'created.txt'));
     const doc = await vscode.workspace.openTextDocument(uri);
     // The buffer shows what the agent wrote before the user types into it.
@@ -181,34 +181,34 @@ describe('checkpoints: restore the files to before a message', function () {
   });
 
   it('is refused while a turn runs, with the reason', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const [first] = userMessages(id);
-    const running = ctx.sb.backend.sendPrompt(id, prompt('wait-cancel'));
-    await waitFor(() => ctx.sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.turn === 'running', 'the turn to run');
+    const running = ctx.sb.backend.sessions.require(id).prompt(prompt('wait-cancel'));
+    await waitFor(() => ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.turn === 'running', 'the turn to run');
     const view = await act(id, first, { kind: 'restore', include: [] });
     assert.strictEqual(view.phase, 'error');
     assert.match(view.phase === 'error' ? view.message : '', /working/);
     assert.ok(fs.existsSync(path.join(dir, 'created.txt')), 'nothing restored');
-    await ctx.sb.backend.cancel(id);
+    ctx.sb.backend.sessions.get(id)?.cancel();
     await running;
   });
 
   it('works after the session is closed and reopened from the store (as after a window reload)', async () => {
     const start = tree(dir);
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const [first] = userMessages(id);
-    await ctx.sb.backend.closeSession(id);
-    await ctx.sb.backend.openHistory(`local:${id}`, 'load');
-    await waitFor(() => ctx.sb.backend.getSessions().some((s) => s.view.sessionId === id), 'the session back from the store');
+    await ctx.sb.backend.lifecycle.close(id);
+    await ctx.sb.backend.lifecycle.openHistory(`local:${id}`, 'load');
+    await waitFor(() => ctx.sb.backend.sessions.snapshots().some((s) => s.view.sessionId === id), 'the session back from the store');
     restored(await act(id, first, { kind: 'restore', include: [] }));
     assert.deepStrictEqual(tree(dir), start);
   });
 
   it('a checkpoint whose snapshot is gone says so and changes nothing', async () => {
-    const id = await ctx.sb.backend.newSession(AGENT);
-    await ctx.sb.backend.sendPrompt(id, prompt(`self-write ${rel}`));
+    const id = await ctx.sb.backend.lifecycle.open(AGENT);
+    await ctx.sb.backend.sessions.require(id).prompt(prompt(`self-write ${rel}`));
     const [first] = userMessages(id);
     // The first message's snapshot is the kept tree that still has gone.txt in this folder: remove it.
     const gitDir = shadowGitDir(workspaceRoot());

@@ -8,11 +8,11 @@ describe('elicitation/complete', function () {
   const context = withFakeAgents({ Eliciting: [] });
 
   it('a URL elicitation the agent completes is answered accept and its card goes; an unknown id is ignored', async () => {
-    const id = await context.sb.backend.newSession('Eliciting');
-    await context.sb.backend.sendPrompt(id, prompt('elicit-url'));
+    const id = await context.sb.backend.lifecycle.open('Eliciting');
+    await context.sb.backend.sessions.require(id).prompt(prompt('elicit-url'));
     const said = transcriptOf(context.sb, id).items.filter((i) => i.kind === 'agent_message').map(textOf);
     assert.deepStrictEqual(said, ['elicitation: accept'], 'nobody answered: elicitation/complete did');
-    const view = context.sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view;
+    const view = context.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)!.view;
     assert.deepStrictEqual(view.elicitations, [], 'no card left waiting');
     assert.strictEqual(view.error, undefined);
   });

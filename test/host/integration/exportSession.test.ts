@@ -9,10 +9,10 @@ describe('export session as Markdown', function () {
   const context = withFakeAgents({ Exporter: [] });
 
   it('opens the active session as an untitled Markdown document with every message and tool call', async () => {
-    const id = await context.sb.backend.newSession('Exporter');
-    await context.sb.backend.sendPrompt(id, prompt('hello there'));
-    await context.sb.backend.sendPrompt(id, prompt('variants'));
-    assert.strictEqual(context.sb.backend.getActiveSessionId(), id);
+    const id = await context.sb.backend.lifecycle.open('Exporter');
+    await context.sb.backend.sessions.require(id).prompt(prompt('hello there'));
+    await context.sb.backend.sessions.require(id).prompt(prompt('variants'));
+    assert.strictEqual(context.sb.backend.sessions.activeTabId(), id);
     await vscode.commands.executeCommand('switchboard.exportSession');
     const doc = vscode.window.activeTextEditor?.document;
     assert.ok(doc, 'an editor opened');

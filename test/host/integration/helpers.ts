@@ -27,17 +27,17 @@ export function withFakeAgents(agents: Record<string, string[]>): { sb: Switchbo
   before(async () => {
     context.sb = await api();
     restore = await useFakeAgents(agents);
-    await waitFor(() => Object.keys(agents).every((name) => context.sb.backend.getAgents().some((a) => a.id === name)), 'the fake agents');
+    await waitFor(() => Object.keys(agents).every((name) => context.sb.backend.agents.views().some((a) => a.id === name)), 'the fake agents');
   });
   after(async () => {
-    for (const s of context.sb.backend.getSessions()) await context.sb.backend.closeSession(s.view.sessionId);
+    for (const s of context.sb.backend.sessions.snapshots()) await context.sb.backend.lifecycle.close(s.view.sessionId);
     await restore?.();
   });
   return context;
 }
 
 export function transcriptOf(sb: SwitchboardApi, sessionId: string): Transcript {
-  const snapshot = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId);
+  const snapshot = sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId);
   if (!snapshot) throw new Error(`no session ${sessionId}`);
   return snapshot.transcript;
 }
@@ -48,7 +48,7 @@ export function textOf(item: TranscriptItem): string {
 }
 
 export async function waitForAgentStatus(sb: SwitchboardApi, agent: string, status: string, timeoutMs = 15_000): Promise<void> {
-  await waitFor(() => sb.backend.getAgents().find((a) => a.id === agent)?.status === status, `${agent} to be ${status}`, timeoutMs);
+  await waitFor(() => sb.backend.agents.views().find((a) => a.id === agent)?.status === status, `${agent} to be ${status}`, timeoutMs);
 }
 
 export function prompt(text: string) {

@@ -23,7 +23,7 @@ describe('model provider settings (providers/*) with the fake agent', function (
     Unrouted: [],
   });
 
-  const settings = (agent: string): AgentProvidersView | undefined => context.sb.backend.getAgents().find((a) => a.id === agent)?.providers;
+  const settings = (agent: string): AgentProvidersView | undefined => context.sb.backend.agents.views().find((a) => a.id === agent)?.providers;
   const provider = (agent: string, id: string) => settings(agent)?.providers?.find((p) => p.providerId === id);
   /** The providers/* requests the fake agent received, in order. */
   const received = (): Array<{ method: string; params: Record<string, unknown> }> =>
@@ -33,18 +33,18 @@ describe('model provider settings (providers/*) with the fake agent', function (
   before(() => fs.rmSync(logFile, { force: true }));
   after(async () => {
     // Sign-out forgets what Switchboard kept for the agent (the provider choice among it).
-    await context.sb.backend.logout('Routed').catch(() => undefined);
+    await context.sb.backend.agents.logout('Routed').catch(() => undefined);
     fs.rmSync(logFile, { force: true });
   });
 
   it('offers no Model provider choice for an agent without the capability, and sends it nothing', async () => {
-    await context.sb.backend.newSession('Unrouted');
-    assert.ok(context.sb.backend.getAgents().find((a) => a.id === 'Unrouted')?.status === 'ready');
+    await context.sb.backend.lifecycle.open('Unrouted');
+    assert.ok(context.sb.backend.agents.views().find((a) => a.id === 'Unrouted')?.status === 'ready');
     assert.strictEqual(settings('Unrouted'), undefined);
   });
 
   it('lists, sets (headers kept as secrets), lists the new base URL, and sets it again after a restart', async () => {
-    await context.sb.backend.newSession('Routed');
+    await context.sb.backend.lifecycle.open('Routed');
     await waitFor(() => settings('Routed')?.providers, 'the providers list');
     assert.deepStrictEqual(provider('Routed', 'main'), {
       providerId: 'main',
@@ -54,7 +54,7 @@ describe('model provider settings (providers/*) with the fake agent', function (
     });
     assert.strictEqual(provider('Routed', 'openai')?.current, null, 'disabled at start');
 
-    await context.sb.backend.providerAction('Routed', {
+    await context.sb.backend.providers.run('Routed', {
       kind: 'set',
       providerId: 'openai',
       apiType: 'azure',
@@ -65,16 +65,16 @@ describe('model provider settings (providers/*) with the fake agent', function (
     assert.match(settings('Routed')?.notice ?? '', /openai now sends model calls to https:\/\/gateway\.example\/openai \(azure\)\. Sessions started from now on use it/);
     assert.deepStrictEqual(provider('Routed', 'openai')?.current, { apiType: 'azure', baseUrl: 'https://gateway.example/openai' }, 'the list shows the new base URL');
     assert.deepStrictEqual(provider('Routed', 'openai')?.saved, { apiType: 'azure', baseUrl: 'https://gateway.example/openai', headerNames: ['api-key'] });
-    assert.ok(!JSON.stringify(context.sb.backend.getAgents()).includes(SECRET), 'header values never reach the chat');
+    assert.ok(!JSON.stringify(context.sb.backend.agents.views()).includes(SECRET), 'header values never reach the chat');
     assert.deepStrictEqual(sent('providers/set').at(-1)?.params, { providerId: 'openai', apiType: 'azure', baseUrl: 'https://gateway.example/openai', headers: { 'api-key': SECRET } });
 
     // Changing the URL with the header left empty keeps the stored value.
-    await context.sb.backend.providerAction('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://gateway.example/v2', headers: [{ name: 'api-key' }] });
+    await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://gateway.example/v2', headers: [{ name: 'api-key' }] });
     assert.deepStrictEqual(sent('providers/set').at(-1)?.params.headers, { 'api-key': SECRET });
 
     // A new process starts with openai disabled: only Switchboard setting it again brings it back.
     const setsBefore = sent('providers/set').length;
-    await context.sb.backend.restartAgent('Routed');
+    await context.sb.backend.agents.restart('Routed');
     await waitFor(() => provider('Routed', 'openai')?.current?.baseUrl === 'https://gateway.example/v2', 'the kept choice after the restart');
     assert.strictEqual(sent('providers/set').length, setsBefore + 1, 'set once again at start');
     assert.deepStrictEqual(sent('providers/set').at(-1)?.params.headers, { 'api-key': SECRET });
@@ -83,16 +83,16 @@ describe('model provider settings (providers/*) with the fake agent', function (
 
   it('disables an optional provider (kept, and disabled again after a restart); a required one is never disabled', async () => {
     await waitFor(() => provider('Routed', 'openai')?.current, 'openai set by the test before');
-    await context.sb.backend.providerAction('Routed', { kind: 'disable', providerId: 'openai' });
+    await context.sb.backend.providers.run('Routed', { kind: 'disable', providerId: 'openai' });
     assert.strictEqual(provider('Routed', 'openai')?.current, null);
     assert.deepStrictEqual(provider('Routed', 'openai')?.saved, { disabled: true });
     assert.match(settings('Routed')?.notice ?? '', /openai is disabled\. Sessions started from now on do without it/);
 
     const disables = sent('providers/disable').length;
-    await context.sb.backend.restartAgent('Routed');
+    await context.sb.backend.agents.restart('Routed');
     await waitFor(() => sent('providers/disable').length === disables + 1, 'providers/disable sent again at start');
 
-    await context.sb.backend.providerAction('Routed', { kind: 'disable', providerId: 'main' });
+    await context.sb.backend.providers.run('Routed', { kind: 'disable', providerId: 'main' });
     assert.match(settings('Routed')?.error ?? '', /^Not sent to Routed: main is required by the agent: it cannot be disabled\./);
     assert.ok(!sent('providers/disable').some((r) => r.params.providerId === 'main'), 'never sent');
   });
@@ -100,11 +100,11 @@ describe('model provider settings (providers/*) with the fake agent', function (
   it('refuses before sending: a URL that is not http(s), and headers over plain http to another machine', async () => {
     await waitFor(() => settings('Routed')?.providers, 'the providers list');
     const sets = sent('providers/set').length;
-    await context.sb.backend.providerAction('Routed', { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: 'file:///etc/passwd', headers: [] });
+    await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: 'file:///etc/passwd', headers: [] });
     assert.match(settings('Routed')?.error ?? '', /^Not sent to Routed: The base URL must be http:\/\/ or https:\/\/, not file:\/\/\./);
-    await context.sb.backend.providerAction('Routed', { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: 'not a url', headers: [] });
+    await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: 'not a url', headers: [] });
     assert.match(settings('Routed')?.error ?? '', /"not a url" is not a valid URL/);
-    await context.sb.backend.providerAction('Routed', {
+    await context.sb.backend.providers.run('Routed', {
       kind: 'set',
       providerId: 'main',
       apiType: 'anthropic',
@@ -114,14 +114,14 @@ describe('model provider settings (providers/*) with the fake agent', function (
     assert.match(settings('Routed')?.error ?? '', /Refused to send credentials \("x-api-key"\) over plain http to gateway\.example:8080.*Use https:\/\//);
     assert.strictEqual(sent('providers/set').length, sets, 'nothing was sent');
     assert.deepStrictEqual(provider('Routed', 'main')?.current, { apiType: 'anthropic', baseUrl: 'https://api.anthropic.example' }, 'unchanged');
-    await context.sb.backend.providerAction('Routed', { kind: 'dismiss' });
+    await context.sb.backend.providers.run('Routed', { kind: 'dismiss' });
     assert.strictEqual(settings('Routed')?.error, undefined);
   });
 
   it("says in the chat when the agent rejects a change (-32602); the settings and the kept choice stay as they were", async () => {
     await waitFor(() => settings('Routed')?.providers, 'the providers list');
     const savedBefore = provider('Routed', 'openai')?.saved;
-    await context.sb.backend.providerAction('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://reject.example/v1', headers: [] });
+    await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://reject.example/v1', headers: [] });
     assert.match(settings('Routed')?.error ?? '', /^Routed rejected the provider change: The fake agent refuses the base URL https:\/\/reject\.example\/v1 \(-32602\)\. Its provider settings stay as they were\./);
     assert.strictEqual(sent('providers/set').at(-1)?.params.baseUrl, 'https://reject.example/v1', 'it was sent');
     assert.strictEqual(provider('Routed', 'openai')?.current, null);
@@ -129,8 +129,8 @@ describe('model provider settings (providers/*) with the fake agent', function (
   });
 
   it('when the agent refuses the kept choice at its next start, the chat says so and the choice is kept', async () => {
-    await context.sb.backend.newSession('Routed');
-    await context.sb.backend.providerAction('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://gateway.example/v3', headers: [] });
+    await context.sb.backend.lifecycle.open('Routed');
+    await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://gateway.example/v3', headers: [] });
     assert.strictEqual(settings('Routed')?.error, undefined);
     // The same agent, now refusing every providers/set: the restart takes the new definition.
     const restore = await setSettings({
@@ -139,7 +139,7 @@ describe('model provider settings (providers/*) with the fake agent', function (
     const refusing = (on: boolean) => context.sb.configuration.find('Routed')?.args.includes('--providers-refuse-set') === on;
     try {
       await waitFor(() => refusing(true), 'the new definition');
-      await context.sb.backend.restartAgent('Routed');
+      await context.sb.backend.agents.restart('Routed');
       const view = await waitFor(() => (settings('Routed')?.providers ? settings('Routed') : undefined), 'the list after the restart');
       assert.match(view.error ?? '', /^Routed did not take your Model provider choice when it started \(openai: This fake agent takes no provider settings \(-32602\)\)\. It uses its own settings for that provider until you set it again; your choice is kept\./);
       assert.strictEqual(provider('Routed', 'openai')?.current, null, "the agent's own setting");
@@ -147,16 +147,16 @@ describe('model provider settings (providers/*) with the fake agent', function (
     } finally {
       await restore();
       await waitFor(() => refusing(false), 'the definition put back');
-      await context.sb.backend.restartAgent('Routed');
+      await context.sb.backend.agents.restart('Routed');
     }
   });
 
   it('an agent whose providers/list is garbage gets a clear error, not a crash', async () => {
-    await context.sb.backend.newSession('Routed Garbage');
+    await context.sb.backend.lifecycle.open('Routed Garbage');
     const view = await waitFor(() => (settings('Routed Garbage')?.error ? settings('Routed Garbage') : undefined), 'the list error');
     assert.match(view.error ?? '', /^Could not read Routed Garbage's model providers: The agent sent an invalid result for providers\/list: providers /);
     assert.deepStrictEqual(view.providers, []);
-    assert.strictEqual(context.sb.backend.getAgents().find((a) => a.id === 'Routed Garbage')?.status, 'ready');
+    assert.strictEqual(context.sb.backend.agents.views().find((a) => a.id === 'Routed Garbage')?.status, 'ready');
   });
 });
 

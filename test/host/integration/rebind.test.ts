@@ -23,14 +23,14 @@ describe('binding a reopened session again', function () {
   /** Opens a session, answers one prompt, closes the tab and reopens it from the local store (detached). */
   async function reopened(agent: string, text: string): Promise<string> {
     const { backend } = context.sb;
-    const id = await backend.newSession(agent);
-    await backend.sendPrompt(id, prompt(text));
-    await backend.renameSession(id, `${agent} ${text}`);
-    await backend.closeSession(id);
-    const entry = backend.getHistory().find((h) => h.source === 'local' && h.title === `${agent} ${text}`);
+    const id = await backend.lifecycle.open(agent);
+    await backend.sessions.require(id).prompt(prompt(text));
+    await backend.lifecycle.rename(id, `${agent} ${text}`);
+    await backend.lifecycle.close(id);
+    const entry = backend.history.list().find((h) => h.source === 'local' && h.title === `${agent} ${text}`);
     assert.ok(entry, 'kept in the local store');
-    await backend.openHistory(entry.id, 'load');
-    const tab = backend.getSessions().find((s) => s.view.title === `${agent} ${text}`);
+    await backend.lifecycle.openHistory(entry.id, 'load');
+    const tab = backend.sessions.snapshots().find((s) => s.view.title === `${agent} ${text}`);
     assert.ok(tab, 'reopened');
     return tab.view.sessionId;
   }
@@ -40,7 +40,7 @@ describe('binding a reopened session again', function () {
   it('uses session/resume where the agent advertises it: no session/load, no replay, no duplicates', async () => {
     const id = await reopened('Resumer', 'one');
     const before = methods(resumeLog).length;
-    await context.sb.backend.sendPrompt(id, prompt('two'));
+    await context.sb.backend.sessions.require(id).prompt(prompt('two'));
     const sent = methods(resumeLog).slice(before);
     assert.deepStrictEqual(sent.filter((m) => m.startsWith('session/') && m !== 'session/prompt'), ['session/resume'], sent.join(', '));
     assert.deepStrictEqual(answers(id), ['echo: one', 'echo: two']);
@@ -49,7 +49,7 @@ describe('binding a reopened session again', function () {
   it('uses session/load where resume is missing, and skips its replay', async () => {
     const id = await reopened('Loader', 'one');
     const before = methods(loadLog).length;
-    await context.sb.backend.sendPrompt(id, prompt('two'));
+    await context.sb.backend.sessions.require(id).prompt(prompt('two'));
     const sent = methods(loadLog).slice(before);
     assert.ok(!sent.includes('session/resume'), sent.join(', '));
     assert.ok(sent.includes('session/load'), sent.join(', '));
@@ -58,9 +58,9 @@ describe('binding a reopened session again', function () {
 
   it('falls back from a resume the agent refuses (it forgot the session) to load, then to a new session that says so', async () => {
     const id = await reopened('Resumer', 'forgotten');
-    await context.sb.backend.restartAgent('Resumer');
+    await context.sb.backend.agents.restart('Resumer');
     const before = methods(resumeLog).length;
-    await context.sb.backend.sendPrompt(id, prompt('after restart'));
+    await context.sb.backend.sessions.require(id).prompt(prompt('after restart'));
     const sent = methods(resumeLog).slice(before).filter((m) => ['session/resume', 'session/load', 'session/new'].includes(m));
     assert.deepStrictEqual(sent, ['session/resume', 'session/load', 'session/new']);
     assert.deepStrictEqual(answers(id).slice(-1), ['echo: after restart']);

@@ -20,24 +20,24 @@ describe('sessions with a real agent process', function () {
       'Fake Auth': ['--auth-required'],
       'Fake Minimal': ['--minimal-caps'],
     });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Fake'), 'the Fake agent in the picker');
+    await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Fake'), 'the Fake agent in the picker');
   });
 
   after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-    for (const agent of ['Fake', 'Fake Auth', 'Fake Minimal']) await sb.backend.restartAgent(agent).catch(() => undefined);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
+    for (const agent of ['Fake', 'Fake Auth', 'Fake Minimal']) await sb.backend.agents.restart(agent).catch(() => undefined);
     await restore();
   });
 
   it('lists the configured agents after the built-in presets', () => {
-    const names = sb.backend.getAgents().map((a) => a.id);
+    const names = sb.backend.agents.views().map((a) => a.id);
     assert.ok(names.includes('Claude Agent') && names.includes('Gemini CLI') && names.includes('Codex'), names.join(', '));
     assert.ok(names.indexOf('Fake') > names.indexOf('Claude Agent'));
   });
 
   it('runs a turn: the prompt and the streamed answer end up in the transcript', async () => {
-    const id = await sb.backend.newSession('Fake');
-    await sb.backend.sendPrompt(id, prompt('hello world'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    await sb.backend.sessions.require(id).prompt(prompt('hello world'));
     const items = transcriptOf(sb, id).items;
     const user = items.find((i) => i.kind === 'user_message');
     const agent = items.find((i) => i.kind === 'agent_message');
@@ -45,21 +45,21 @@ describe('sessions with a real agent process', function () {
     assert.ok(agent && textOf(agent) === 'echo: hello world', `agent message: ${agent && textOf(agent)}`);
     const end = items[items.length - 1];
     assert.deepStrictEqual(end.kind === 'turn_end' && [end.stopReason, end.empty], ['end_turn', false]);
-    const view = sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view;
+    const view = sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)!.view;
     assert.strictEqual(view.turn, 'idle');
     assert.strictEqual(view.agentId, 'Fake');
   });
 
   it('flags an empty end_turn so the chat can say the agent returned nothing', async () => {
-    const id = await sb.backend.newSession('Fake');
-    await sb.backend.sendPrompt(id, prompt('empty'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    await sb.backend.sessions.require(id).prompt(prompt('empty'));
     const last = transcriptOf(sb, id).items.at(-1)!;
     assert.ok(last.kind === 'turn_end' && last.empty, JSON.stringify(last));
   });
 
   it('keeps every update variant, unknown ones as unsupported items', async () => {
-    const id = await sb.backend.newSession('Fake');
-    await sb.backend.sendPrompt(id, prompt('variants'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    await sb.backend.sessions.require(id).prompt(prompt('variants'));
     const t = transcriptOf(sb, id);
     const kinds = new Set(t.items.map((i) => i.kind));
     for (const kind of ['agent_message', 'thought', 'tool_call', 'plan', 'unsupported']) assert.ok(kinds.has(kind as never), `has ${kind}: ${[...kinds].join(',')}`);
@@ -67,14 +67,14 @@ describe('sessions with a real agent process', function () {
   });
 
   it('routes a permission request to the session and answers with the chosen option', async () => {
-    const id = await sb.backend.newSession('Fake');
-    const turn = sb.backend.sendPrompt(id, prompt('permission'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    const turn = sb.backend.sessions.require(id).prompt(prompt('permission'));
     const pending = await waitFor(
-      () => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.permissions[0],
+      () => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.permissions[0],
       'a pending permission card',
     );
     const allow = pending.options.find((o) => o.kind === 'allow_once') ?? pending.options[0];
-    sb.backend.answerPermission(id, pending.requestId, { optionId: allow.optionId });
+    sb.backend.requests.answerPermission(pending.requestId, { optionId: allow.optionId });
     await turn;
     const tool = transcriptOf(sb, id).items.find((i) => i.kind === 'tool_call');
     assert.ok(tool && tool.kind === 'tool_call');
@@ -84,8 +84,8 @@ describe('sessions with a real agent process', function () {
   it('a switchboard.autoApprove rule answers without a card and says so in the transcript', async () => {
     const restoreRule = await setSettings({ 'switchboard.autoApprove': { Fake: { edit: true } } });
     try {
-      const id = await sb.backend.newSession('Fake');
-      await sb.backend.sendPrompt(id, prompt('permission'));
+      const id = await sb.backend.lifecycle.open('Fake');
+      await sb.backend.sessions.require(id).prompt(prompt('permission'));
       const items = transcriptOf(sb, id).items;
       const tool = items.find((i) => i.kind === 'tool_call');
       assert.ok(JSON.stringify(tool).includes('"allow"'), JSON.stringify(tool));
@@ -98,10 +98,10 @@ describe('sessions with a real agent process', function () {
   });
 
   it('Stop answers a pending permission request with cancelled and ends the turn', async () => {
-    const id = await sb.backend.newSession('Fake');
-    const turn = sb.backend.sendPrompt(id, prompt('permission'));
-    await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.permissions[0], 'a pending permission card');
-    await sb.backend.cancel(id);
+    const id = await sb.backend.lifecycle.open('Fake');
+    const turn = sb.backend.sessions.require(id).prompt(prompt('permission'));
+    await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.permissions[0], 'a pending permission card');
+    sb.backend.sessions.get(id)?.cancel();
     await turn;
     const tool = transcriptOf(sb, id).items.find((i) => i.kind === 'tool_call');
     assert.ok(JSON.stringify(tool).includes('cancelled'), JSON.stringify(tool));
@@ -109,10 +109,10 @@ describe('sessions with a real agent process', function () {
   });
 
   it('cancels a turn the agent ends with stopReason cancelled', async () => {
-    const id = await sb.backend.newSession('Fake');
-    const turn = sb.backend.sendPrompt(id, prompt('wait-cancel'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    const turn = sb.backend.sessions.require(id).prompt(prompt('wait-cancel'));
     await waitFor(() => transcriptOf(sb, id).items.some((i) => i.kind === 'agent_message'), 'the agent to start working');
-    await sb.backend.cancel(id);
+    sb.backend.sessions.get(id)?.cancel();
     await turn;
     const last = transcriptOf(sb, id).items.filter((i) => i.kind === 'turn_end').at(-1);
     assert.ok(last && last.kind === 'turn_end' && last.stopReason === 'cancelled', JSON.stringify(last));
@@ -120,14 +120,14 @@ describe('sessions with a real agent process', function () {
 
   it('ends the turn locally when the agent never answers session/cancel', async function () {
     this.timeout(30_000);
-    const id = await sb.backend.newSession('Fake');
-    const turn = sb.backend.sendPrompt(id, prompt('never-cancel'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    const turn = sb.backend.sessions.require(id).prompt(prompt('never-cancel'));
     await waitFor(() => transcriptOf(sb, id).items.some((i) => i.kind === 'agent_message'), 'the agent to start working');
-    await sb.backend.cancel(id);
+    sb.backend.sessions.get(id)?.cancel();
     await turn;
     const items = transcriptOf(sb, id).items;
     assert.ok(items.some((i) => i.kind === 'error' && /did not confirm the cancellation/.test(i.message)), JSON.stringify(items.at(-1)));
-    assert.strictEqual(sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
+    assert.strictEqual(sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
   });
 
   it('the agent reads the unsaved buffer, not the file on disk, and writes through the editor', async () => {
@@ -137,18 +137,18 @@ describe('sessions with a real agent process', function () {
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.replace(new vscode.Range(0, 0, doc.lineCount, 0), 'unsaved text\n'));
     assert.ok(doc.isDirty);
-    const id = await sb.backend.newSession('Fake');
-    await sb.backend.sendPrompt(id, prompt(`fs ${file}`));
+    const id = await sb.backend.lifecycle.open('Fake');
+    await sb.backend.sessions.require(id).prompt(prompt(`fs ${file}`));
     const out = `${file}.out`;
     await waitFor(() => fs.existsSync(out), 'the agent to write the .out file');
     assert.strictEqual(fs.readFileSync(out, 'utf8'), 'UNSAVED TEXT\n');
   });
 
   it('a crash mid-turn keeps the transcript, shows the crash with stderr, and a new prompt restarts the agent', async () => {
-    const id = await sb.backend.newSession('Fake');
-    await sb.backend.sendPrompt(id, prompt('crash'));
+    const id = await sb.backend.lifecycle.open('Fake');
+    await sb.backend.sessions.require(id).prompt(prompt('crash'));
     await waitForAgentStatus(sb, 'Fake', 'crashed');
-    const agent = sb.backend.getAgents().find((a) => a.id === 'Fake')!;
+    const agent = sb.backend.agents.views().find((a) => a.id === 'Fake')!;
     assert.ok(agent.crash && /exit|code 3/i.test(agent.crash.message), JSON.stringify(agent.crash));
     const items = transcriptOf(sb, id).items;
     assert.ok(items.some((i) => i.kind === 'user_message'), 'the transcript is kept');
@@ -156,18 +156,18 @@ describe('sessions with a real agent process', function () {
     const build = items.find((i) => i.kind === 'tool_call' && i.title === 'Run the build');
     assert.ok(build?.kind === 'tool_call' && build.status === 'in_progress');
     assert.strictEqual(build.unfinished, 'error', 'the tool call the crash cut off is no longer shown running');
-    assert.strictEqual(sb.backend.getSessions().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
+    assert.strictEqual(sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)!.view.turn, 'idle');
     // The next prompt restarts the agent and binds the session again (session/load).
-    await sb.backend.sendPrompt(id, prompt('again'));
+    await sb.backend.sessions.require(id).prompt(prompt('again'));
     const answer = transcriptOf(sb, id).items.filter((i) => i.kind === 'agent_message').at(-1)!;
     assert.strictEqual(textOf(answer), 'echo: again');
     await waitForAgentStatus(sb, 'Fake', 'ready');
   });
 
   it('shows exactly the sign-in methods the agent advertises, and signs in with the agent method', async () => {
-    await assert.rejects(sb.backend.newSession('Fake Auth'), /auth/i);
+    await assert.rejects(sb.backend.lifecycle.open('Fake Auth'), /auth/i);
     await waitForAgentStatus(sb, 'Fake Auth', 'auth_required');
-    const agent = sb.backend.getAgents().find((a) => a.id === 'Fake Auth')!;
+    const agent = sb.backend.agents.views().find((a) => a.id === 'Fake Auth')!;
     assert.deepStrictEqual(
       agent.authMethods?.map((m) => [m.id, m.kind]),
       [
@@ -176,10 +176,10 @@ describe('sessions with a real agent process', function () {
         ['api-key', 'env_var'],
       ],
     );
-    const before = sb.backend.getSessions().length;
-    await sb.backend.authenticate('Fake Auth', 'agent-login');
+    const before = sb.backend.sessions.snapshots().length;
+    await sb.backend.agents.authenticate('Fake Auth', 'agent-login');
     // The session/new that needed sign-in is retried.
-    await waitFor(() => sb.backend.getSessions().length === before + 1, 'the retried session');
+    await waitFor(() => sb.backend.sessions.snapshots().length === before + 1, 'the retried session');
     await waitForAgentStatus(sb, 'Fake Auth', 'ready');
   });
 
@@ -188,9 +188,9 @@ describe('sessions with a real agent process', function () {
       'switchboard.agents': { Missing: { command: 'switchboard-no-such-agent-xyz', args: [] }, Fake: { command: 'node', args: [] } },
     });
     try {
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Missing'), 'the Missing agent');
-      await assert.rejects(sb.backend.newSession('Missing'), (e: Error) => /not found|could not find|ENOENT/i.test(e.message) && !/\n\s+at /.test(e.message));
-      const agent = sb.backend.getAgents().find((a) => a.id === 'Missing')!;
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Missing'), 'the Missing agent');
+      await assert.rejects(sb.backend.lifecycle.open('Missing'), (e: Error) => /not found|could not find|ENOENT/i.test(e.message) && !/\n\s+at /.test(e.message));
+      const agent = sb.backend.agents.views().find((a) => a.id === 'Missing')!;
       assert.strictEqual(agent.status, 'crashed');
       assert.match(agent.crash!.message, /switchboard-no-such-agent-xyz/);
     } finally {
@@ -199,11 +199,11 @@ describe('sessions with a real agent process', function () {
   });
 
   it('applies a settings change while a session runs, without touching the session', async () => {
-    const id = await sb.backend.newSession('Fake');
+    const id = await sb.backend.lifecycle.open('Fake');
     const restoreExtra = await useFakeAgents({ Fake: [], 'Fake Extra': [] });
     try {
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Fake Extra'), 'the new agent in the picker');
-      await sb.backend.sendPrompt(id, prompt('still here'));
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Fake Extra'), 'the new agent in the picker');
+      await sb.backend.sessions.require(id).prompt(prompt('still here'));
       assert.strictEqual(textOf(transcriptOf(sb, id).items.filter((i) => i.kind === 'agent_message').at(-1)!), 'echo: still here');
     } finally {
       await restoreExtra();
@@ -215,8 +215,8 @@ describe('sessions with a real agent process', function () {
       'switchboard.agents': { Good: { command: 'node', args: [] }, Bad: { args: 'nope', colour: 1 } },
     });
     try {
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Good'), 'the valid agent');
-      assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Bad'));
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Good'), 'the valid agent');
+      assert.ok(!sb.backend.agents.views().some((a) => a.id === 'Bad'));
     } finally {
       await restoreBad();
     }

@@ -21,7 +21,7 @@ describe('steering: a message sent into the running turn', function () {
   });
 
   const sb = () => context.sb;
-  const view = (id: string) => sb().backend.getSessions().find((s) => s.view.sessionId === id)!.view;
+  const view = (id: string) => sb().backend.sessions.snapshots().find((s) => s.view.sessionId === id)!.view;
   const items = (id: string) => transcriptOf(sb(), id).items;
   const said = (id: string) => items(id).filter((i) => i.kind === 'agent_message').map(textOf);
   /** The requests the agent got with a text block equal to `text`, by method. */
@@ -35,7 +35,7 @@ describe('steering: a message sent into the running turn', function () {
 
   /** A new session of `agent` whose turn runs (`steerable`: it waits for a steer). */
   async function runningTurn(agent = 'Steerer', command = 'steerable'): Promise<string> {
-    const id = await sb().backend.newSession(agent);
+    const id = await sb().backend.lifecycle.open(agent);
     send(id, command);
     await waitFor(() => view(id).turn === 'running' && said(id).length > 0, 'the turn to run and the agent to speak', 30_000);
     return id;
@@ -44,7 +44,7 @@ describe('steering: a message sent into the running turn', function () {
   const shown = (id: string) => items(id).flatMap((i: TranscriptItem) => (i.kind === 'user_message' ? [`${i.steered ? 'steered' : 'you'}: ${textOf(i)}`] : i.kind === 'agent_message' ? [`agent: ${textOf(i)}`] : i.kind === 'turn_end' ? ['end'] : []));
 
   it('offered while the agent steers, with what Enter does; not offered by an agent without steering', async () => {
-    const id = await sb().backend.newSession('Steerer');
+    const id = await sb().backend.lifecycle.open('Steerer');
     assert.strictEqual(view(id).capabilities.steering, true);
     assert.strictEqual(view(id).enterWhileRunning, 'queue', 'Enter keeps queueing by default');
     const restore = await setSettings({ 'switchboard.enterWhileRunning': 'steer' });
@@ -54,7 +54,7 @@ describe('steering: a message sent into the running turn', function () {
       await restore();
     }
     await waitFor(() => view(id).enterWhileRunning === 'queue', 'back to queue');
-    const plain = await sb().backend.newSession('No Steering');
+    const plain = await sb().backend.lifecycle.open('No Steering');
     assert.strictEqual(view(plain).capabilities.steering, false);
     assert.strictEqual(view(plain).enterWhileRunning, undefined);
   });
@@ -79,8 +79,8 @@ describe('steering: a message sent into the running turn', function () {
   });
 
   it('a Steer once the turn has ended (a composer that had not heard yet) goes as a prompt without asking the agent to steer', async () => {
-    const id = await sb().backend.newSession('Steerer');
-    await sb().backend.sendPrompt(id, prompt('hello'));
+    const id = await sb().backend.lifecycle.open('Steerer');
+    await sb().backend.sessions.require(id).prompt(prompt('hello'));
     steer(id, 'late steer');
     await waitFor(() => said(id).includes('echo: late steer'), 'the message answered as a prompt', 60_000);
     assert.strictEqual(requests(record, '_session/steering', 'late steer').length, 0);
@@ -120,7 +120,7 @@ describe('steering: a message sent into the running turn', function () {
     const id = await runningTurn('No Steering', 'wait-cancel');
     steer(id, 'just queue it');
     await waitFor(() => queued(id).includes('just queue it'), 'the message queued', 30_000);
-    await sb().backend.cancel(id);
+    sb().backend.sessions.get(id)?.cancel();
     await waitFor(() => said(id).includes('echo: just queue it'), 'the queued message sent', 60_000);
     assert.strictEqual(requests(`${record}-plain`, '_session/steering', 'just queue it').length, 0);
   });

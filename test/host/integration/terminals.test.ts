@@ -16,19 +16,19 @@ describe('sessions: Open terminal', function () {
   before(async () => {
     sb = await api();
     restore = await useFakeAgents({ 'Fake Terminal': [] });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Fake Terminal'), 'the Fake Terminal agent in the picker');
+    await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Fake Terminal'), 'the Fake Terminal agent in the picker');
   });
 
   after(async () => {
     for (const t of other) t.dispose();
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-    await sb.backend.restartAgent('Fake Terminal').catch(() => undefined);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
+    await sb.backend.agents.restart('Fake Terminal').catch(() => undefined);
     await restore();
   });
 
   /** Runs the fake agent's terminal turn (create, wait, release) and returns the card's terminal id. */
   async function terminalTurn(id: string): Promise<string> {
-    await sb.backend.sendPrompt(id, prompt('terminal'));
+    await sb.backend.sessions.require(id).prompt(prompt('terminal'));
     const card = transcriptOf(sb, id).items.find((i) => i.kind === 'tool_call' && i.toolCallId === 'term-1');
     const content = card?.kind === 'tool_call' ? card.content.find((c) => c.type === 'terminal') : undefined;
     assert.ok(content?.type === 'terminal', JSON.stringify(card));
@@ -44,36 +44,36 @@ describe('sessions: Open terminal', function () {
   }
 
   it('reveals the VS Code terminal of a released terminal/create terminal; a closed one is reported closed', async () => {
-    const id = await sb.backend.newSession('Fake Terminal');
+    const id = await sb.backend.lifecycle.open('Fake Terminal');
     const terminalId = await terminalTurn(id);
     // Released after the turn, its terminal stays open: the chat is told so.
-    assert.strictEqual(sb.backend.getTerminals().find((t) => t.terminalId === terminalId)?.open, true);
+    assert.strictEqual(sb.backend.terminals.snapshots().find((t) => t.terminalId === terminalId)?.open, true);
 
     const mine = await showOther('Not the agent');
-    await sb.backend.openTerminal(id, terminalId);
+    sb.backend.terminals.reveal(id, terminalId);
     const agentTerminal = await waitFor(() => (vscode.window.activeTerminal !== mine ? vscode.window.activeTerminal : undefined), 'the agent terminal to be shown');
     assert.strictEqual(agentTerminal.name, 'Agent: echo hi');
 
     // Another session cannot show it.
-    const second = await sb.backend.newSession('Fake Terminal');
+    const second = await sb.backend.lifecycle.open('Fake Terminal');
     await showOther('Still not the agent');
     const events: TerminalOutputEvent[] = [];
-    const sub = sb.backend.onDidTerminalOutput((e) => events.push(e));
+    const sub = sb.backend.terminals.onDidOutput((e) => events.push(e));
     try {
-      await sb.backend.openTerminal(second, terminalId);
+      sb.backend.terminals.reveal(second, terminalId);
       assert.notStrictEqual(vscode.window.activeTerminal, agentTerminal);
 
       // The user closes it: the chat hears it is closed, and opening it again answers "closed", no error.
       events.length = 0;
       agentTerminal.dispose();
       await waitFor(() => events.some((e) => e.terminalId === terminalId && e.open === false), 'the terminal to be reported closed');
-      assert.strictEqual(sb.backend.getTerminals().find((t) => t.terminalId === terminalId)?.open, false);
+      assert.strictEqual(sb.backend.terminals.snapshots().find((t) => t.terminalId === terminalId)?.open, false);
       events.length = 0;
-      await sb.backend.openTerminal(id, terminalId);
+      sb.backend.terminals.reveal(id, terminalId);
       assert.deepStrictEqual(events, [{ terminalId, data: '', open: false }]);
       // An id the host never had, or a closed session: the same clear answer.
       events.length = 0;
-      await sb.backend.openTerminal('no-such-session', 'term_nope');
+      sb.backend.terminals.reveal('no-such-session', 'term_nope');
       assert.deepStrictEqual(events, [{ terminalId: 'term_nope', data: '', open: false }]);
     } finally {
       sub.dispose();
@@ -81,13 +81,13 @@ describe('sessions: Open terminal', function () {
   });
 
   it('closing the session closes its terminals and tells the chat', async () => {
-    const id = await sb.backend.newSession('Fake Terminal');
+    const id = await sb.backend.lifecycle.open('Fake Terminal');
     const events: TerminalOutputEvent[] = [];
-    const sub = sb.backend.onDidTerminalOutput((e) => events.push(e));
+    const sub = sb.backend.terminals.onDidOutput((e) => events.push(e));
     try {
       const terminalId = await terminalTurn(id);
       assert.ok(events.some((e) => e.terminalId === terminalId && e.open === true), 'opened');
-      await sb.backend.closeSession(id);
+      await sb.backend.lifecycle.close(id);
       await waitFor(() => events.some((e) => e.terminalId === terminalId && e.open === false), 'the terminal to be reported closed');
     } finally {
       sub.dispose();

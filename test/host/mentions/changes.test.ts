@@ -20,7 +20,7 @@ describe('@ mentions: Changes with Git turned off', function () {
     const api = (await vscode.extensions.getExtension('vscode.git')!.activate()) as { enabled: boolean };
     if (api.enabled) this.skip(); // turned on by a test before this one: only a reload turns it off again
     assert.ok(!(await candidates(context.sb, 'changes')).some((c) => c.kind === 'changes'), 'no Changes candidates');
-    const session = await context.sb.backend.newSession(agents.embedder);
+    const session = await context.sb.backend.lifecycle.open(agents.embedder);
     const file = vscode.Uri.file(path.join(workspaceRoot(), 'src', 'app.js'));
     await sendRefused(context.sb, record.embedder, session, [{ kind: 'changes', uri: file.toString(), label: 'changes:app.js' }], /Git is turned off in VS Code \(git\.enabled\)/);
   });
@@ -71,7 +71,7 @@ describe('@ mentions: Changes', function () {
     assert.ok(allChanges, `all changes are offered: ${JSON.stringify(list.filter((c) => c.kind === 'changes'))}`);
     const oneFile = list.find((c) => c.kind === 'changes' && c.uri === file.toString())!;
 
-    const embedding = await context.sb.backend.newSession(agents.embedder);
+    const embedding = await context.sb.backend.lifecycle.open(agents.embedder);
     const one = resourceOf(await sendAndReceive(context.sb, record.embedder, embedding, 'review', [ref(oneFile)]));
     assert.strictEqual(one.mimeType, 'text/x-diff');
     assert.match(one.text ?? '', /-const b = 2;\n\+const b = 3;/);
@@ -81,7 +81,7 @@ describe('@ mentions: Changes', function () {
     assert.match(both.text ?? '', /\+const b = 3;/);
     assert.match(both.text ?? '', /\+\+\+ b\/new\.txt\n@@ -0,0 \+1,1 @@\n\+brand new/, 'an untracked file as all new');
 
-    const linking = await context.sb.backend.newSession(agents.linker);
+    const linking = await context.sb.backend.lifecycle.open(agents.linker);
     const blocks = await sendAndReceive(context.sb, record.linker, linking, 'review', [ref(oneFile)]);
     assert.ok(!blocks.some((b) => b.type === 'resource'));
     assert.match(blocks.map((b) => b.text ?? '').join('\n'), /\+const b = 3;/, 'as text without embedded context');
@@ -91,7 +91,7 @@ describe('@ mentions: Changes', function () {
     const outside = path.join(workspaceRoot(), `no-repo-${process.pid}`);
     fs.mkdirSync(outside, { recursive: true });
     try {
-      const session = await context.sb.backend.newSession(agents.embedder);
+      const session = await context.sb.backend.lifecycle.open(agents.embedder);
       await sendRefused(context.sb, record.embedder, session, [{ kind: 'changes', uri: vscode.Uri.file(outside).toString(), label: 'changes:no-repo' }], /is not in a Git repository/);
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });

@@ -44,7 +44,7 @@ export function promptsIn(file: string): Block[][] {
 /** Sends `text` with `mentions` and returns the blocks the agent got for it (asserting it got exactly one prompt). */
 export async function sendAndReceive(sb: SwitchboardApi, file: string, sessionId: string, text: string, mentions: MentionRef[]): Promise<Block[]> {
   const before = promptsIn(file).length;
-  await sb.backend.sendPrompt(sessionId, { text, mentions, images: [] });
+  await sb.backend.sessions.require(sessionId).prompt({ text, mentions, images: [] });
   const prompts = promptsIn(file);
   assert.strictEqual(prompts.length, before + 1, `the agent got the message: ${JSON.stringify(transcriptOf(sb, sessionId).items.slice(-3))}`);
   return prompts[prompts.length - 1];
@@ -54,29 +54,29 @@ export async function sendAndReceive(sb: SwitchboardApi, file: string, sessionId
 export async function sendRefused(sb: SwitchboardApi, file: string, sessionId: string, mentions: MentionRef[], message: RegExp, images: ImageAttachment[] = []): Promise<{ message: string; detail?: string }> {
   const before = promptsIn(file).length;
   const items = transcriptOf(sb, sessionId).items.length;
-  const returned: { sessionId: string; prompt: ComposerPrompt }[] = [];
-  const listening = sb.backend.onDidRefusePrompt((e) => returned.push(e));
+  const returned: { tabId: string; prompt: ComposerPrompt }[] = [];
+  const listening = sb.backend.sessions.onDidRefusePrompt((e) => returned.push(e));
   const prompt = { text: 'please look', mentions, images };
   try {
-    await sb.backend.sendPrompt(sessionId, prompt);
+    await sb.backend.sessions.require(sessionId).prompt(prompt);
   } finally {
     listening.dispose();
   }
   assert.strictEqual(promptsIn(file).length, before, 'nothing was sent to the agent');
-  assert.deepStrictEqual(returned, [{ sessionId, prompt }], 'the message goes back into the composer');
+  assert.deepStrictEqual(returned, [{ tabId: sessionId, prompt }], 'the message goes back into the composer');
   const added = transcriptOf(sb, sessionId).items.slice(items);
   assert.ok(!added.some((i) => i.kind === 'user_message'), `no half-sent message in the chat: ${JSON.stringify(added)}`);
   const errors = added.filter((i): i is Extract<typeof i, { kind: 'error' }> => i.kind === 'error');
   assert.strictEqual(errors.length, 1, `said once in the chat: ${JSON.stringify(added)}`);
   assert.match(errors[0].message, message);
   assert.match(errors[0].detail ?? '', /Your message is back in the message box\.$/, 'with the way forward');
-  const view = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.view;
+  const view = sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)?.view;
   assert.strictEqual(view?.turn, 'idle', 'the session is ready for the next message');
   return errors[0];
 }
 
 export async function candidates(sb: SwitchboardApi, query: string, sessionId?: string): Promise<MentionCandidate[]> {
-  return sb.backend.queryMentions(query, sessionId);
+  return sb.backend.mentions.query(query, sessionId);
 }
 
 export function ref(c: MentionCandidate): MentionRef {

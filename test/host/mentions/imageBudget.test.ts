@@ -13,7 +13,7 @@ describe('@ mentions: images and the budget', function () {
   const image: ImageAttachment = { id: 'img-1', mimeType: 'image/png', name: 'screenshot.png', data: 'A'.repeat(6000) };
 
   it('an image over the budget is refused, named, nothing sent; under a larger budget it goes', async () => {
-    const session = await context.sb.backend.newSession(agents.embedder);
+    const session = await context.sb.backend.lifecycle.open(agents.embedder);
     const restore = await setSettings({ 'switchboard.maxPromptBytes': 4096 });
     try {
       const error = await sendRefused(context.sb, record.embedder, session, [], /comes to 6 KB, over the 4 KB one message may carry\. Largest: the image screenshot\.png \(6 KB\)/, [image]);
@@ -21,17 +21,17 @@ describe('@ mentions: images and the budget', function () {
     } finally {
       await restore();
     }
-    await context.sb.backend.sendPrompt(session, { text: 'what is wrong here?', mentions: [], images: [image] });
+    await context.sb.backend.sessions.require(session).prompt({ text: 'what is wrong here?', mentions: [], images: [image] });
     const sent = promptsIn(record.embedder).at(-1) ?? [];
     assert.ok(sent.some((b) => b.type === 'image'), `the image went within the default budget: ${JSON.stringify(sent.map((b) => b.type))}`);
   });
 
   it('an image the agent does not take is left out and does not count', async () => {
-    const session = await context.sb.backend.newSession(agents.linker);
+    const session = await context.sb.backend.lifecycle.open(agents.linker);
     const restore = await setSettings({ 'switchboard.maxPromptBytes': 4096 });
     try {
       const before = promptsIn(record.linker).length;
-      await context.sb.backend.sendPrompt(session, { text: 'look', mentions: [], images: [image] });
+      await context.sb.backend.sessions.require(session).prompt({ text: 'look', mentions: [], images: [image] });
       const prompts = promptsIn(record.linker);
       assert.strictEqual(prompts.length, before + 1, 'the message was sent');
       assert.deepStrictEqual(prompts.at(-1)?.map((b) => b.type), ['text'], 'without the image');

@@ -36,7 +36,7 @@ describe('@ mentions: Problems and Symbols', function () {
     assert.ok(fileProblems, `the active file's problems are offered: ${JSON.stringify(found.filter((c) => c.kind === 'problems'))}`);
     assert.ok(found.some((c) => c.kind === 'problems' && c.uri === vscode.workspace.workspaceFolders![0].uri.toString()), "and the workspace's");
 
-    const embedding = await context.sb.backend.newSession(agents.embedder);
+    const embedding = await context.sb.backend.lifecycle.open(agents.embedder);
     const resource = resourceOf(await sendAndReceive(context.sb, record.embedder, embedding, 'fix these', [ref(fileProblems)]));
     assert.strictEqual(resource.mimeType, 'text/markdown');
     assert.match(resource.uri, /^switchboard:\/\/problems\//);
@@ -45,7 +45,7 @@ describe('@ mentions: Problems and Symbols', function () {
     assert.match(resource.text ?? '', /const broken: number = "text";/, 'with the line it points at');
     assert.ok((resource.text ?? '').indexOf('Error') < (resource.text ?? '').indexOf('Warning'), 'errors first');
 
-    const linking = await context.sb.backend.newSession(agents.linker);
+    const linking = await context.sb.backend.lifecycle.open(agents.linker);
     const blocks = await sendAndReceive(context.sb, record.linker, linking, 'fix these', [ref(fileProblems)]);
     assert.ok(!blocks.some((b) => b.type === 'resource'), 'no resource for an agent without embedded context');
     const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
@@ -83,13 +83,13 @@ describe('@ mentions: Problems and Symbols', function () {
     // It moves down two lines before the message goes: the agent gets it where it is now.
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// one\n// two\n'));
-    const embedding = await context.sb.backend.newSession(agents.embedder);
+    const embedding = await context.sb.backend.lifecycle.open(agents.embedder);
     const resource = resourceOf(await sendAndReceive(context.sb, record.embedder, embedding, 'explain', [ref(symbol)]));
     assert.strictEqual(resource.uri, `${doc.uri.toString()}#L4-L6`);
     assert.strictEqual(resource.mimeType, 'text/x-typescript');
     assert.strictEqual(resource.text, 'export function greetVisitor(name: string) {\n  return `hi ${name}`;\n}');
 
-    const linking = await context.sb.backend.newSession(agents.linker);
+    const linking = await context.sb.backend.lifecycle.open(agents.linker);
     const link = (await sendAndReceive(context.sb, record.linker, linking, 'explain', [ref(symbol)])).find((b) => b.type === 'resource_link');
     assert.strictEqual(link?.uri, `${doc.uri.toString()}#L4-L6`, 'a link to its lines without embedded context');
 

@@ -25,7 +25,7 @@ describe('@ mentions: Terminal', function () {
       return list.find((c) => c.kind === 'terminal' && c.label === `terminal:${terminal.name}` && c.detail?.startsWith('Last command: sleep 1'));
     }, 'the terminal with its last command in the @ list', 45_000);
 
-    const embedding = await context.sb.backend.newSession(agents.embedder);
+    const embedding = await context.sb.backend.lifecycle.open(agents.embedder);
     const resource = resourceOf(await sendAndReceive(context.sb, record.embedder, embedding, 'why did it fail?', [ref(found)]));
     assert.strictEqual(resource.mimeType, 'text/markdown');
     assert.match(resource.text ?? '', /\$ sleep 1; echo "mention-\$\(\(40\+2\)\)"; false/);
@@ -33,7 +33,7 @@ describe('@ mentions: Terminal', function () {
     assert.match(resource.text ?? '', /Exit code: 1/);
     assert.ok(!(resource.text ?? '').includes('\u001b'), 'no escape sequences');
 
-    const linking = await context.sb.backend.newSession(agents.linker);
+    const linking = await context.sb.backend.lifecycle.open(agents.linker);
     const blocks = await sendAndReceive(context.sb, record.linker, linking, 'why did it fail?', [ref(found)]);
     assert.match(blocks.map((b) => b.text ?? '').join('\n'), /mention-42/, 'as text without embedded context');
   });
@@ -44,7 +44,7 @@ describe('@ mentions: Terminal', function () {
     terminals.push(terminal);
     const found = await waitFor(async () => (await candidates(context.sb, 'terminal')).find((c) => c.kind === 'terminal' && c.label === `terminal:${terminal.name}`), 'the terminal in the @ list', 30_000);
     assert.strictEqual(found.detail, 'No shell integration');
-    const session = await context.sb.backend.newSession(agents.embedder);
+    const session = await context.sb.backend.lifecycle.open(agents.embedder);
     const error = await sendRefused(context.sb, record.embedder, session, [ref(found)], /has no shell integration/);
     assert.match(error.detail ?? '', /shellIntegration/);
   });

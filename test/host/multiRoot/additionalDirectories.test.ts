@@ -37,7 +37,7 @@ describe('multi-root workspace: additionalDirectories', function () {
 
   it('an agent that advertises additionalDirectories gets the second folder in session/new and session/fork, and may use it', async () => {
     const [first, second] = folders();
-    const id = await context.sb.backend.newSession('Roots');
+    const id = await context.sb.backend.lifecycle.open('Roots');
     const created = received('Roots', 'session/new');
     assert.strictEqual(created.length, 1, JSON.stringify(created));
     assert.strictEqual(created[0].params.cwd, first, 'cwd is the first folder');
@@ -47,7 +47,7 @@ describe('multi-root workspace: additionalDirectories', function () {
     const readme = path.join(second, 'README.md');
     const out = `${readme}.out`;
     try {
-      await context.sb.backend.sendPrompt(id, prompt(`fs ${readme}`));
+      await context.sb.backend.sessions.require(id).prompt(prompt(`fs ${readme}`));
       const items = transcriptOf(context.sb, id).items;
       const said = items.filter((i) => i.kind === 'agent_message').map(textOf).join('');
       assert.match(said, /read \d+ chars/, `the read in the second folder was allowed: ${JSON.stringify(items.slice(-3))}`);
@@ -58,7 +58,7 @@ describe('multi-root workspace: additionalDirectories', function () {
       fs.rmSync(out, { force: true });
     }
 
-    const fork = await context.sb.backend.forkSession(id);
+    const fork = await context.sb.backend.lifecycle.fork(id);
     assert.ok(fork, 'the fork opened');
     const forked = received('Roots', 'session/fork');
     assert.strictEqual(forked.length, 1, JSON.stringify(forked));
@@ -66,7 +66,7 @@ describe('multi-root workspace: additionalDirectories', function () {
   });
 
   it('an agent that does not advertise additionalDirectories gets none', async () => {
-    await context.sb.backend.newSession('Plain');
+    await context.sb.backend.lifecycle.open('Plain');
     const created = received('Plain', 'session/new');
     assert.strictEqual(created.length, 1, JSON.stringify(created));
     assert.strictEqual(created[0].params.cwd, folders()[0], 'cwd is the first folder');

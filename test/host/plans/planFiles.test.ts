@@ -53,13 +53,13 @@ describe('plans: file plans and Open plan', function () {
   }
 
   it('shows a card per planId, updated in place and removed; Open plan opens the file from the transcript', async () => {
-    const sessionId = await ctx.sb.backend.newSession(AGENT);
+    const sessionId = await ctx.sb.backend.lifecycle.open(AGENT);
     const first = path.join(dir(), 'first plan.md');
     const second = path.join(dir(), 'second.md');
-    await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file p1 ${fileUri(first)}`));
-    await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file p2 ${fileUri(second)}`));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file p1 ${fileUri(first)}`));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file p2 ${fileUri(second)}`));
     assert.deepStrictEqual(plansOf(sessionId).map((p) => p.kind === 'plan' && [p.planId, p.fileUri]), [['p1', fileUri(first)], ['p2', fileUri(second)]]);
-    const view = ctx.sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.view;
+    const view = ctx.sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)?.view;
     assert.deepStrictEqual(view?.folders?.[0], workspaceRoot(), 'the card names files relative to the session folders');
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -68,20 +68,20 @@ describe('plans: file plans and Open plan', function () {
     assert.match(editor.document.getText(), /# First plan/);
 
     // The same planId again: its card changes, no new card.
-    await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file p1 ${fileUri(second)}`));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file p1 ${fileUri(second)}`));
     assert.deepStrictEqual(plansOf(sessionId).map((p) => p.kind === 'plan' && [p.planId, p.fileUri]), [['p1', fileUri(second)], ['p2', fileUri(second)]]);
     // The host opens what the transcript says now, whatever URI the card sent.
     clickOpenPlan(sessionId, 'p1', fileUri(first));
     await activeEditorOf(second);
 
-    await ctx.sb.backend.sendPrompt(sessionId, prompt('plan-remove p1'));
-    await ctx.sb.backend.sendPrompt(sessionId, prompt('plan-remove never-was'));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt('plan-remove p1'));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt('plan-remove never-was'));
     assert.deepStrictEqual(plansOf(sessionId).map((p) => p.kind === 'plan' && p.planId), ['p2']);
-    await assert.rejects(ctx.sb.backend.openPlanFile(sessionId, 'p1'), /no longer a file in the session/);
+    await assert.rejects(ctx.sb.backend.files.openPlanFile(sessionId, 'p1'), /no longer a file in the session/);
   });
 
   it('refuses a relative path, a non-file URI, a missing file and a folder with the reason; the session goes on', async () => {
-    const sessionId = await ctx.sb.backend.newSession(AGENT);
+    const sessionId = await ctx.sb.backend.lifecycle.open(AGENT);
     const cases: Array<[string, string, RegExp]> = [
       ['relative', 'plans-test/second.md', /"plans-test\/second\.md", a relative path: only an absolute file: URI can be opened/],
       ['web', 'https://example.com/plan.md', /"https:\/\/example\.com\/plan\.md", which is not a file: URI/],
@@ -89,29 +89,29 @@ describe('plans: file plans and Open plan', function () {
       ['missing', fileUri(path.join(dir(), 'missing.md')), /The plan file .*missing\.md does not exist\./],
       ['folder', fileUri(dir()), /plans-test is a folder, not a plan file\./],
     ];
-    for (const [planId, uri] of cases) await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file ${planId} ${uri}`));
+    for (const [planId, uri] of cases) await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file ${planId} ${uri}`));
     assert.strictEqual(plansOf(sessionId).length, cases.length, 'every plan has its card');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const [planId, , reason] of cases) {
-      await assert.rejects(ctx.sb.backend.openPlanFile(sessionId, planId), reason, planId);
+      await assert.rejects(ctx.sb.backend.files.openPlanFile(sessionId, planId), reason, planId);
       // Through the chat it is answered on the card (the handler never throws, so no notification).
       clickOpenPlan(sessionId, planId, 'anything');
     }
     assert.strictEqual(vscode.window.activeTextEditor, undefined, 'nothing opened');
-    await ctx.sb.backend.sendPrompt(sessionId, prompt('still working'));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt('still working'));
     const last = transcriptOf(ctx.sb, sessionId).items.filter((i) => i.kind === 'agent_message').pop();
     assert.ok(last?.kind === 'agent_message' && last.content.some((c) => c.type === 'text' && c.text.includes('still working')));
   });
 
   it('a file outside the session folders opens read-only when switchboard.fileAccess allows reading it, never when it denies', async () => {
-    const sessionId = await ctx.sb.backend.newSession(AGENT);
+    const sessionId = await ctx.sb.backend.lifecycle.open(AGENT);
     const file = path.join(outside!, 'outside.md');
-    await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file out ${fileUri(file)}`));
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file out ${fileUri(file)}`));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     const deny = await setSettings({ 'switchboard.fileAccess': 'deny' });
     try {
-      await assert.rejects(ctx.sb.backend.openPlanFile(sessionId, 'out'), /The plan file was not opened: Access outside the session's folders was denied by switchboard\.fileAccess/);
+      await assert.rejects(ctx.sb.backend.files.openPlanFile(sessionId, 'out'), /The plan file was not opened: Access outside the session's folders was denied by switchboard\.fileAccess/);
       assert.strictEqual(vscode.window.activeTextEditor, undefined);
     } finally {
       await deny();
@@ -119,7 +119,7 @@ describe('plans: file plans and Open plan', function () {
 
     const allow = await setSettings({ 'switchboard.fileAccess': 'allow' });
     try {
-      await ctx.sb.backend.openPlanFile(sessionId, 'out');
+      await ctx.sb.backend.files.openPlanFile(sessionId, 'out');
       const outsideDoc = (await activeEditorOf(file)).document;
       // Typed as the user types: the read-only editor ignores it. Once it is made writable, what is typed next
       // lands (edits arrive in order, so the first text would be there by then had it been taken).
@@ -135,8 +135,8 @@ describe('plans: file plans and Open plan', function () {
 
     // Inside the workspace the editor is an ordinary one: what is typed lands.
     const inside = path.join(dir(), 'second.md');
-    await ctx.sb.backend.sendPrompt(sessionId, prompt(`plan-file in ${fileUri(inside)}`));
-    await ctx.sb.backend.openPlanFile(sessionId, 'in');
+    await ctx.sb.backend.sessions.require(sessionId).prompt(prompt(`plan-file in ${fileUri(inside)}`));
+    await ctx.sb.backend.files.openPlanFile(sessionId, 'in');
     const editor = await activeEditorOf(inside);
     await typeInActiveEditor('typed ');
     await waitFor(() => editor.document.getText().startsWith('typed '), 'the typed text in the editable plan');

@@ -24,6 +24,6 @@ export async function processesRunning(needles: readonly string[]): Promise<numb
  * reaches its runtime by name; tsc checks the member still exists.
  */
 export async function stopAgent(sb: SwitchboardApi, agentId: string): Promise<void> {
-  for (const s of sb.backend.getSessions()) if (s.view.agentId === agentId) await sb.backend.closeSession(s.view.sessionId);
+  for (const s of sb.backend.sessions.snapshots()) if (s.view.agentId === agentId) await sb.backend.lifecycle.close(s.view.sessionId);
   await sb.backend.agents.running(agentId)?.stop();
 }

@@ -11,8 +11,8 @@ describe('real agent Claude Agent (real): the account before the first prompt', 
   const ctx = withRealAgent(claudeRecipe, () => [new AnthropicApi()], { permissions: 'auto' });
 
   it('shows who is signed in once the session opens, with no prompt sent', async () => {
-    ctx.sessionId = await ctx.sb.backend.newSession(ctx.agent.name);
-    const account = () => ctx.sb.backend.getAgents().find((a) => a.id === ctx.agent.name)?.account;
+    ctx.sessionId = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
+    const account = () => ctx.sb.backend.agents.views().find((a) => a.id === ctx.agent.name)?.account;
     await waitFor(() => !!account()?.label, 'the account in the agent view', 60_000);
     assert.strictEqual(ctx.agent.endpoint.mainRequests().length, 0, 'no prompt reached the model');
     assert.notStrictEqual(account()?.signedIn, false, `signed in with the scripted key: ${JSON.stringify(account())}`);

@@ -24,7 +24,7 @@ describe('real agent Claude Agent (real): fork through the extension', function 
   /** The session with one finished turn (opened by whichever test runs first, so one test can run alone). */
   async function sessionWithOneTurn(): Promise<string> {
     if (ctx.sessionId) return ctx.sessionId;
-    const id = await ctx.sb.backend.newSession(ctx.agent.name);
+    const id = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
     const result = await runTurn(ctx.sb, id, FIRST_PROMPT, [{ text: FIRST_ANSWER }], ctx.agent.endpoint);
     assert.strictEqual(result.error, undefined, `the first turn failed: ${result.error}`);
     ctx.sessionId = id;
@@ -37,9 +37,9 @@ describe('real agent Claude Agent (real): fork through the extension', function 
     const original = conversation(transcript(ctx.sb, id).items);
     assert.deepStrictEqual(original.filter((l) => !l.startsWith('notice')), [`you: ${FIRST_PROMPT}`, `agent: ${FIRST_ANSWER}`]);
 
-    const fork = await ctx.sb.backend.forkSession(id);
+    const fork = await ctx.sb.backend.lifecycle.fork(id);
     assert.ok(fork && fork !== id, `a new session: ${fork}; banner: ${view(ctx.sb, id)?.error?.message}`);
-    assert.strictEqual(ctx.sb.backend.getActiveSessionId(), fork, 'the fork is the active tab');
+    assert.strictEqual(ctx.sb.backend.sessions.activeTabId(), fork, 'the fork is the active tab');
     assert.notStrictEqual(transcript(ctx.sb, fork).sessionId, transcript(ctx.sb, id).sessionId, "the fork is Claude's own new session");
     const forked = conversation(transcript(ctx.sb, fork).items);
     assert.deepStrictEqual(forked.slice(0, original.length), original, 'the fork shows the first turn');
@@ -67,7 +67,7 @@ describe('real agent Claude Agent (real): fork through the extension', function 
     const first = transcript(ctx.sb, id).items.find((i) => i.kind === 'user_message');
     assert.ok(first && textOf(first) === FIRST_PROMPT, 'the first user message');
 
-    const fork = await ctx.sb.backend.forkSession(id, first.id);
+    const fork = await ctx.sb.backend.lifecycle.fork(id, first.id);
     assert.ok(fork && fork !== id, `a new session: ${fork}; banner: ${view(ctx.sb, fork ?? id)?.error?.message}`);
     const shown = conversation(transcript(ctx.sb, fork).items);
     assert.deepStrictEqual(shown.filter((l) => !l.startsWith('notice')), [`you: ${FIRST_PROMPT}`, `agent: ${FIRST_ANSWER}`], 'only the first turn');

@@ -28,7 +28,7 @@ describe('real agent Claude Agent (real): standing instructions', function () {
   });
 
   it('reaches the model as the system prompt, and the header says they apply', async () => {
-    const id = (ctx.sessionId = await ctx.sb.backend.newSession(ctx.agent.name));
+    const id = (ctx.sessionId = await ctx.sb.backend.lifecycle.open(ctx.agent.name));
     assert.deepStrictEqual(view(ctx.sb, id)?.instructions, { sent: true, supported: true, sources: ['user settings'], problems: [] });
     const result = await runTurn(ctx.sb, id, 'Say hello.', [{ text: 'Hello. marigold-7' }], ctx.agent.endpoint);
     assert.strictEqual(result.error, undefined, `the turn failed: ${result.error}`);

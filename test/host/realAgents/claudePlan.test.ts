@@ -17,9 +17,9 @@ describe('real agent Claude Agent (real): an approved plan through the extension
   const ctx = withRealAgent(claudeRecipe, () => [new AnthropicApi()], { permissions: 'ask' });
 
   it('in plan mode, approving ExitPlanMode puts the markdown plan card in the transcript', async () => {
-    ctx.sessionId = await ctx.sb.backend.newSession(ctx.agent.name);
+    ctx.sessionId = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
     const id = ctx.sessionId;
-    await ctx.sb.backend.setMode(id, 'plan');
+    await ctx.sb.backend.sessions.require(id).setMode('plan');
     assert.strictEqual(transcript(ctx.sb, id).modes?.currentModeId, 'plan');
 
     const steps: NamedToolStep[] = [

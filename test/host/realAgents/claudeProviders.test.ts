@@ -30,12 +30,12 @@ describe('real agent Claude Agent (real): model provider settings through the ex
     await second?.close();
   });
 
-  const settings = (): AgentProvidersView | undefined => ctx.sb.backend.getAgents().find((a) => a.id === ctx.agent.name)?.providers;
+  const settings = (): AgentProvidersView | undefined => ctx.sb.backend.agents.views().find((a) => a.id === ctx.agent.name)?.providers;
   const main = () => settings()?.providers?.find((p) => p.providerId === 'main');
 
   /** Claude runs with a session open (whichever test runs first starts it, so one test can run alone). */
   async function started(): Promise<void> {
-    ctx.sessionId ??= await ctx.sb.backend.newSession(ctx.agent.name);
+    ctx.sessionId ??= await ctx.sb.backend.lifecycle.open(ctx.agent.name);
     await waitFor(() => main(), 'providers/list', 60_000);
   }
 
@@ -47,13 +47,13 @@ describe('real agent Claude Agent (real): model provider settings through the ex
 
   it('sets main to a second endpoint (with a header); the next new session is answered by it', async () => {
     await started();
-    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
+    await ctx.sb.backend.providers.run(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
     assert.strictEqual(settings()?.error, undefined, settings()?.error);
     assert.match(settings()?.notice ?? '', /main now sends model calls to http:\/\/127\.0\.0\.1:\d+ \(anthropic\)\. Sessions started from now on use it/);
     assert.deepStrictEqual(main()?.current, { apiType: 'anthropic', baseUrl: second.url }, 'providers/list shows the new base URL');
 
     const firstBefore = ctx.agent.endpoint.mainRequests().length;
-    const id = await ctx.sb.backend.newSession(ctx.agent.name);
+    const id = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
     const result = await runTurn(ctx.sb, id, 'Which endpoint answers?', [], second);
     assert.strictEqual(result.error, undefined, `the turn failed: ${result.error}`);
     assert.match(agentText(lastTurn(transcript(ctx.sb, id))), /Done\./, 'the answer came from the second endpoint');
@@ -66,11 +66,11 @@ describe('real agent Claude Agent (real): model provider settings through the ex
     await started();
     const before = main()?.current;
     const closedPort = await freePort();
-    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: `http://127.0.0.1:${closedPort}`, headers: [] });
+    await ctx.sb.backend.providers.run(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: `http://127.0.0.1:${closedPort}`, headers: [] });
     assert.match(settings()?.error ?? '', /^Claude Agent \(real, providers\) rejected the provider change: (Internal error: )?Model discovery for provider "main" failed: .*\(-32603\)\. Its provider settings stay as they were\./);
     assert.deepStrictEqual(main()?.current, before);
 
-    await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'vertex', baseUrl: 'https://vertex.example', headers: [] });
+    await ctx.sb.backend.providers.run(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'vertex', baseUrl: 'https://vertex.example', headers: [] });
     assert.match(settings()?.error ?? '', /rejected the provider change: (Invalid params: )?vertex apiType requires non-empty `_meta\.claudeCode\.vertex\.projectId` and `_meta\.claudeCode\.vertex\.region` \(-32602\)\. Its provider settings stay as they were\./);
     assert.deepStrictEqual(main()?.current, before);
   });
@@ -78,9 +78,9 @@ describe('real agent Claude Agent (real): model provider settings through the ex
   it('sets the kept choice again after a restart (Claude alone would go back to its start-up endpoint)', async () => {
     await started();
     if (main()?.current?.baseUrl !== second.url) {
-      await ctx.sb.backend.providerAction(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
+      await ctx.sb.backend.providers.run(ctx.agent.name, { kind: 'set', providerId: 'main', apiType: 'anthropic', baseUrl: second.url, headers: [{ name: 'X-Gateway-Token', value: HEADER_VALUE }] });
     }
-    await ctx.sb.backend.restartAgent(ctx.agent.name);
+    await ctx.sb.backend.agents.restart(ctx.agent.name);
     await waitFor(() => main()?.current?.baseUrl === second.url, 'main routed to the second endpoint after the restart', 60_000);
     assert.strictEqual(settings()?.error, undefined);
   });

@@ -52,11 +52,11 @@ describe('real agent Claude Agent (real): rebinding with session/resume after a 
   });
 
   it('sends session/resume, receives no replay, and the turn keeps the conversation', async () => {
-    const id = (ctx.sessionId = await ctx.sb.backend.newSession(ctx.agent.name));
+    const id = (ctx.sessionId = await ctx.sb.backend.lifecycle.open(ctx.agent.name));
     const first = await runTurn(ctx.sb, id, 'Remember the code word: periwinkle.', [{ text: 'Noted: periwinkle.' }], ctx.agent.endpoint);
     assert.strictEqual(first.error, undefined, `the first turn failed: ${first.error}`);
 
-    await ctx.sb.backend.restartAgent(ctx.agent.name);
+    await ctx.sb.backend.agents.restart(ctx.agent.name);
     await waitForAgentStatus(ctx.sb, ctx.agent.name, 'ready', 60_000);
     const afterRestart = tapped(tapLog).length;
     const second = await runTurn(ctx.sb, id, 'What was the code word?', [{ text: 'It was periwinkle.' }], ctx.agent.endpoint);

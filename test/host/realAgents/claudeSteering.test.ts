@@ -17,7 +17,7 @@ describe('real agent Claude Agent (real): steering through the extension', funct
   const ctx = withRealAgent(claudeRecipe, () => [new AnthropicApi()], { permissions: 'auto' });
 
   it('Steer while the model works: the steered text reaches the model in the same turn, shown as steered where it went', async () => {
-    const id = await ctx.sb.backend.newSession(ctx.agent.name);
+    const id = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
     ctx.sessionId = id;
     assert.strictEqual(view(ctx.sb, id)?.capabilities.steering, true, 'Claude advertises steering, so the composer offers Steer');
     const endpoint = ctx.agent.endpoint;

@@ -124,7 +124,7 @@ for (const c of cases) {
     });
 
     it('calls diagnostics and definition and gets VS Code\'s answers', async () => {
-      ctx.sessionId = await ctx.sb.backend.newSession(ctx.agent.name);
+      ctx.sessionId = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
       const id = ctx.sessionId;
       const result = await runTurn(ctx.sb, id, 'Ask VS Code about broken.json and triple.', c.steps(broken, use), ctx.agent.endpoint, 'allow_once');
       assert.strictEqual(result.error, undefined, `the turn failed: ${result.error}`);

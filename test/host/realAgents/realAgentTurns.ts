@@ -41,7 +41,7 @@ export async function defineRealAgent(
   // Added to the agents already defined (a test may run several); dispose in reverse order.
   const defined = vscode.workspace.getConfiguration('switchboard').inspect<Record<string, unknown>>('agents')?.globalValue ?? {};
   const restore = await setSettings({ 'switchboard.agents': { ...defined, [name]: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } } } });
-  await waitFor(() => sb.backend.getAgents().some((a) => a.id === name), `${name} in the agent list`);
+  await waitFor(() => sb.backend.agents.views().some((a) => a.id === name), `${name} in the agent list`);
   return {
     name,
     endpoint,
@@ -69,14 +69,14 @@ export async function runTurn(sb: SwitchboardApi, sessionId: string, text: strin
   endpoint.script(steps);
   const answered: Array<{ title: string; option: string }> = [];
   let done = false;
-  const turn = sb.backend.sendPrompt(sessionId, prompt(text)).finally(() => (done = true));
+  const turn = sb.backend.sessions.require(sessionId).prompt(prompt(text)).finally(() => (done = true));
   while (!done) {
     const pending = await waitFor(() => done || view(sb, sessionId)?.permissions[0], 'a permission request or the end of the turn', REAL_TURN_TIMEOUT_MS);
     if (pending === true) break;
     const option = pending.options.find((o) => o.kind === kind) ?? pending.options.find((o) => o.kind.startsWith(kind.split('_')[0]));
     if (!option) throw new Error(`no ${kind} option in ${JSON.stringify(pending.options)}`);
     answered.push({ title: pending.title, option: option.name });
-    sb.backend.answerPermission(sessionId, pending.requestId, { optionId: option.optionId });
+    sb.backend.requests.answerPermission(pending.requestId, { optionId: option.optionId });
     await waitFor(() => done || view(sb, sessionId)?.permissions[0]?.requestId !== pending.requestId, 'the answered request to go');
   }
   await turn;
@@ -84,11 +84,11 @@ export async function runTurn(sb: SwitchboardApi, sessionId: string, text: strin
 }
 
 export function view(sb: SwitchboardApi, sessionId: string) {
-  return sb.backend.getSessions().find((s) => s.view.sessionId === sessionId)?.view;
+  return sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)?.view;
 }
 
 export function transcript(sb: SwitchboardApi, sessionId: string): Transcript {
-  const found = sb.backend.getSessions().find((s) => s.view.sessionId === sessionId);
+  const found = sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId);
   if (!found) throw new Error(`no session ${sessionId}`);
   return found.transcript;
 }

@@ -52,7 +52,7 @@ describe('real agents from npm in the extension (offline, no credentials)', func
         [GEMINI_NAME]: { command: gemini.command, args: gemini.args, env: agentEnv(geminiRecipe, geminiHome, project) },
       },
     });
-    await waitFor(() => [CLAUDE_NAME, GEMINI_NAME].every((n) => sb.backend.getAgents().some((a) => a.id === n)), 'both real agents in the picker');
+    await waitFor(() => [CLAUDE_NAME, GEMINI_NAME].every((n) => sb.backend.agents.views().some((a) => a.id === n)), 'both real agents in the picker');
   });
 
   after(async () => {
@@ -62,7 +62,7 @@ describe('real agents from npm in the extension (offline, no credentials)', func
   });
 
   it('Claude Agent: a new session shows exactly the modes and config options the agent advertised', async () => {
-    const id = await sb.backend.newSession(CLAUDE_NAME);
+    const id = await sb.backend.lifecycle.open(CLAUDE_NAME);
     const t = transcriptOf(sb, id);
     assert.strictEqual(t.modes?.currentModeId, CLAUDE.currentModeId);
     assert.deepStrictEqual(t.modes.availableModes.map((m) => [m.id, m.name]), CLAUDE.modes);
@@ -78,20 +78,20 @@ describe('real agents from npm in the extension (offline, no credentials)', func
     assert.deepStrictEqual(values('model'), CLAUDE.modelIds);
     assert.deepStrictEqual(values('effort'), CLAUDE.effortIds);
     assert.strictEqual(t.models, undefined, '0.101.0 sends no legacy models list');
-    assert.strictEqual(sb.backend.getAgents().find((a) => a.id === CLAUDE_NAME)?.status, 'ready');
+    assert.strictEqual(sb.backend.agents.views().find((a) => a.id === CLAUDE_NAME)?.status, 'ready');
   });
 
   it('Gemini: session/new is refused and the agent shows auth_required with exactly its sign-in methods', async () => {
-    const sessionsBefore = sb.backend.getSessions().length;
-    await assert.rejects(sb.backend.newSession(GEMINI_NAME), (e: unknown) => {
+    const sessionsBefore = sb.backend.sessions.snapshots().length;
+    await assert.rejects(sb.backend.lifecycle.open(GEMINI_NAME), (e: unknown) => {
       // The extension is a separate bundle: check the code, not the class.
       assert.strictEqual((e as { code?: unknown }).code, -32000, `expected -32000 auth required, got ${String(e)}`);
       return true;
     });
     await waitForAgentStatus(sb, GEMINI_NAME, 'auth_required', REAL_AGENT_TIMEOUT_MS);
-    const agent = sb.backend.getAgents().find((a) => a.id === GEMINI_NAME);
+    const agent = sb.backend.agents.views().find((a) => a.id === GEMINI_NAME);
     assert.deepStrictEqual(agent?.authMethods?.map((m) => [m.id, m.name, m.kind]), GEMINI.authMethods);
-    assert.strictEqual(sb.backend.getSessions().length, sessionsBefore, 'no session was opened');
+    assert.strictEqual(sb.backend.sessions.snapshots().length, sessionsBefore, 'no session was opened');
   });
 
   it('stopping the agents leaves none of their processes running', async function () {

@@ -22,14 +22,14 @@ describe('real agents from npm: sign-in through the extension, another session o
   const agents: HostRealAgent[] = [];
   let other: HostRealAgent;
 
-  const methodsOf = (name: string) => sb.backend.getAgents().find((a) => a.id === name);
+  const methodsOf = (name: string) => sb.backend.agents.views().find((a) => a.id === name);
 
   before(async () => {
     sb = await api();
     // A signed-in agent with a session open, as a user would have.
     other = await defineRealAgent(sb, codex, [openaiResponses], { permissions: 'auto' });
     agents.push(other);
-    await sb.backend.newSession(other.name);
+    await sb.backend.lifecycle.open(other.name);
   });
 
   after(async () => {
@@ -40,12 +40,12 @@ describe('real agents from npm: sign-in through the extension, another session o
   it('Gemini without a key: New session shows its methods; the API-key method asks for the key, opens the session, and a turn completes', async () => {
     const gemini = await defineRealAgent(sb, geminiRecipe, [new GeminiApi()], { permissions: 'ask', signedOut: true });
     agents.push(gemini);
-    const active = sb.backend.getActiveSessionId();
-    await assert.rejects(sb.backend.newSession(gemini.name), /API key is missing|auth/i);
+    const active = sb.backend.sessions.activeTabId();
+    await assert.rejects(sb.backend.lifecycle.open(gemini.name), /API key is missing|auth/i);
     const waiting = await waitFor(() => (methodsOf(gemini.name)?.status === 'auth_required' ? methodsOf(gemini.name) : undefined), 'Gemini to wait for sign-in');
     assert.deepStrictEqual(waiting.authMethods?.map((m) => m.id), ['oauth-personal', 'gemini-api-key', 'vertex-ai', 'gateway']);
     assert.strictEqual(waiting.afterSignIn, 'starts the session');
-    assert.strictEqual(sb.backend.getActiveSessionId(), active, 'no other session was opened instead');
+    assert.strictEqual(sb.backend.sessions.activeTabId(), active, 'no other session was opened instead');
 
     const asked: string[] = [];
     sb.backend.agents.authUi = {
@@ -54,10 +54,10 @@ describe('real agents from npm: sign-in through the extension, another session o
         return 'AIzaSy-entered-in-the-input-box';
       },
     };
-    await sb.backend.authenticate(gemini.name, 'gemini-api-key');
+    await sb.backend.agents.authenticate(gemini.name, 'gemini-api-key');
     assert.strictEqual(asked.length, 1, 'the key was asked for once');
-    const sessionId = await waitFor(() => sb.backend.getSessions().find((s) => s.view.agentId === gemini.name)?.view.sessionId, 'the Gemini session opened after sign-in');
-    assert.strictEqual(sb.backend.getActiveSessionId(), sessionId, 'the new Gemini session is the active one');
+    const sessionId = await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.agentId === gemini.name)?.view.sessionId, 'the Gemini session opened after sign-in');
+    assert.strictEqual(sb.backend.sessions.activeTabId(), sessionId, 'the new Gemini session is the active one');
     assert.strictEqual(methodsOf(gemini.name)?.status, 'ready');
     const result = await runTurn(sb, sessionId, 'Say hello.', [{ text: 'Hello from Gemini, signed in.' }], gemini.endpoint);
     assert.strictEqual(result.error, undefined);
@@ -69,8 +69,8 @@ describe('real agents from npm: sign-in through the extension, another session o
   it("Claude without a key: the first prompt shows its terminal methods, the session says why, and the prompt is recorded once", async () => {
     const claude = await defineRealAgent(sb, claudeRecipe, [new AnthropicApi()], { permissions: 'ask', signedOut: true });
     agents.push(claude);
-    const sessionId = await sb.backend.newSession(claude.name);
-    await sb.backend.sendPrompt(sessionId, prompt('Hello before signing in'));
+    const sessionId = await sb.backend.lifecycle.open(claude.name);
+    await sb.backend.sessions.require(sessionId).prompt(prompt('Hello before signing in'));
     const waiting = await waitFor(() => (methodsOf(claude.name)?.status === 'auth_required' ? methodsOf(claude.name) : undefined), 'Claude to wait for sign-in');
     assert.deepStrictEqual(waiting.authMethods?.map((m) => [m.id, m.kind]), [['claude-ai-login', 'terminal'], ['console-login', 'terminal']]);
     assert.strictEqual(waiting.afterSignIn, 'sends your message again');
@@ -83,13 +83,13 @@ describe('real agents from npm: sign-in through the extension, another session o
   it("Qwen's and Codex's methods are offered when they are signed out", async () => {
     const qwen = await defineRealAgent(sb, qwenRecipe, [openaiChat], { permissions: 'ask', signedOut: true });
     agents.push(qwen);
-    await assert.rejects(sb.backend.newSession(qwen.name), /auth/i);
+    await assert.rejects(sb.backend.lifecycle.open(qwen.name), /auth/i);
     const q = await waitFor(() => (methodsOf(qwen.name)?.status === 'auth_required' ? methodsOf(qwen.name) : undefined), 'Qwen to wait for sign-in');
     assert.deepStrictEqual(q.authMethods?.map((m) => [m.id, m.kind]), [['openai', 'terminal']]);
 
     const signedOutCodex = await defineRealAgent(sb, { ...codex, label: 'Codex (signed out)' }, [openaiResponses], { permissions: 'ask', signedOut: true });
     agents.push(signedOutCodex);
-    await assert.rejects(sb.backend.newSession(signedOutCodex.name), /auth/i);
+    await assert.rejects(sb.backend.lifecycle.open(signedOutCodex.name), /auth/i);
     const c = await waitFor(() => (methodsOf(signedOutCodex.name)?.status === 'auth_required' ? methodsOf(signedOutCodex.name) : undefined), 'Codex to wait for sign-in');
     assert.deepStrictEqual(
       c.authMethods?.map((m) => [m.id, m.kind]),

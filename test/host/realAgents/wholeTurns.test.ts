@@ -117,7 +117,7 @@ for (const c of CASES) {
 
     /** The session the tests share (opened by whichever runs first, so one test can run alone). */
     async function session(): Promise<string> {
-      sessionId ??= await sb.backend.newSession(agent.name);
+      sessionId ??= await sb.backend.lifecycle.open(agent.name);
       return sessionId;
     }
 
@@ -151,13 +151,13 @@ for (const c of CASES) {
       if (c.titles) await waitFor(() => view(sb, sessionId)?.title === SIDE_TITLE, `the title the agent sent (${view(sb, sessionId)?.title})`);
       if (c.turnUsage) assert.ok(end.kind === 'turn_end' && (end.usage?.totalTokens ?? 0) > 0, `the turn's usage is kept: ${JSON.stringify(end)}`);
       if (c.reportsAccount) {
-        const accountOf = () => sb.backend.getAgents().find((a) => a.id === agent.name)?.account;
+        const accountOf = () => sb.backend.agents.views().find((a) => a.id === agent.name)?.account;
         await waitFor(() => accountOf() !== undefined, 'the account the agent reports');
         console.log(`${agent.name} reports its sign-in as ${JSON.stringify(accountOf())}`);
       }
 
       assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL.replace("'hello'", "'hello, world'"), 'the edit is on disk');
-      const terminals = sb.backend.getTerminals();
+      const terminals = sb.backend.terminals.snapshots();
       const shellCard = calls.find((t) => cardText(t, terminals).includes(`echo ${marker}`));
       assert.ok(shellCard, 'a card for the shell command');
       if (!c.noShellOutput) {
@@ -226,7 +226,7 @@ for (const c of CASES) {
       it(`in mode "${mode}" the edit lands without a permission request`, async () => {
         const sessionId = await session();
         fs.writeFileSync(file(), ORIGINAL);
-        await sb.backend.setMode(sessionId, mode);
+        await sb.backend.sessions.require(sessionId).setMode(mode);
         try {
           const steps: Step[] = [
             { text: 'Reading.', tools: [{ read: { path: file() } }] },
@@ -239,7 +239,7 @@ for (const c of CASES) {
           assert.ok(await vscode.commands.executeCommand('switchboard.rejectAllChanges'), 'Undo All ran');
           assert.strictEqual(fs.readFileSync(file(), 'utf8'), ORIGINAL);
         } finally {
-          await sb.backend.setMode(sessionId, c.askMode ?? 'default');
+          await sb.backend.sessions.require(sessionId).setMode(c.askMode ?? 'default');
         }
       });
     }
@@ -263,9 +263,9 @@ for (const c of CASES) {
       const sessionId = await session();
       const mainBefore = agent.endpoint.mainRequests().length;
       agent.endpoint.script([{ text: 'Thinking…', hang: true }]);
-      const turn = sb.backend.sendPrompt(sessionId, { text: 'Take your time.', mentions: [], images: [] });
+      const turn = sb.backend.sessions.require(sessionId).prompt({ text: 'Take your time.', mentions: [], images: [] });
       await agent.endpoint.waitForMainRequests(mainBefore + 1, REAL_TURN_TIMEOUT_MS);
-      await sb.backend.cancel(sessionId);
+      sb.backend.sessions.get(sessionId)?.cancel();
       await turn;
       const stopped = lastTurn(transcript(sb, sessionId));
       const end = stopped[stopped.length - 1];
@@ -284,7 +284,7 @@ for (const c of CASES) {
         await session();
         const first = await processesOfAgent();
         assert.ok(first.length >= 1, 'the agent runs');
-        await sb.backend.restartAgent(agent.name);
+        await sb.backend.agents.restart(agent.name);
         await waitFor(async () => (await processesOfAgent()).every((pid) => !first.includes(pid)), `none of ${first.join(', ')} left after Restart`, 30_000);
         const second = await processesOfAgent();
         assert.ok(second.length >= 1, 'the agent runs again');

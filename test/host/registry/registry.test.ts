@@ -44,7 +44,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
     assert.ok(found, `${id} in the registry`);
     return found;
   };
-  const pickerHas = (name: string) => sb.backend.getAgents().some((a) => a.name === name);
+  const pickerHas = (name: string) => sb.backend.agents.views().some((a) => a.name === name);
   const storeRoot = () => path.join(path.dirname(sb.registry.iconFolder), '..', 'agents');
 
   before(async () => {
@@ -61,7 +61,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
   });
 
   after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
     for (const a of [...sb.registry.installed]) await sb.registry.uninstall(a.id);
     await restore();
     await server.close();
@@ -69,13 +69,13 @@ describe('ACP Registry: install, run, update, uninstall', function () {
   });
 
   async function runTurn(agentName: string, text: string): Promise<void> {
-    const id = await sb.backend.newSession(agentName);
-    await sb.backend.sendPrompt(id, prompt(text));
+    const id = await sb.backend.lifecycle.open(agentName);
+    await sb.backend.sessions.require(id).prompt(prompt(text));
     const items = transcriptOf(sb, id).items;
     const answer = items.find((i) => i.kind === 'agent_message');
     assert.strictEqual(answer && textOf(answer), `echo: ${text}`);
     assert.strictEqual(items.at(-1)?.kind, 'turn_end');
-    await sb.backend.closeSession(id);
+    await sb.backend.lifecycle.close(id);
   }
 
   it('installs a binary agent: it joins the Agent picker with its icon, a session starts and a turn completes', async () => {
@@ -85,7 +85,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
     assert.strictEqual(record.command, path.join(record.directory ?? '', 'bin', 'agent'));
     assert.ok(record.directory?.endsWith(path.join('agents', 'fixture-binary', '1.0.0')), record.directory);
     await waitFor(() => pickerHas('Fixture Binary'), 'Fixture Binary in the Agent picker');
-    const view = sb.backend.getAgents().find((a) => a.name === 'Fixture Binary');
+    const view = sb.backend.agents.views().find((a) => a.name === 'Fixture Binary');
     assert.ok(view?.icon?.startsWith('data:image/svg+xml;base64,'), 'the icon reaches the picker');
     const definition = sb.configuration.find('Fixture Binary');
     assert.deepStrictEqual([definition?.source, definition?.env], ['registry', { FIXTURE: '1.0.0' }]);
@@ -101,7 +101,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
       await waitFor(() => sb.configuration.find('Fixture Binary')?.env.EXTRA === 'yes', 'the override to apply');
       const definition = sb.configuration.find('Fixture Binary');
       assert.deepStrictEqual([definition?.args, definition?.env], [['--minimal-caps'], { FIXTURE: '1.0.0', EXTRA: 'yes' }]);
-      assert.strictEqual(sb.backend.getDefaultAgentId(), 'Fixture Binary');
+      assert.strictEqual(sb.backend.agents.defaultAgentId(), 'Fixture Binary');
       assert.deepStrictEqual(sb.configuration.snapshot.problems, []);
       await runTurn('Fixture Binary', 'with overrides');
     } finally {
@@ -117,7 +117,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
     await waitFor(() => sb.configuration.find('Fixture Binary')?.env.FIXTURE === '1.1.0', 'the picker to use 1.1.0');
     assert.deepStrictEqual(fs.readdirSync(path.join(storeRoot(), 'fixture-binary')), ['1.1.0']);
     // The process of the earlier tests is the old version until it restarts (the update notification offers it).
-    await sb.backend.restartAgent('Fixture Binary');
+    await sb.backend.agents.restart('Fixture Binary');
     await runTurn('Fixture Binary', 'after the update');
     await sb.registry.uninstall('fixture-binary');
     await waitFor(() => !pickerHas('Fixture Binary'), 'Fixture Binary to leave the picker');
@@ -212,7 +212,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
       await sb.registry.install(agentIn(l, 'hostile-icon'), l);
       try {
         await waitFor(() => pickerHas('Bad hostile-icon'), 'the agent in the picker');
-        assert.strictEqual(sb.backend.getAgents().find((a) => a.name === 'Bad hostile-icon')?.icon, undefined);
+        assert.strictEqual(sb.backend.agents.views().find((a) => a.name === 'Bad hostile-icon')?.icon, undefined);
       } finally {
         await sb.registry.uninstall('hostile-icon');
       }

@@ -21,14 +21,14 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
   const useAgents = async (agents: Record<string, unknown>) => {
     await restore?.();
     restore = await setSettings({ 'switchboard.agents': agents });
-    await waitFor(() => Object.keys(agents).every((name) => sb.backend.getAgents().some((a) => a.id === name)), 'the remote agents');
+    await waitFor(() => Object.keys(agents).every((name) => sb.backend.agents.views().some((a) => a.id === name)), 'the remote agents');
   };
   const server = async (options: string[] = []) => {
     const s = await startServer(options);
     servers.push(s);
     return s;
   };
-  const agentView = (name: string) => sb.backend.getAgents().find((a) => a.id === name);
+  const agentView = (name: string) => sb.backend.agents.views().find((a) => a.id === name);
   const agentText = (sessionId: string) =>
     transcriptOf(sb, sessionId)
       .items.filter((i) => i.kind === 'agent_message')
@@ -40,7 +40,7 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
   });
 
   afterEach(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
     for (const s of servers.splice(0)) await s.kill();
   });
 
@@ -53,14 +53,14 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
       const s = await server();
       const name = `Remote ${kind}`;
       await useAgents({ [name]: { url: s[kind] } });
-      const id = await sb.backend.newSession(name);
-      await sb.backend.sendPrompt(id, prompt('hello remote'));
+      const id = await sb.backend.lifecycle.open(name);
+      await sb.backend.sessions.require(id).prompt(prompt('hello remote'));
       assert.match(agentText(id), /echo: hello remote/);
       assert.strictEqual(agentView(name)?.remote, true);
       const file = path.join(workspaceRoot(), `remote-${kind}.txt`);
       fs.writeFileSync(file, 'from the workspace');
       try {
-        await sb.backend.sendPrompt(id, prompt(`fs ${file}`));
+        await sb.backend.sessions.require(id).prompt(prompt(`fs ${file}`));
         await waitFor(() => fs.existsSync(`${file}.out`) && fs.readFileSync(`${file}.out`, 'utf8') === 'FROM THE WORKSPACE', 'the agent to write through the fs bridge');
       } finally {
         fs.rmSync(file, { force: true });
@@ -72,8 +72,8 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
   it('the server killed mid-turn: the turn ends as an error, the transcript stays, Switchboard reconnects when it is back', async () => {
     const s = await server();
     await useAgents({ Killed: { url: s.ws } });
-    const id = await sb.backend.newSession('Killed');
-    const turn = sb.backend.sendPrompt(id, prompt('never-cancel'));
+    const id = await sb.backend.lifecycle.open('Killed');
+    const turn = sb.backend.sessions.require(id).prompt(prompt('never-cancel'));
     await waitFor(() => agentText(id).includes('working forever'), 'the turn to start');
     await s.kill();
     await turn;
@@ -86,24 +86,24 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
     assert.ok(items.some((i) => i.kind === 'user_message' && textOf(i) === 'never-cancel'), 'the prompt stays');
     assert.match(agentText(id), /working forever/);
     assert.ok(items.some((i) => i.kind === 'error' && /Lost the connection/.test(JSON.stringify(i))), JSON.stringify(items.map((i) => i.kind)));
-    assert.strictEqual(sb.backend.getSessions().find((x) => x.view.sessionId === id)?.view.turn, 'idle');
+    assert.strictEqual(sb.backend.sessions.snapshots().find((x) => x.view.sessionId === id)?.view.turn, 'idle');
     // The server comes back on the same port: the next attempt connects, and the session works again.
     const back = await server([`--port=${s.port}`]);
     assert.strictEqual(back.port, s.port);
     await waitForAgentStatus(sb, 'Killed', 'ready', 30_000);
-    await sb.backend.sendPrompt(id, prompt('hello again'));
+    await sb.backend.sessions.require(id).prompt(prompt('hello again'));
     assert.match(agentText(id), /echo: hello again/);
   });
 
   it('a dropped connection: the session comes back with session/load on the next message', async () => {
     const s = await server(['--shared-agent']);
     await useAgents({ Dropped: { url: s.http } });
-    const id = await sb.backend.newSession('Dropped');
-    await sb.backend.sendPrompt(id, prompt('first'));
+    const id = await sb.backend.lifecycle.open('Dropped');
+    await sb.backend.sessions.require(id).prompt(prompt('first'));
     await s.drop();
     await waitFor(() => agentView('Dropped')?.status === 'crashed' && /Lost the connection/.test(agentView('Dropped')?.crash?.message ?? ''), 'the drop to show');
     await waitForAgentStatus(sb, 'Dropped', 'ready', 30_000);
-    await sb.backend.sendPrompt(id, prompt('second'));
+    await sb.backend.sessions.require(id).prompt(prompt('second'));
     assert.match(agentText(id), /echo: second/);
     const all = JSON.stringify(transcriptOf(sb, id).items);
     assert.ok(!/started a new session/.test(all), 'the agent loaded the same session');
@@ -112,12 +112,12 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
   it('a 401: the chat says the server refused the credentials', async () => {
     const s = await server(['--token=sesame']);
     await useAgents({ Locked: { url: s.ws, headers: { Authorization: 'Bearer wrong' } }, Open: { url: s.http, headers: { Authorization: 'Bearer sesame' } } });
-    await assert.rejects(sb.backend.newSession('Locked'), /refused the credentials \(HTTP 401 Unauthorized: a valid bearer token is required\)/);
+    await assert.rejects(sb.backend.lifecycle.open('Locked'), /refused the credentials \(HTTP 401 Unauthorized: a valid bearer token is required\)/);
     const view = agentView('Locked')!;
     assert.strictEqual(view.status, 'crashed');
     assert.match(view.crash!.message, /refused the credentials/);
-    const id = await sb.backend.newSession('Open');
-    await sb.backend.sendPrompt(id, prompt('authorized'));
+    const id = await sb.backend.lifecycle.open('Open');
+    await sb.backend.sessions.require(id).prompt(prompt('authorized'));
     assert.match(agentText(id), /echo: authorized/);
   });
 
@@ -126,10 +126,10 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
     await gone.kill();
     const bad = await server(['--malformed']);
     await useAgents({ Nowhere: { url: gone.http }, Garbled: { url: bad.ws } });
-    await assert.rejects(sb.backend.newSession('Nowhere'), new RegExp(`127\\.0\\.0\\.1:${gone.port} does not answer \\(ECONNREFUSED\\)`));
+    await assert.rejects(sb.backend.lifecycle.open('Nowhere'), new RegExp(`127\\.0\\.0\\.1:${gone.port} does not answer \\(ECONNREFUSED\\)`));
     assert.match(agentView('Nowhere')!.crash!.message, /does not answer/);
-    const id = await sb.backend.newSession('Garbled');
-    await sb.backend.sendPrompt(id, prompt('through the noise'));
+    const id = await sb.backend.lifecycle.open('Garbled');
+    await sb.backend.sessions.require(id).prompt(prompt('through the noise'));
     assert.match(agentText(id), /echo: through the noise/);
     assert.strictEqual(agentView('Garbled')?.status, 'ready');
   });
@@ -137,7 +137,7 @@ describe('remote agents (Streamable HTTP and WebSocket)', function () {
   it('a credential over plain http to a non-loopback address is refused before any connection', async () => {
     // 192.0.2.1 is TEST-NET-1: never routed. The refusal comes from the URL and headers alone.
     await useAgents({ Cleartext: { url: 'http://192.0.2.1:9/acp', headers: { Authorization: 'Bearer ${secret}' } } });
-    await assert.rejects(sb.backend.newSession('Cleartext'), /Refused to send credentials \("Authorization"\) over plain http to 192\.0\.2\.1:9.*Use https:\/\//);
+    await assert.rejects(sb.backend.lifecycle.open('Cleartext'), /Refused to send credentials \("Authorization"\) over plain http to 192\.0\.2\.1:9.*Use https:\/\//);
     const view = agentView('Cleartext')!;
     assert.strictEqual(view.status, 'crashed');
     assert.match(view.crash!.message, /Refused to send credentials/);

@@ -14,7 +14,7 @@ import { api, prompt, textOf, transcriptOf, useFakeAgents } from '../integration
 import { keepFile } from './helpers';
 
 function pendingCard(sb: SwitchboardApi, id: string, title: RegExp): PendingPermission | undefined {
-  return sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.permissions.find((p) => title.test(p.title));
+  return sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.permissions.find((p) => title.test(p.title));
 }
 
 function lastAnswer(sb: SwitchboardApi, id: string): string {
@@ -25,7 +25,7 @@ function lastAnswer(sb: SwitchboardApi, id: string): string {
 function answer(sb: SwitchboardApi, id: string, card: PendingPermission, kind: 'allow_once' | 'reject_once'): void {
   const option = card.options.find((o) => o.kind === kind);
   assert.ok(option, `the card offers ${kind}: ${JSON.stringify(card.options)}`);
-  sb.backend.answerPermission(id, card.requestId, { optionId: option.optionId });
+  sb.backend.requests.answerPermission(card.requestId, { optionId: option.optionId });
 }
 
 describe('security: an agent cannot grant itself permissions', function () {
@@ -40,11 +40,11 @@ describe('security: an agent cannot grant itself permissions', function () {
     settingsFile = path.join(workspaceRoot(), '.vscode', 'settings.json');
     restoreSettingsFile = keepFile(settingsFile);
     restoreAgents = await useFakeAgents({ Fake: [] });
-    await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Fake'), 'the Fake agent in the picker');
+    await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Fake'), 'the Fake agent in the picker');
   });
 
   after(async () => {
-    for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
+    for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
     restoreSettingsFile();
     await restoreAgents();
     await sb.workspaceSettings.revoke();
@@ -54,8 +54,8 @@ describe('security: an agent cannot grant itself permissions', function () {
     // The user's own choice: nothing outside the session's folders. The workspace's "allow" must not win.
     const restoreUser = await setSettings({ 'switchboard.fileAccess': 'deny' });
     try {
-      const id = await sb.backend.newSession('Fake');
-      const turn = sb.backend.sendPrompt(id, prompt('self-grant /etc/hostname'));
+      const id = await sb.backend.lifecycle.open('Fake');
+      const turn = sb.backend.sessions.require(id).prompt(prompt('self-grant /etc/hostname'));
       const card = await waitFor(() => pendingCard(sb, id, /curl evil\.example/), 'the command to ask permission', 30_000);
       // VS Code has read the agent's settings by now or soon: from then on the rules must still not apply.
       await waitFor(() => JSON.stringify(vscode.workspace.getConfiguration('switchboard').inspect('autoApprove')?.workspaceValue) === '{"*":true}', 'VS Code to read the workspace settings the agent wrote', 30_000);
@@ -71,11 +71,11 @@ describe('security: an agent cannot grant itself permissions', function () {
       assert.ok(loud && loud.kind === 'notice' && loud.severity === 'warning', `the chat shows the settings change: ${JSON.stringify(notices)}`);
       assert.ok(!notices.some((n) => n.kind === 'notice' && /allowed without asking/.test(n.title)), 'nothing was auto-approved');
       // Listed in the session's changed files, where Undo puts back what was there before the turn.
-      const listed = await waitFor(() => sb.backend.getSessions().find((s) => s.view.sessionId === id)?.view.changedFiles?.find((f) => /\.vscode[\\/]settings\.json$/.test(f.path)), 'the settings file in the changed files', 30_000);
+      const listed = await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view.changedFiles?.find((f) => /\.vscode[\\/]settings\.json$/.test(f.path)), 'the settings file in the changed files', 30_000);
       assert.ok(listed.undoable, `Undo is offered: ${JSON.stringify(listed)}`);
 
       // Once VS Code has surely read the file, another request still asks.
-      const again = sb.backend.sendPrompt(id, prompt('permission'));
+      const again = sb.backend.sessions.require(id).prompt(prompt('permission'));
       const second = await waitFor(() => pendingCard(sb, id, /Write file/), 'the next permission request to ask', 30_000);
       answer(sb, id, second, 'reject_once');
       await again;
@@ -99,8 +99,8 @@ describe('security: an agent cannot grant itself permissions', function () {
     });
 
     async function write(target: string, content: string, choice: 'allow_once' | 'reject_once'): Promise<{ said: string; card: PendingPermission }> {
-      const id = await sb.backend.newSession('Fake');
-      const turn = sb.backend.sendPrompt(id, prompt(`write ${target} ${content}`));
+      const id = await sb.backend.lifecycle.open('Fake');
+      const turn = sb.backend.sessions.require(id).prompt(prompt(`write ${target} ${content}`));
       const card = await waitFor(() => pendingCard(sb, id, /sensitive file/), `a permission card for ${target}`, 30_000);
       answer(sb, id, card, choice);
       await turn;
@@ -179,8 +179,8 @@ describe('security: an agent cannot grant itself permissions', function () {
     it('AGENTS.md stays an ordinary file: the edit rule applies, nothing asks', async () => {
       const file = path.join(root(), 'AGENTS.md');
       created.push(file);
-      const id = await sb.backend.newSession('Fake');
-      await sb.backend.sendPrompt(id, prompt(`write ${file} be nice`));
+      const id = await sb.backend.lifecycle.open('Fake');
+      await sb.backend.sessions.require(id).prompt(prompt(`write ${file} be nice`));
       assert.match(lastAnswer(sb, id), /write: ok/);
       assert.strictEqual(fs.readFileSync(file, 'utf8'), 'be nice');
     });

@@ -164,7 +164,7 @@ describe('security: workspace settings wait for the user', function () {
     await waitFor(() => vscode.workspace.getConfiguration('switchboard').inspect('followAgent')?.workspaceValue === true, 'VS Code to read the broken file', 30_000);
     assert.deepStrictEqual(sb.workspaceSettings.autoApproveLayers().map((l) => l.source), ['user']);
     assert.notStrictEqual(sb.workspaceSettings.effective('fileAccess'), 'allow');
-    assert.ok(sb.backend.getAgents().length > 0, 'the agents are still listed');
+    assert.ok(sb.backend.agents.views().length > 0, 'the agents are still listed');
 
     const padding: Record<string, string> = {};
     for (let i = 0; i < 20_000; i++) padding[`huge.setting${i}`] = 'x'.repeat(200);
@@ -185,11 +185,11 @@ describe('security: workspace settings wait for the user', function () {
       record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-mcp-')), 'requests.jsonl');
       // The user's own agent records what it is started with.
       restoreUser = await setSettings({ 'switchboard.agents': { 'User Fake': { command: 'node', args: [fakeAgent, `--record=${record}`] } } });
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'User Fake'), 'the user agent');
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'User Fake'), 'the user agent');
     });
     after(async () => {
-      for (const s of sb.backend.getSessions()) await sb.backend.closeSession(s.view.sessionId);
-      await sb.backend.restartAgent('User Fake').catch(() => undefined);
+      for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
+      await sb.backend.agents.restart('User Fake').catch(() => undefined);
       await restoreUser();
     });
 
@@ -211,30 +211,30 @@ describe('security: workspace settings wait for the user', function () {
       await workspaceValueIs('mcpServers', mcpServers);
       await workspaceValueIs('defaultAgent', 'Workspace Fake');
       sb.configuration.refresh();
-      assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Fake'), 'the workspace agent is not offered before the user confirms it');
-      assert.ok(sb.backend.getAgents().some((a) => a.id === 'User Fake'), "the user's agents are");
+      assert.ok(!sb.backend.agents.views().some((a) => a.id === 'Workspace Fake'), 'the workspace agent is not offered before the user confirms it');
+      assert.ok(sb.backend.agents.views().some((a) => a.id === 'User Fake'), "the user's agents are");
       assert.notStrictEqual(sb.configuration.snapshot.defaultAgent, 'Workspace Fake', 'a workspace default naming it waits too');
 
-      const id = await sb.backend.newSession('User Fake');
-      await sb.backend.sendPrompt(id, prompt('hello'));
+      const id = await sb.backend.lifecycle.open('User Fake');
+      await sb.backend.sessions.require(id).prompt(prompt('hello'));
       assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'the workspace MCP server is not started before the user confirms it');
 
       // The notification's Allow (clicked in the e2e test) does this.
       await sb.workspaceSettings.decide('agents', agents, true);
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Workspace Fake'), 'the confirmed workspace agent in the picker');
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Workspace Fake'), 'the confirmed workspace agent in the picker');
       assert.strictEqual(sb.configuration.snapshot.defaultAgent, 'Workspace Fake');
       await sb.workspaceSettings.decide('mcpServers', mcpServers, true);
-      await sb.backend.newSession('User Fake');
+      await sb.backend.lifecycle.open('User Fake');
       assert.deepStrictEqual(mcpServersSent().slice(-1), ['workspace-mcp'], 'the confirmed MCP server is passed');
 
       // A changed definition asks again: until then the agent is gone.
       const changed = { 'Workspace Fake': { command: 'node', args: [fakeAgent, '--minimal-caps'] } };
       writeWorkspaceSettings(settingsFile, { 'switchboard.agents': changed, 'switchboard.mcpServers': mcpServers });
       await workspaceValueIs('agents', changed);
-      await waitFor(() => !sb.backend.getAgents().some((a) => a.id === 'Workspace Fake'), 'the changed workspace agent to wait for confirmation');
+      await waitFor(() => !sb.backend.agents.views().some((a) => a.id === 'Workspace Fake'), 'the changed workspace agent to wait for confirmation');
 
       await vscode.commands.executeCommand('switchboard.revokeWorkspaceSettings');
-      await sb.backend.newSession('User Fake');
+      await sb.backend.lifecycle.open('User Fake');
       assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'forgotten: the MCP server waits again');
     });
 
@@ -245,10 +245,10 @@ describe('security: workspace settings wait for the user', function () {
       try {
         writeWorkspaceSettings(settingsFile, {});
         fs.writeFileSync(mcpJson, JSON.stringify({ servers: { 'mcp-json-server': { command: 'node', args: ['-e', '0'] } } }));
-        await sb.backend.newSession('User Fake');
+        await sb.backend.lifecycle.open('User Fake');
         assert.deepStrictEqual(mcpServersSent().slice(-1), [''], 'not passed before the user confirms it');
         await sb.workspaceSettings.decide('vscodeMcpServers', [{ name: 'mcp-json-server', command: 'node', args: ['-e', '0'], env: [] }], true);
-        await sb.backend.newSession('User Fake');
+        await sb.backend.lifecycle.open('User Fake');
         assert.deepStrictEqual(mcpServersSent().slice(-1), ['mcp-json-server'], 'passed once confirmed');
       } finally {
         await restoreUse();

@@ -38,19 +38,19 @@ describe('workspace trust', function () {
         return v && 'Workspace Agent' in v ? v : undefined;
       }, 'VS Code to read the workspace settings', 30_000);
       sb.configuration.refresh();
-      assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'not before the user confirmed it');
+      assert.ok(!sb.backend.agents.views().some((a) => a.id === 'Workspace Agent'), 'not before the user confirmed it');
       // The notification's Allow does this.
       await sb.workspaceSettings.decide('agents', value, true);
-      await waitFor(() => sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'the workspace agent in the picker');
+      await waitFor(() => sb.backend.agents.views().some((a) => a.id === 'Workspace Agent'), 'the workspace agent in the picker');
       assert.strictEqual(sb.configuration.snapshot.ignoredUntrustedWorkspaceAgents, false);
       await sb.workspaceSettings.revoke();
     } else {
       await new Promise((r) => setTimeout(r, 1500)); // give a settings reload time to happen
       sb.configuration.refresh();
-      assert.ok(!sb.backend.getAgents().some((a) => a.id === 'Workspace Agent'), 'the workspace agent must be ignored');
+      assert.ok(!sb.backend.agents.views().some((a) => a.id === 'Workspace Agent'), 'the workspace agent must be ignored');
       assert.strictEqual(sb.configuration.snapshot.ignoredUntrustedWorkspaceAgents, true);
       // Presets and user agents still work.
-      assert.ok(sb.backend.getAgents().some((a) => a.id === 'Claude Agent'));
+      assert.ok(sb.backend.agents.views().some((a) => a.id === 'Claude Agent'));
     }
   });
 });

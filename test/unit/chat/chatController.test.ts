@@ -42,7 +42,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     const mentions = [{ kind: 'problems' as const, uri: 'file:///ws/a.ts', label: 'problems:a.ts' }];
-    backend.em.emit('refused', { sessionId: 's1', prompt: { text: 'fix @problems:a.ts', mentions, images: [] } });
+    backend.em.emit('refused', { tabId: 's1', prompt: { text: 'fix @problems:a.ts', mentions, images: [] } });
     ctl.flush();
     assert.deepEqual(flatten(posted).find((m) => m.type === 'focusComposer'), { type: 'focusComposer', insert: 'fix @problems:a.ts', mentions });
   });
@@ -212,7 +212,7 @@ describe('ChatController: prompts and the message queue', () => {
   it('a prompt typed while the session the user asked for starts waits for that session, never another', async () => {
     const { backend, ctl } = setup();
     let open!: (id: string) => void;
-    backend.newSession = (agentId?: string) => {
+    backend.lifecycle.open = (agentId?: string) => {
       backend.calls.push(['newSession', agentId]);
       return new Promise<string>((resolve) => (open = resolve));
     };
@@ -243,7 +243,7 @@ describe('ChatController: switching agents, then New session', () => {
   function opening() {
     const t = setup();
     const pending: { agentId?: string; afterSignIn?: (id: string) => void; resolve(id: string): void; reject(e: unknown): void }[] = [];
-    t.backend.newSession = (agentId?: string, afterSignIn?: (id: string) => void) => {
+    t.backend.lifecycle.open = (agentId?: string, afterSignIn?: (id: string) => void) => {
       t.backend.calls.push(['newSession', agentId]);
       return new Promise<string>((resolve, reject) => pending.push({ agentId, afterSignIn, resolve, reject }));
     };
@@ -374,9 +374,9 @@ describe('ChatController: routing webview actions', () => {
     ctl.handleMessage({ type: 'mentionQuery', requestId: 7, query: 'ap' });
     await tick();
     assert.deepEqual(backend.calls, [
-      ['answerPermission', 's1', '0', { optionId: 'allow' }],
-      ['answerPermission', 's1', '1', { cancelled: true }],
-      ['answerElicitation', 's1', 'e', { action: 'decline' }],
+      ['answerPermission', '0', { optionId: 'allow' }],
+      ['answerPermission', '1', { cancelled: true }],
+      ['answerElicitation', 'e', { action: 'decline' }],
       ['setMode', 's1', 'plan'],
       ['setModel', 's1', 'm'],
       ['setConfigOption', 's1', 'c', true],

@@ -1,11 +1,30 @@
 // The one fake ChatBackend and HostUi for the chat's unit tests: one session 's1' of agent 'A' whose
 // transcript is a real TranscriptState (say/update apply updates as a session does and emit the ops), a log
-// of every call the controller makes, and a prompt that runs until the test finishes the turn.
+// of every call the controller makes (as [action, tab or agent, ...arguments]), and a prompt that runs until
+// the test finishes the turn. Any tab the test announced answers as a session of its own.
 import { EventEmitter } from 'node:events';
 import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
-import type { BackendSessionView, ChatBackend, ChatEvent, HostUi, TerminalOutputEvent, TranscriptOpsEvent } from '../../../src/chat/chatBackend';
-import type { AgentView, ElicitationAnswer, HistoryItem, MentionCandidate, ProviderAction, TerminalSnapshot } from '../../../src/shared/chatState';
-import type { ComposerPrompt, PermissionAnswer } from '../../../src/shared/messages';
+import type {
+  AgentsPort,
+  BackendSessionView,
+  ChatBackend,
+  ChatEvent,
+  ChatSession,
+  CheckpointsPort,
+  FilesPort,
+  HistoryPort,
+  HostUi,
+  LifecyclePort,
+  MentionsPort,
+  ProvidersPort,
+  RequestsPort,
+  SessionsPort,
+  TerminalOutputEvent,
+  TerminalsPort,
+  TranscriptOpsEvent,
+} from '../../../src/chat/chatBackend';
+import type { AgentView, MentionCandidate, TerminalSnapshot } from '../../../src/shared/chatState';
+import type { ComposerPrompt } from '../../../src/shared/messages';
 import type { Transcript } from '../../../src/shared/transcript';
 
 function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
@@ -17,65 +36,100 @@ function event<T>(em: EventEmitter, name: string): ChatEvent<T> {
 
 export class FakeBackend implements ChatBackend {
   em = new EventEmitter();
-  /** Every call the controller made, as [method, ...arguments]. */
+  /** Every call the controller made, as [action, ...arguments]. */
   calls: [string, ...unknown[]][] = [];
-  agents: AgentView[] = [{ id: 'A', name: 'A', status: 'ready' }];
+  agentViews: AgentView[] = [{ id: 'A', name: 'A', status: 'ready' }];
   view: BackendSessionView = {
     sessionId: 's1', agentId: 'A', turn: 'idle',
     capabilities: { image: false, audio: false, embeddedContext: true }, permissions: [], elicitations: [],
   };
   state = new TranscriptState('s1');
   get transcript(): Transcript { return this.state.transcript; }
-  terminals: TerminalSnapshot[] = [];
+  terminalSnapshots: TerminalSnapshot[] = [];
   turnResolvers: (() => void)[] = [];
 
   constructor(view: Partial<BackendSessionView> = {}) {
     this.view = { ...this.view, ...view };
   }
 
-  getAgents() { return this.agents; }
-  getDefaultAgentId() { return 'A'; }
-  getSessions() { return [{ view: this.view, transcript: this.transcript }]; }
-  getActiveSessionId() { return 's1'; }
-  getHistory(): HistoryItem[] { return []; }
-  getTerminals() { return this.terminals; }
-  async newSession(agentId?: string) { this.calls.push(['newSession', agentId]); return 's1'; }
-  selectSession(id: string) { this.calls.push(['selectSession', id]); }
-  async closeSession(id: string) { this.calls.push(['closeSession', id]); }
-  sendPrompt(sessionId: string, prompt: ComposerPrompt): Promise<void> {
-    this.calls.push(['sendPrompt', sessionId, prompt.text]);
-    this.setTurn('running');
-    return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(); }));
+  /** The session of a tab, logging what the chat does to it. */
+  session(tabId: string): ChatSession {
+    const log = (...call: [string, ...unknown[]]) => void this.calls.push(call);
+    return {
+      agentId: this.view.agentId,
+      transcript: this.transcript,
+      failedPrompt: undefined,
+      prompt: (prompt: ComposerPrompt) => {
+        log('sendPrompt', tabId, prompt.text);
+        this.setTurn('running');
+        return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(); }));
+      },
+      steer: async (prompt) => { log('steer', tabId, prompt.text); return 'promptRequired'; },
+      cancel: () => log('cancel', tabId),
+      setMode: async (m) => log('setMode', tabId, m),
+      setModel: async (m) => log('setModel', tabId, m),
+      setConfigOption: async (c, v) => log('setConfigOption', tabId, c, v),
+      dismissError: () => log('dismissError', tabId),
+    };
   }
-  async cancel(id: string) { this.calls.push(['cancel', id]); }
-  async setMode(s: string, m: string) { this.calls.push(['setMode', s, m]); }
-  async setModel(s: string, m: string) { this.calls.push(['setModel', s, m]); }
-  async setConfigOption(s: string, c: string, v: string | boolean) { this.calls.push(['setConfigOption', s, c, v]); }
-  answerPermission(s: string, r: string, a: PermissionAnswer) { this.calls.push(['answerPermission', s, r, a]); }
-  answerElicitation(s: string, r: string, a: ElicitationAnswer) { this.calls.push(['answerElicitation', s, r, a]); }
-  dismissError(s: string) { this.calls.push(['dismissError', s]); }
-  async restartAgent(a: string) { this.calls.push(['restartAgent', a]); }
-  async authenticate(a: string, m: string) { this.calls.push(['authenticate', a, m]); }
-  async logout(a: string) { this.calls.push(['logout', a]); }
-  async refreshHistory() { this.calls.push(['refreshHistory']); }
-  async openHistory(id: string, mode: 'load' | 'resume') { this.calls.push(['openHistory', id, mode]); }
-  async deleteHistory(id: string) { this.calls.push(['deleteHistory', id]); }
-  async openDiff(s: string, t: string, p: string) { this.calls.push(['openDiff', s, t, p]); }
-  async openTerminal(s: string, t: string) { this.calls.push(['openTerminal', s, t]); }
-  async changedFileAction(s: string, k: string, a: 'open' | 'keep' | 'undo') { this.calls.push(['changedFileAction', s, k, a]); }
-  async changedFilesAll(s: string, a: 'keep' | 'undo') { this.calls.push(['changedFilesAll', s, a]); }
-  async forkSession(s: string, from?: string) { this.calls.push(['forkSession', s, from]); return 's2'; }
-  async renameSession(s: string, title: string) { this.calls.push(['renameSession', s, title]); }
-  async providerAction(a: string, action: ProviderAction) { this.calls.push(['providerAction', a, action]); }
-  async openPlanFile(s: string, p: string) { this.calls.push(['openPlanFile', s, p]); }
-  onDidChangeAgents = event<void>(this.em, 'agents');
-  onDidChangeSession = event<BackendSessionView>(this.em, 'session');
-  onDidCloseSession = event<string>(this.em, 'close');
-  onDidChangeActiveSession = event<string | undefined>(this.em, 'active');
-  onDidApplyOps = event<TranscriptOpsEvent>(this.em, 'ops');
-  onDidChangeHistory = event<{ loading?: boolean }>(this.em, 'history');
-  onDidTerminalOutput = event<TerminalOutputEvent>(this.em, 'terminal');
-  onDidRefusePrompt = event<{ sessionId: string; prompt: ComposerPrompt }>(this.em, 'refused');
+
+  sessions: SessionsPort = {
+    get: (tabId) => this.session(tabId),
+    snapshots: () => [{ view: this.view, transcript: this.transcript }],
+    activeTabId: () => 's1',
+    select: (tabId) => void this.calls.push(['selectSession', tabId]),
+    onDidChangeSession: event<BackendSessionView>(this.em, 'session'),
+    onDidCloseSession: event<string>(this.em, 'close'),
+    onDidChangeActiveSession: event<string | undefined>(this.em, 'active'),
+    onDidApplyOps: event<TranscriptOpsEvent>(this.em, 'ops'),
+    onDidRefusePrompt: event<{ tabId: string; prompt: ComposerPrompt }>(this.em, 'refused'),
+  };
+  lifecycle: LifecyclePort = {
+    open: async (agentId) => { this.calls.push(['newSession', agentId]); return 's1'; },
+    close: async (tabId) => void this.calls.push(['closeSession', tabId]),
+    fork: async (tabId, from) => { this.calls.push(['forkSession', tabId, from]); return 's2'; },
+    rename: async (tabId, title) => void this.calls.push(['renameSession', tabId, title]),
+    openHistory: async (id, mode) => void this.calls.push(['openHistory', id, mode]),
+  };
+  agents: AgentsPort = {
+    views: () => this.agentViews,
+    defaultAgentId: () => 'A',
+    restart: async (a) => void this.calls.push(['restartAgent', a]),
+    authenticate: async (a, m) => void this.calls.push(['authenticate', a, m]),
+    logout: async (a) => void this.calls.push(['logout', a]),
+    onDidChange: event<void>(this.em, 'agents'),
+  };
+  providers: ProvidersPort = { run: async (a, action) => void this.calls.push(['providerAction', a, action]) };
+  history: HistoryPort = {
+    list: () => [],
+    refresh: async () => void this.calls.push(['refreshHistory']),
+    delete: async (id) => void this.calls.push(['deleteHistory', id]),
+    onDidChange: event<{ loading?: boolean }>(this.em, 'history'),
+  };
+  terminals: TerminalsPort = {
+    snapshots: () => this.terminalSnapshots,
+    reveal: (tabId, terminalId) => void this.calls.push(['openTerminal', tabId, terminalId]),
+    onDidOutput: event<TerminalOutputEvent>(this.em, 'terminal'),
+  };
+  files: FilesPort = {
+    openDiff: async (tabId, toolCallId, path) => void this.calls.push(['openDiff', tabId, toolCallId, path]),
+    fileAction: async (tabId, key, action) => void this.calls.push(['changedFileAction', tabId, key, action]),
+    allFiles: async (tabId, action) => void this.calls.push(['changedFilesAll', tabId, action]),
+    openPlanFile: async (tabId, planId) => void this.calls.push(['openPlanFile', tabId, planId]),
+  };
+  checkpoints: CheckpointsPort = {
+    act: async (tabId, itemId, action) => {
+      this.calls.push(['checkpoint', tabId, itemId, action]);
+      return { phase: 'loading' };
+    },
+  };
+  requests: RequestsPort = {
+    answerPermission: (requestId, answer) => void this.calls.push(['answerPermission', requestId, answer]),
+    answerElicitation: (requestId, answer) => void this.calls.push(['answerElicitation', requestId, answer]),
+  };
+  mentions: MentionsPort = {
+    query: async (q): Promise<MentionCandidate[]> => [{ kind: 'file', uri: 'file:///a.ts', label: `a-${q}.ts` }],
+  };
 
   setTurn(turn: BackendSessionView['turn']) {
     this.view = { ...this.view, turn };
@@ -84,7 +138,7 @@ export class FakeBackend implements ChatBackend {
   /** The session's reducer applies an update; its ops go out as the real session's do. */
   update(raw: Record<string, unknown>) {
     const ops = this.state.apply(parseSessionUpdate(raw));
-    if (ops.length) this.em.emit('ops', { sessionId: 's1', ops });
+    if (ops.length) this.em.emit('ops', { tabId: 's1', ops });
   }
   say(text: string, messageId = 'm1') {
     this.update({ sessionUpdate: 'agent_message_chunk', messageId, content: { type: 'text', text } });
@@ -103,7 +157,6 @@ export function fakeUi(log: string[] = []): HostUi {
     openResource: async (u) => void log.push(`res:${u}`),
     showProtocolLog: async () => void log.push('protocolLog'),
     addAgentFromRegistry: async () => void log.push('addAgentFromRegistry'),
-    queryMentions: async (q): Promise<MentionCandidate[]> => [{ kind: 'file', uri: 'file:///a.ts', label: `a-${q}.ts` }],
     log: (level, m) => void log.push(`${level}:${m}`),
     showError: (m) => void log.push(`error:${m}`),
   };

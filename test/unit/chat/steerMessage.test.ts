@@ -1,6 +1,6 @@
-// The chat's Steer against a scripted backend and the real prompt queue: what the agent took is never sent
+// The chat's Steer against a scripted session and the real prompt queue: what the agent took is never sent
 // again; what it left to us (promptRequired) or did not take (failed, a rejection) is queued behind a running
-// turn and sent once, or sent at once when no turn runs; a backend that cannot steer queues as before.
+// turn and sent once, or sent at once when no turn runs.
 import * as assert from 'node:assert/strict';
 import type { SteerAnswer } from '../../../src/chat/chatBackend';
 import { PromptQueue } from '../../../src/chat/promptQueue';
@@ -36,9 +36,9 @@ function setup(running: boolean) {
   return { queue, sent, errors, endTurn };
 }
 
-const backendAnswering = (answer: SteerAnswer | Error) => ({
+const sessionAnswering = (answer: SteerAnswer | Error) => ({
   steered: [] as string[],
-  steer(_id: string, p: ComposerPrompt) {
+  steer(p: ComposerPrompt) {
     this.steered.push(p.text);
     return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
   },
@@ -48,9 +48,9 @@ describe('chat: Steer', () => {
   for (const answer of ['injected', 'startedNewTurn'] as const) {
     it(`${answer}: the agent has the message; nothing is queued or sent again`, async () => {
       const t = setup(true);
-      const backend = backendAnswering(answer);
-      await steerMessage(backend, t.queue, 's1', prompt('steer me'), () => undefined);
-      assert.deepEqual(backend.steered, ['steer me']);
+      const session = sessionAnswering(answer);
+      await steerMessage(session, t.queue, 's1', prompt('steer me'), () => undefined);
+      assert.deepEqual(session.steered, ['steer me']);
       await t.endTurn();
       assert.deepEqual(t.queue.queued('s1'), []);
       assert.deepEqual(t.sent, []);
@@ -59,7 +59,7 @@ describe('chat: Steer', () => {
 
   it('promptRequired after the turn ended: sent as a prompt, exactly once', async () => {
     const t = setup(false);
-    await steerMessage(backendAnswering('promptRequired'), t.queue, 's1', prompt('late'), () => undefined);
+    await steerMessage(sessionAnswering('promptRequired'), t.queue, 's1', prompt('late'), () => undefined);
     await t.endTurn();
     await t.endTurn();
     assert.deepEqual(t.sent, ['late']);
@@ -69,7 +69,7 @@ describe('chat: Steer', () => {
     it(`${answer instanceof Error ? 'a rejection' : 'failed'}: the message waits in the queue behind the running turn, then goes once`, async () => {
       const t = setup(true);
       const reported: string[] = [];
-      await steerMessage(backendAnswering(answer), t.queue, 's1', prompt('kept'), (w) => reported.push(w));
+      await steerMessage(sessionAnswering(answer), t.queue, 's1', prompt('kept'), (w) => reported.push(w));
       assert.deepEqual(t.queue.queued('s1').map((q) => q.text), ['kept']);
       assert.deepEqual(t.sent, []);
       assert.equal(reported.length, answer instanceof Error ? 1 : 0, 'a rejection is reported; a failure the session already said is not');
@@ -78,10 +78,4 @@ describe('chat: Steer', () => {
       assert.deepEqual(t.sent, ['kept']);
     });
   }
-
-  it('a backend that cannot steer: queued as before', async () => {
-    const t = setup(true);
-    await steerMessage({}, t.queue, 's1', prompt('queued'), () => undefined);
-    assert.deepEqual(t.queue.queued('s1').map((q) => q.text), ['queued']);
-  });
 });

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { clientCapabilitiesFor, parseSessionUpdate, TranscriptState, type ClientRequestMethod } from '../../../src/acp';
 import { messageHandlers } from '../../../src/chat/messageHandlers';
-import type { ChatBackend, HostUi } from '../../../src/chat/chatBackend';
+import type { FilesPort, HostUi } from '../../../src/chat/chatBackend';
+import { FakeBackend } from '../chat/fakeChatBackend';
 import type { PromptQueue } from '../../../src/chat/promptQueue';
 import type { SessionRequests } from '../../../src/chat/sessionRequests';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
@@ -153,10 +154,11 @@ describe('plans by id', () => {
   });
 
   describe('the openPlanFile chat action', () => {
-    function handlers(openPlanFile: ChatBackend['openPlanFile']) {
+    function handlers(openPlanFile: FilesPort['openPlanFile']) {
       const replies: HostToWebviewMessage[] = [];
       const logs: string[] = [];
-      const backend = { openPlanFile } as unknown as ChatBackend;
+      const backend = new FakeBackend();
+      backend.files.openPlanFile = openPlanFile;
       const ui = { log: (_level: string, message: string) => logs.push(message) } as unknown as HostUi;
       const h = messageHandlers({ backend, ui, queue: {} as PromptQueue, requests: {} as SessionRequests, isOpen: () => true, sendInit: () => undefined, toast: () => undefined, reply: (m) => replies.push(m) });
       return { h, replies, logs };

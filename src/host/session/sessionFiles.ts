@@ -1,16 +1,23 @@
-// What the chat's diff buttons do for a session: a tool call's diff, one changed file, or all of them.
+// What the chat's file buttons do for a session: a tool call's diff, one changed file or all of them, a
+// file plan's file.
+import type { FilesPort } from '../../chat/chatBackend';
 import type { DiffReview } from '../diff';
+import type { FsBridge } from '../fs/fsBridge';
 import type { PermissionBroker } from '../permissions/permissionBroker';
-import type { Session } from './session';
+import { openPlanFile } from './planFiles';
+import type { SessionRegistry } from './sessionRegistry';
 
-export class SessionDiffs {
+export class SessionFiles implements FilesPort {
   constructor(
     private readonly diffReview: DiffReview,
     private readonly permissions: PermissionBroker,
+    private readonly fs: FsBridge,
+    private readonly sessions: SessionRegistry,
   ) {}
 
   /** A tool call's diff; one still waiting for permission opens reviewable (Accept / Reject in its title answer it). */
-  async open(session: Session | undefined, toolCallId: string, path: string): Promise<void> {
+  async openDiff(tabId: string, toolCallId: string, path: string): Promise<void> {
+    const session = this.sessions.get(tabId);
     if (session) {
       const prompts = new Set(this.permissions.pending(session.scopedId).filter((p) => p.toolCall.toolCallId === toolCallId).map((p) => p.id));
       const pending = this.diffReview.pending
@@ -27,19 +34,25 @@ export class SessionDiffs {
     await this.diffReview.opener.openAcpDiff({ path: diff.path, oldText: diff.oldText, newText: diff.newText }, item?.kind === 'tool_call' ? item.title : undefined);
   }
 
-  async fileAction(session: Session, key: string, action: 'open' | 'keep' | 'undo'): Promise<void> {
+  async fileAction(tabId: string, key: string, action: 'open' | 'keep' | 'undo'): Promise<void> {
+    const session = this.sessions.require(tabId);
     if (!this.diffReview.changedFiles().some((f) => f.key === key && f.sessionId === session.scopedId)) throw new Error('That change is no longer pending.');
     if (action === 'open') await this.diffReview.opener.openEntryDiff(key);
     else if (action === 'keep') this.diffReview.keepFile(key);
     else await this.diffReview.undoFile(key);
   }
 
-  async all(session: Session, action: 'keep' | 'undo'): Promise<void> {
+  async allFiles(tabId: string, action: 'keep' | 'undo'): Promise<void> {
+    const session = this.sessions.require(tabId);
     // Newest turn first, so undoing several turns restores each file to its oldest known content.
     const turns = this.diffReview.pendingTurns().filter((t) => t.sessionId === session.scopedId).reverse();
     for (const turn of turns) {
       if (action === 'keep') this.diffReview.keepAll(turn);
       else if (!(await this.diffReview.undoAll(turn))) break;
     }
+  }
+
+  async openPlanFile(tabId: string, planId: string): Promise<void> {
+    await openPlanFile(this.sessions.require(tabId), planId, this.fs);
   }
 }
