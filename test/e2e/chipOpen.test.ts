@@ -25,9 +25,10 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
   const chips = (): Locator => chat.getByRole('list', { name: 'Attachments' }).locator('li');
   const activeEditor = (page: Page): Locator => page.locator('.part.editor .editor-group-container.active .editor-instance').first();
 
-  async function closeEditors(page: Page): Promise<void> {
-    await runCommand(page, 'View: Close All Editors');
-    await until(async () => (await editorTabs(page)).length === 0, 'no editor open', 30_000);
+  /** Closes the active editor (ours, saved): the chip must open it again. Other files' editors may stay open. */
+  async function closeActiveEditor(page: Page, name: string): Promise<void> {
+    await runCommand(page, 'View: Close Editor');
+    await until(async () => !(await editorTabs(page)).includes(name), `${name} closed`, 30_000);
   }
 
   async function contextMenuItem(page: Page, label: string): Promise<void> {
@@ -104,7 +105,8 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await runCommand(page, 'Switchboard: Add to Chat');
     await openSwitchboardView(page);
     await until(async () => (await chips().allInnerTexts()).some((t) => t.trim() === 'rows.txt:4-6'), 'the chip rows.txt:4-6', 60_000);
-    await closeEditors(page);
+    await activeEditor(page).locator('.view-lines').first().click();
+    await closeActiveEditor(page, 'rows.txt');
     const before = promptCount();
 
     await chat.getByRole('button', { name: 'Open rows.txt:4-6' }).click();
@@ -124,7 +126,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await contextMenuItem(page, 'Add to Chat');
     await openSwitchboardView(page);
     await until(async () => (await chips().allInnerTexts()).some((t) => t.trim() === 'changed.txt (changes)'), 'the change chip', 60_000);
-    await closeEditors(page);
+    assert.ok(!(await editorTabs(page)).some((t) => /changed\.txt/.test(t)), 'no editor of changed.txt before the click');
 
     await chat.getByRole('button', { name: 'Open changed.txt (changes)' }).click();
     await until(async () => (await editorTabs(page)).some((t) => /changed\.txt/.test(t)), 'an editor for changed.txt', 30_000);
@@ -153,20 +155,20 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     const before = promptCount();
     await button(chat, 'Send').click();
     await until(() => promptCount() > before, 'the agent to receive the prompt', 60_000);
-    await closeEditors(page);
 
     // The sent message shows the resource it carried; its chip opens the text.
     const sent = chat.locator('button.content-chip[title^="terminal:"]').last();
     await sent.waitFor({ state: 'visible', timeout: 30_000 });
+    const tab = `${decodeURIComponent(((await sent.getAttribute('title')) ?? '').replace(/^terminal:/, ''))}.txt`;
     await sent.click();
-    await until(async () => (await editorTabs(page)).some((t) => t.endsWith('.txt')), 'an editor with the terminal text', 30_000);
+    await until(async () => (await editorTabs(page)).includes(tab), `an editor ${tab} with the terminal text`, 30_000);
     const editor = activeEditor(page);
     await until(async () => /chipopen-42-marker/.test((await editor.locator('.view-lines').textContent()) ?? ''), 'the terminal text in the editor', 30_000);
     // Read-only: typing changes nothing (VS Code says it cannot edit a read-only editor).
     await editor.locator('.view-lines').click();
     const text = await editor.locator('.view-lines').textContent();
     await page.keyboard.type('xyz');
-    await until(async () => (await page.locator('.monaco-editor-overlaymessage, .monaco-editor .message').count()) > 0 || (await editor.locator('.view-lines').textContent()) === text, 'the text to stay as it was', 10_000);
+    await until(async () => /read-only/i.test((await page.locator('.monaco-editor-overlaymessage').allTextContents()).join(' ')), 'VS Code to say the editor is read-only', 10_000);
     assert.strictEqual(await editor.locator('.view-lines').textContent(), text, 'the editor is read-only');
     assert.ok(!(await editorTabs(page)).some((t) => /^Untitled/.test(t)), 'no untitled editor that would ask to be saved');
   });
