@@ -1,6 +1,7 @@
 import type { MentionRef } from '../../../src/shared/chatState';
 import { MENTION_ICON } from '../mentionGroups';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 /** The longest preview of a chip's own text in its tooltip. */
 const PREVIEW_CHARS = 2000;
