@@ -14,7 +14,7 @@ import type {
   TerminalSnapshot,
 } from '../shared/chatState';
 import type { CheckpointAction, CheckpointView } from '../shared/checkpoints';
-import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
+import type { ComposerPrompt, PermissionAnswer, ResourceContent } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
 import type { TranscriptOp } from '../shared/transcriptOps';
 import type { SteerOutcome } from '../acp';
@@ -62,7 +62,8 @@ export interface HostUi {
   /** Opens only http(s)/mailto via openExternal (VS Code confirms) or a workspace file. */
   openLink(href: string): Promise<void>;
   openLocation(path: string, line?: number): Promise<void>;
-  openResource(uri: string): Promise<void>;
+  /** A chip's resource; with `content` (a chip's kind, lines or text) the host's switchboard.openMention opens it. */
+  openResource(uri: string, content?: ResourceContent): Promise<void>;
   showProtocolLog(): Promise<void>;
   /** Opens the ACP Registry list (switchboard.addAgentFromRegistry). */
   addAgentFromRegistry(): Promise<void>;

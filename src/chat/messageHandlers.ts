@@ -94,7 +94,7 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     openCode: (m) => ui.openInEditor(m.code, m.language),
     openLink: (m) => ui.openLink(m.href),
     openLocation: (m) => ui.openLocation(m.path, m.line),
-    openResource: (m) => ui.openResource(m.uri),
+    openResource: ({ type: _, uri, ...content }) => ui.openResource(uri, content),
     openDiff: (m) => files.openDiff(m.sessionId, m.toolCallId, m.path),
     openTerminal: (m) => backend.terminals.reveal(m.sessionId, m.terminalId),
     // A failure is said on the plan's card (the reply), not in a notification.

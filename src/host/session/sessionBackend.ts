@@ -57,7 +57,7 @@ export interface SessionBackendOptions {
   shellEnvironment: LoginShellEnvironmentCache;
   clientVersion: string;
   /** `switchboard.mcpServers` as ACP McpServer entries. */
-  mcpServers(): McpServer[];
+  mcpServers(): Promise<McpServer[]>;
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
   /** The `@` groups beyond files, and the reading of mentions when a message is sent. */
