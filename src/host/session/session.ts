@@ -17,7 +17,7 @@ import {
 import type { ResolvedAgentDefinition } from '../../agents';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import type { Transcript, TranscriptItem } from '../../shared/transcript';
+import type { SubagentItem, Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, SteerAnswer } from '../../chat/chatBackend';
 import type { RetryAfterSignIn } from '../agents/agentSignIn';
@@ -86,6 +86,8 @@ export class Session implements ChatSession, vscode.Disposable {
   instructions: InstructionsView | undefined;
   private readonly state: TranscriptState;
   private abort: AbortController | undefined;
+  /** The last turn's bookkeeping after its end (changed files, checkpoint): the next baseline and a restore wait for it. */
+  private settling: Promise<void> = Promise.resolve();
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** The transcript changed: the ops the reducer applied, in order. */
@@ -156,10 +158,24 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** A session/update from the agent. */
   receive(update: SessionUpdate): void {
-    if (this.suppressReplay) return;
-    const ops = this.state.apply(update);
+    if (!this.suppressReplay) this.take(update, this.state.apply(update));
+  }
+
+  /** An update of a child session nested in this one (subagents); `path` runs from this session's child down. */
+  receiveNested(path: readonly string[], update: SessionUpdate): void {
+    if (!this.suppressReplay) this.take(update, this.state.applyNested(path, update));
+  }
+
+  /** The nest of a child session (at any depth) in this session's transcript. */
+  subagent(sessionId: string): SubagentItem | undefined {
+    return this.state.nestOf(sessionId);
+  }
+
+  private take(update: SessionUpdate, ops: TranscriptOp[]): void {
     this.emit(ops);
-    const op = ops[0];
+    // A child's tool call (inside its nest) names the files this turn may change as the session's own do.
+    let op = ops[0];
+    while (op?.op === 'nest') op = op.ops[0];
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
     // Output chunks (_meta only) name no new file: no file reads per chunk.
@@ -247,6 +263,7 @@ export class Session implements ChatSession, vscode.Disposable {
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
+      await this.settling;
       await this.host.checkpoints.begin(this, turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, prompt, abort.signal);
@@ -254,16 +271,29 @@ export class Session implements ChatSession, vscode.Disposable {
       this.fail(error);
       this.offerRetry(prompt, error);
     } finally {
-      // However the turn ended, none of its tool calls runs any more.
+      // However the turn ended, none of its tool calls runs any more, and it is over for the user now: the
+      // turn is idle when its end shows. Its bookkeeping follows; whatever depends on it waits (`settled`).
       this.emit(this.state.recordTurnStopped());
-      if (turn) {
-        await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
-        await this.host.checkpoints.end(this, turn);
-      }
       this.turn = 'idle';
       this.abort = undefined;
+      if (turn) this.settling = this.settle(turn, firstItem);
       this.changed();
       this.host.turnChanged(this);
+      await this.settling;
+    }
+  }
+
+  /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
+  settled(): Promise<void> {
+    return this.settling;
+  }
+
+  private async settle(turn: TurnRef, firstItem: number): Promise<void> {
+    try {
+      await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
+      await this.host.checkpoints.end(this, turn);
+    } catch (error) {
+      this.host.log.warn(`The end of a turn of ${this.key} was not fully recorded: ${errorMessage(error)}`);
     }
   }
 
@@ -316,6 +346,15 @@ export class Session implements ChatSession, vscode.Disposable {
       build: () => buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this)),
       recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
     });
+  }
+
+  /** Cancel one subagent's work: `session/cancel` on its own session id, only where the agent granted it. */
+  async cancelSubagent(subagentSessionId: string): Promise<void> {
+    const child = this.state.nestOf(subagentSessionId);
+    if (!child) throw new Error('That subagent is not part of this session.');
+    if (!child.cancellable) throw new Error(`${this.agentId} does not let this subagent be cancelled.`);
+    if (this.detached) throw new Error(`${this.agentId} is not running: its subagents ended with it.`);
+    await (await this.host.connect(this)).cancel(subagentSessionId);
   }
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */

@@ -1,5 +1,8 @@
 import type { TranscriptContent } from '../../../src/shared/transcript';
-import { basename, Collapsible, Icon, useStore } from './common';
+import { basename } from './format';
+import { Collapsible } from './Collapsible';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { Markdown } from './Markdown';
 
 const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|bmp)$/i;
@@ -36,7 +39,12 @@ export function ContentBlock({ block, idBase, stream }: { block: TranscriptConte
     case 'resource':
       return (
         <div class="resource">
-          <button type="button" class="content-chip link-button" title={block.uri} onClick={() => store.post({ type: 'openResource', uri: block.uri })}>
+          <button
+            type="button"
+            class="content-chip link-button"
+            title={block.uri}
+            onClick={() => store.post({ type: 'openResource', uri: block.uri, text: block.text, mimeType: block.mimeType })}
+          >
             <Icon name="file-code" />
             {basename(block.uri)}
           </button>
