@@ -19,8 +19,7 @@ import type { InstructionsView, SessionCapabilities, SessionError, TurnState } f
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { ChatSession, SteerAnswer } from '../../chat/chatBackend';
-import type { RetryAfterSignIn } from '../agents/agentSignIn';
+import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import type { Checkpoints } from './checkpoints';
 import type { PromptSources } from './promptBuilder';
 import type { TurnFiles, TurnRef } from './turnFiles';
@@ -46,10 +45,8 @@ export interface SessionHost {
   readonly checkpoints: Checkpoints;
   /** The session's live connection; binds the session again (load, else new) when its agent process changed. */
   connect(session: Session): Promise<AcpClientConnection>;
-  /** Runs a request of the agent; on -32000 the agent waits for sign-in and `retry` runs after it. */
-  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T>;
-  /** A new message in the session replaces one of it waiting for sign-in: only the latest is sent. */
-  dropRetry(session: Session): void;
+  /** Runs a request of the agent; on -32000 the agent waits for sign-in (`afterSignIn`: what its banner promises). */
+  withAuth<T>(agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T>;
   /** True when the session's agent process crashed (its banner says why). */
   agentCrashed(agentId: string): boolean;
   /** The agent did not confirm a cancellation: offer to restart it. */
@@ -217,11 +214,11 @@ export class Session implements ChatSession, vscode.Disposable {
   // ---- the turn
 
   /**
-   * One prompt turn, start to end. `shownAlready`: the prompt is in the transcript from a turn that
-   * stopped for sign-in; the retry after signing in sends it again without recording it twice.
+   * One prompt turn, start to end; resolves with `signInRequired` when it stopped for the agent's sign-in.
+   * `shownAlready`: the prompt is in the transcript from a turn that stopped for sign-in; sent again
+   * after signing in, it is not recorded twice.
    */
-  async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean } = { shownAlready: false }): Promise<void> {
-    if (!shownAlready) this.host.dropRetry(this);
+  async prompt(prompt: ComposerPrompt, { shownAlready = false }: { shownAlready?: boolean } = {}): Promise<PromptOutcome> {
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
     this.error = undefined;
     this.failedPrompt = undefined;
@@ -232,6 +229,7 @@ export class Session implements ChatSession, vscode.Disposable {
     this.changed();
     this.host.turnChanged(this);
     let turn: TurnRef | undefined;
+    let outcome: PromptOutcome = { signInRequired: false };
     const firstItem = this.transcript.items.length;
     try {
       const connection = await this.host.connect(this);
@@ -241,7 +239,7 @@ export class Session implements ChatSession, vscode.Disposable {
         // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
         this.recordError(built.refused.message, `${built.refused.detail}${shownAlready ? '' : ' Your message is back in the message box.'}`);
         if (!shownAlready) this.refusedEmitter.fire(prompt);
-        return;
+        return outcome;
       }
       turn = this.turnRef;
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
@@ -249,8 +247,10 @@ export class Session implements ChatSession, vscode.Disposable {
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
       await this.host.checkpoints.begin(this, turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
-      else await this.run(connection, built.blocks, prompt, abort.signal);
+      else await this.run(connection, built.blocks, abort.signal);
     } catch (error) {
+      // The prompt shows in the transcript once a turn began (or from the turn that stopped before).
+      if (error instanceof AuthRequiredError) outcome = { signInRequired: true, shown: shownAlready || turn !== undefined };
       this.fail(error);
       this.offerRetry(prompt, error);
     } finally {
@@ -265,13 +265,14 @@ export class Session implements ChatSession, vscode.Disposable {
       this.changed();
       this.host.turnChanged(this);
     }
+    return outcome;
   }
 
-  private async run(connection: AcpClientConnection, blocks: ContentBlock[], prompt: ComposerPrompt, signal: AbortSignal): Promise<void> {
+  private async run(connection: AcpClientConnection, blocks: ContentBlock[], signal: AbortSignal): Promise<void> {
     const result = await this.host.withAuth(
       this.agentId,
       () => connection.prompt(this.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
-      { run: () => this.prompt(prompt, { shownAlready: true }), sessionKey: this.key, what: 'sends your message again' },
+      'sends your message again',
     );
     this.emit(this.state.recordTurnEnd(result.stopReason, result.usage));
     if (result.cancelledLocally) {

@@ -3,7 +3,6 @@
 // what the end of a turn updates (the saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
-import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { MentionSources } from '../mentions/mentionSources';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -118,12 +117,8 @@ export class SessionConnector implements SessionHost {
     this.o.sessions.reindex(session, () => session.bind(acpSessionId, runtime.agentInfo));
   }
 
-  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
-    return this.o.agents.withAuth(agentId, request, retry);
-  }
-
-  dropRetry(session: Session): void {
-    this.o.agents.dropRetry(session.agentId, session.key);
+  withAuth<T>(agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T> {
+    return this.o.agents.withAuth(agentId, request, afterSignIn);
   }
 
   agentCrashed(agentId: string): boolean {

@@ -31,28 +31,23 @@ export interface SessionLifecycleOptions {
 export class SessionLifecycle implements LifecyclePort {
   constructor(private readonly o: SessionLifecycleOptions) {}
 
-  /** `agentId` undefined: the default agent. `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
-  open(agentId?: string, afterSignIn?: (tabId: string) => void): Promise<string> {
+  /**
+   * A new session of the agent (the default one when undefined), made the active tab. Rejects with
+   * AuthRequiredError when the agent needs sign-in first: who asked opens it again once signed in.
+   */
+  async open(agentId?: string): Promise<string> {
     const name = agentId ?? this.o.agents.defaultAgentId();
     if (!name) throw new Error('No agent is configured. Add one to switchboard.agents.');
-    return this.create(name, afterSignIn);
+    return this.create(name);
   }
 
-  private async create(agentId: string, afterSignIn?: (tabId: string) => void): Promise<string> {
+  private async create(agentId: string): Promise<string> {
     const runtime = this.o.agents.runtime(agentId);
     const connection = await runtime.start();
     const cwd = workspaceCwd();
     const key = randomUUID();
     const params = await this.o.host.paramsOf({ key, agentId, cwd, additionalDirectories: additionalDirectories(cwd) });
-    const result = await this.o.agents.withAuth(agentId, () => connection.newSession(params), {
-      run: async () => {
-        // Not `afterSignIn?.(await …)`: an optional call skips evaluating its argument.
-        const opened = await this.create(agentId);
-        afterSignIn?.(opened);
-      },
-      // A message typed meanwhile waits for this session (the chat's session requests), so either way this is it.
-      what: 'starts the session',
-    }).catch((error: unknown) => {
+    const result = await this.o.agents.withAuth(agentId, () => connection.newSession(params), 'starts the session').catch((error: unknown) => {
       this.o.host.releaseTools(key);
       throw error;
     });
