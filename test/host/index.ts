@@ -139,8 +139,8 @@ export async function setSettings(
   };
 }
 
-/** Polls `check` until it returns a truthy value (returned) or the timeout passes (throws `what`). */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+/** Polls `check` until it returns a truthy value (returned) or the timeout passes (throws `what`); the default is generous for a loaded machine. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
