@@ -14,15 +14,13 @@ import {
   type LoadSessionResult,
   type SessionUpdate,
 } from '../../acp';
-import type { ResolvedAgentDefinition } from '../../agents';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
 import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
-import type { Checkpoints } from './checkpoints';
-import type { PromptSources } from './promptBuilder';
-import type { TurnFiles, TurnRef } from './turnFiles';
+import type { SessionHost } from './sessionHost';
+import type { TurnRef } from './turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
 const loadPromptBuilder = () => import('./promptBuilder');
@@ -36,32 +34,6 @@ const CANCEL_GRACE_MS = 5000;
  * script finding that button by name would close the new tab instead).
  */
 const UNTITLED = 'Untitled session';
-
-/** What a session needs from the session layer around it. */
-export interface SessionHost {
-  readonly log: vscode.LogOutputChannel;
-  readonly turnFiles: TurnFiles;
-  /** Each user message's checkpoint: the turn's baseline, kept with the transcript. */
-  readonly checkpoints: Checkpoints;
-  /** The session's live connection; binds the session again (load, else new) when its agent process changed. */
-  connect(session: Session): Promise<AcpClientConnection>;
-  /** Runs a request of the agent; on -32000 the agent waits for sign-in (`afterSignIn`: what its banner promises). */
-  withAuth<T>(agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T>;
-  /** True when the session's agent process crashed (its banner says why). */
-  agentCrashed(agentId: string): boolean;
-  /** The agent did not confirm a cancellation: offer to restart it. */
-  offerRestart(agentId: string): void;
-  /** Answers the session's pending permission and elicitation requests with cancelled. */
-  cancelRequests(scopedId: string): void;
-  /** Kills the terminals the agent created for the session. */
-  disposeTerminals(scopedId: string): void;
-  /** Stops the session's IDE tools' token (the agent side of the session is gone). */
-  releaseTools(key: string): void;
-  /** The turn started or ended (an ended turn saves the transcript). */
-  turnChanged(session: Session): void;
-  /** What the session's mentions are read from when a message is sent. */
-  promptSources(session: Session): PromptSources;
-}
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -383,32 +355,6 @@ export class Session implements ChatSession, vscode.Disposable {
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const connection = await this.host.connect(this);
     this.emit(this.state.setConfigOptions(await connection.setConfigOption(this.acpSessionId, configId, value)));
-  }
-
-  /** Mode, model and config options from the agent's settings entry, applied after session/new. */
-  async applyDefaults(definition: ResolvedAgentDefinition, setup: LoadSessionResult): Promise<void> {
-    const tryIt = async (what: string, run: () => Promise<unknown>) => {
-      try {
-        await run();
-      } catch (error) {
-        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${errorMessage(error)}`;
-        this.host.log.warn(message);
-        this.recordError(message);
-      }
-    };
-    const { defaultMode, defaultModel } = definition;
-    if (defaultMode && setup.modes?.currentModeId !== defaultMode) await tryIt(`defaultMode "${defaultMode}"`, () => this.setMode(defaultMode));
-    if (defaultModel) {
-      const modelOption = this.transcript.configOptions.find((o) => o.category === 'model' && o.kind === 'select');
-      if (modelOption) {
-        if (modelOption.currentValue !== defaultModel) await tryIt(`defaultModel "${defaultModel}"`, () => this.setConfigOption(modelOption.id, defaultModel));
-      } else if (setup.models && setup.models.currentModelId !== defaultModel) {
-        await tryIt(`defaultModel "${defaultModel}"`, () => this.setModel(defaultModel));
-      }
-    }
-    for (const [id, value] of Object.entries(definition.defaultConfigOptions ?? {})) {
-      await tryIt(`config option "${id}"`, () => this.setConfigOption(id, value));
-    }
   }
 
   dispose(): void {

@@ -9,6 +9,7 @@ import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
+import { applySessionDefaults } from './sessionDefaults';
 import type { SessionConnector } from './sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
@@ -54,7 +55,7 @@ export class SessionLifecycle implements LifecyclePort {
     const session = this.add(new Session(this.o.host, key, agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
     session.applySetup(result);
     session.useInstructions(params.instructions);
-    await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
+    await applySessionDefaults(session, this.o.agents.definitionOf(agentId), result, this.o.log);
     return session.key;
   }
 
