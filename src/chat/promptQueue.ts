@@ -40,14 +40,14 @@ export class PromptQueue {
   private signInWaits: SignInWait[] = [];
   private seq = 0;
 
-  constructor(private readonly o: PromptQueueOptions) {}
+  constructor(private readonly chat: PromptQueueOptions) {}
 
   queued(sessionId: string): QueuedMessage[] {
     return this.queues.get(sessionId) ?? [];
   }
 
   private busy(sessionId: string): boolean {
-    return this.inFlight.has(sessionId) || this.o.turnRunning(sessionId);
+    return this.inFlight.has(sessionId) || this.chat.turnRunning(sessionId);
   }
 
   /** Sent now when the session is idle and nothing waits before it; else queued. */
@@ -59,7 +59,7 @@ export class PromptQueue {
     const q = this.queues.get(sessionId) ?? [];
     q.push({ id: `q${++this.seq}`, text: prompt.text, mentions: prompt.mentions, images: prompt.images });
     this.queues.set(sessionId, q);
-    this.o.changed(sessionId);
+    this.chat.changed(sessionId);
     this.drain(sessionId);
   }
 
@@ -67,7 +67,7 @@ export class PromptQueue {
     const item = this.queued(sessionId).find((q) => q.id === queueId);
     if (!item) return;
     item.text = text;
-    this.o.changed(sessionId);
+    this.chat.changed(sessionId);
   }
 
   remove(sessionId: string, queueId: string): void {
@@ -75,7 +75,7 @@ export class PromptQueue {
     const i = q.findIndex((x) => x.id === queueId);
     if (i < 0) return;
     q.splice(i, 1);
-    this.o.changed(sessionId);
+    this.chat.changed(sessionId);
   }
 
   /** Moves the message to the front; a running turn is cancelled so it goes right after. */
@@ -85,8 +85,8 @@ export class PromptQueue {
     if (i < 0) return;
     const [item] = q.splice(i, 1);
     q.unshift(item);
-    this.o.changed(sessionId);
-    if (this.busy(sessionId)) await this.o.cancel(sessionId);
+    this.chat.changed(sessionId);
+    if (this.busy(sessionId)) await this.chat.cancel(sessionId);
     else this.drain(sessionId);
   }
 
@@ -95,7 +95,7 @@ export class PromptQueue {
     if (this.busy(sessionId)) return;
     const next = this.queues.get(sessionId)?.shift();
     if (!next) return;
-    this.o.changed(sessionId);
+    this.chat.changed(sessionId);
     this.dispatch(sessionId, { text: next.text, mentions: next.mentions, images: next.images }, false);
   }
 
@@ -117,11 +117,11 @@ export class PromptQueue {
   }
 
   private openFor(agentId: string, prompt: ComposerPrompt): void {
-    this.o.open(agentId).then(
+    this.chat.open(agentId).then(
       (tabId) => this.submit(tabId, prompt),
       (e: unknown) => {
         if (e instanceof AuthRequiredError) this.waitForSignIn(agentId, prompt);
-        this.o.reportError('Opening the session failed', e);
+        this.chat.reportError('Opening the session failed', e);
       },
     );
   }
@@ -138,16 +138,16 @@ export class PromptQueue {
     this.inFlight.add(sessionId);
     let turn: Promise<PromptOutcome>;
     try {
-      turn = Promise.resolve(this.o.send(sessionId, prompt, shownAlready));
+      turn = Promise.resolve(this.chat.send(sessionId, prompt, shownAlready));
     } catch (e) {
       turn = Promise.reject(e);
     }
     turn
       .then((outcome) => {
-        const agentId = this.o.agentOf(sessionId);
+        const agentId = this.chat.agentOf(sessionId);
         if (outcome.signInRequired && agentId !== undefined) this.signInWaits.push({ agentId, tabId: sessionId, prompt, shown: outcome.shown });
       })
-      .catch((e: unknown) => this.o.reportError('Sending the message failed', e))
+      .catch((e: unknown) => this.chat.reportError('Sending the message failed', e))
       .finally(() => {
         this.inFlight.delete(sessionId);
         this.drain(sessionId);

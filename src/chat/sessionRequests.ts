@@ -32,7 +32,7 @@ export class SessionRequests {
   private readonly requests = new Map<string, SessionRequest>();
   private currentId: string | undefined;
 
-  constructor(private readonly o: SessionRequestsOptions) {}
+  constructor(private readonly chat: SessionRequestsOptions) {}
 
   /** The request the next message goes to, if it has not opened its session yet. */
   get current(): StartingSession | undefined {
@@ -56,7 +56,7 @@ export class SessionRequests {
       done = true;
       resolve(sessionId);
       if (this.currentId === requestId) this.currentId = undefined;
-      this.o.settled(requestId, sessionId);
+      this.chat.settled(requestId, sessionId);
     };
     this.requests.delete(requestId);
     this.requests.set(requestId, request);
@@ -64,8 +64,8 @@ export class SessionRequests {
     if (current) this.currentId = requestId;
     const open = (): Promise<string> => {
       delete request.openAgain;
-      const agent = agentId ?? this.o.defaultAgentId();
-      const opening = agent === undefined ? Promise.reject(new Error('No agent is configured. Add one to switchboard.agents.')) : this.o.open(agent);
+      const agent = agentId ?? this.chat.defaultAgentId();
+      const opening = agent === undefined ? Promise.reject(new Error('No agent is configured. Add one to switchboard.agents.')) : this.chat.open(agent);
       return opening.then(
         (sessionId) => {
           settle(sessionId);
@@ -84,7 +84,7 @@ export class SessionRequests {
   /** The user signed in to the agent: its requests that waited for it open their sessions. */
   signedIn(agentId: string): void {
     for (const request of this.requests.values()) {
-      if (request.openAgain && (request.agentId ?? this.o.defaultAgentId()) === agentId) request.openAgain();
+      if (request.openAgain && (request.agentId ?? this.chat.defaultAgentId()) === agentId) request.openAgain();
     }
   }
 

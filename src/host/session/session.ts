@@ -20,7 +20,7 @@ import type { Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import type { SessionHost } from './sessionHost';
-import type { TurnRef } from './turnFiles';
+import type { ReviewTurn } from './turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
 const loadPromptBuilder = () => import('./promptBuilder');
@@ -94,7 +94,7 @@ export class Session implements ChatSession, vscode.Disposable {
     return `${this.key}#${this.turnNumber}`;
   }
 
-  get turnRef(): TurnRef {
+  get turnRef(): ReviewTurn {
     const folders = [this.cwd, ...this.additionalDirectories];
     return { scopedId: this.scopedId, turnId: this.turnId, folders, label: `${this.title} · turn ${this.turnNumber}` };
   }
@@ -200,7 +200,7 @@ export class Session implements ChatSession, vscode.Disposable {
     const abort = (this.abort = new AbortController());
     this.changed();
     this.host.turnChanged(this);
-    let turn: TurnRef | undefined;
+    let turn: ReviewTurn | undefined;
     let outcome: PromptOutcome = { signInRequired: false };
     const firstItem = this.transcript.items.length;
     try {
