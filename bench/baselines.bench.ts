@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { Baselines, TurnBaseline } from '../src/host/diff/baselines';
 import type { DiffLogger } from '../src/host/diff/types';
 import { writeResultsSection } from './lib/results';
+import { median } from './lib/stats';
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? dflt);
 const FILES = arg('files', 50_000);
@@ -20,7 +21,6 @@ const keep = process.argv.includes('--keep');
 const REPS = 5;
 
 const log: DiffLogger = { info: () => undefined, warn: (m) => console.warn(m), error: (m) => console.error(m), debug: () => undefined };
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface Timed<T> {
   value: T;

@@ -16,11 +16,12 @@
 //
 //   3. a day's session (`--long <n>`, default 10,000 items with tool calls): open time, find, scrolling from the
 //      end to the first item, heap (bench/lib/long-session.mjs).
-// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>]
+// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>] [--vsix <path>]
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
 //   BENCH_TRACE=long: scrolling the day-long session to its start)
+//   --vsix <path>   install that VSIX (another build, for a before/after pair)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ const { values: opts } = parseArgs({
     long: { type: 'string', default: '10000' },
     'no-write': { type: 'boolean', default: false },
     'cpu-throttle': { type: 'string', default: '1' },
+    vsix: { type: 'string' },
   },
 });
 const RUNS = Number(opts.runs);
@@ -416,8 +418,8 @@ function writeSection(markdown) {
 
 async function main() {
   const load = os.loadavg()[0].toFixed(1);
-  let vsix = join(REPO, `${PKG.name}-${PKG.version}.vsix`);
-  if (opts.package || !existsSync(vsix)) {
+  let vsix = opts.vsix ?? join(REPO, `${PKG.name}-${PKG.version}.vsix`);
+  if (opts.package || (!opts.vsix && !existsSync(vsix))) {
     say('packaging the VSIX…');
     const pack = await run(process.execPath, [join(REPO, 'scripts', 'package.mjs')], { cwd: REPO, quiet: true });
     if (pack.code !== 0) throw new Error(`packaging failed:\n${pack.output}`);

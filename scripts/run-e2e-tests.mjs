@@ -75,7 +75,7 @@ async function main() {
 
   const mochaArgs = [
     join(REPO, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-    '--reporter', 'spec',
+    '--reporter', join(REPO, 'scripts', 'lib', 'timed-spec-reporter.cjs'),
     '--timeout', '120000',
     '--exit',
     ...(opts.grep ? ['--grep', opts.grep] : []),

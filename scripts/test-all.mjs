@@ -44,16 +44,20 @@ const VSIX = join(TEST_RESULTS, 'switchboard-test.vsix');
 // The VS Code tiers' guard against a hang (seconds): they share the machine with the Node tiers here.
 const GUARD = ['--timeout', '1800'];
 
-// In the order they are preferred when a slot is free: the long chain (typecheck, then host) first.
+// In the order they are preferred when a slot is free. The run lasts as long as its two long VS Code
+// tiers, so they start as soon as they can: e2e (the longest) right after typecheck and package, host
+// beside it; build, package and lint fit beside typecheck, and the short Node and VS Code tiers fill the
+// slots the long ones leave.
 const STEPS = [
-  { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
   { name: 'typecheck', cmd: node, args: ['scripts/compile-tests.mjs'] },
+  { name: 'build', cmd: npm, args: ['run', '--silent', 'build'] },
+  { name: 'package', cmd: node, args: ['scripts/package.mjs', '--out', VSIX] },
+  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile', ...GUARD], mocha: true, needs: ['typecheck', 'package'] },
   { name: 'host', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', ...GUARD], mocha: true, needs: ['build', 'typecheck'] },
   { name: 'lint', cmd: npm, args: ['run', '--silent', 'lint'] },
   { name: 'real-agents', cmd: node, args: ['scripts/install-real-agents.mjs'] },
   { name: 'unit', cmd: node, args: mocha('.mocharc.unit.json'), mocha: true, needs: ['typecheck'] },
   { name: 'agents', cmd: node, args: mocha('.mocharc.agents.json'), mocha: true, needs: ['typecheck', 'real-agents'] },
-  { name: 'tooling', cmd: node, args: mocha('.mocharc.tooling.json'), mocha: true, needs: ['typecheck'] },
   {
     name: 'host-untrusted',
     cmd: node,
@@ -62,8 +66,7 @@ const STEPS = [
     needs: ['build', 'typecheck'],
   },
   { name: 'host-multi-root', cmd: node, args: ['scripts/run-host-tests.mjs', '--skip-build', '--multi-root'], mocha: true, needs: ['build', 'typecheck'] },
-  { name: 'package', cmd: node, args: ['scripts/package.mjs', '--out', VSIX] },
-  { name: 'e2e', cmd: node, args: ['scripts/run-e2e-tests.mjs', '--vsix', VSIX, '--skip-compile', ...GUARD], mocha: true, needs: ['typecheck', 'package'] },
+  { name: 'tooling', cmd: node, args: mocha('.mocharc.tooling.json'), mocha: true, needs: ['typecheck'] },
 ];
 
 // eslint-disable-next-line no-control-regex
@@ -91,6 +94,7 @@ async function runStep(step) {
   console.log(`[${clock()}] start ${step.name}: ${[step.cmd === node ? 'node' : step.cmd, ...step.args].join(' ')}`);
   const log = createWriteStream(join(LOGS, `${step.name}.log`));
   const started = Date.now();
+  const startedAt = (started - t0) / 1000;
   const { code, output } = await run(step.cmd, step.args, {
     cwd: REPO,
     env: { ...process.env, FORCE_COLOR: '0' },
@@ -107,7 +111,7 @@ async function runStep(step) {
     note = 'step failed (counted as 1 failure)';
   }
   console.log(`\n━━━ ${step.name} ${status} in ${seconds.toFixed(1)} s\n${output.trimEnd()}\n━━━ end of ${step.name}\n`);
-  return { ...step, status, ...counts, seconds, note, code };
+  return { ...step, status, ...counts, seconds, startedAt, note, code };
 }
 
 /** Runs the steps as their needs allow, at most `jobs` at a time, in STEPS order of preference. */
@@ -139,7 +143,8 @@ for (const step of STEPS) {
   const r = results.get(step.name);
   const tests = r.mocha && r.status !== 'skipped' ? `${r.passed} passed, ${r.failed} failed` : '';
   const time = r.seconds !== undefined ? `${r.seconds.toFixed(1)} s` : '';
-  console.log(`  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${time.padStart(8)}  ${tests}${r.note ? `  ${r.note}` : ''}`);
+  const at = r.startedAt !== undefined ? `from ${r.startedAt.toFixed(0)} s` : '';
+  console.log(`  ${r.name.padEnd(16)} ${r.status.padEnd(8)} ${time.padStart(8)} ${at.padStart(10)}  ${tests}${r.note ? `  ${r.note}` : ''}`);
 }
 console.log(`  total ${((Date.now() - t0) / 1000).toFixed(1)} s with ${jobs} job(s) at a time`);
 const all = [...results.values()];

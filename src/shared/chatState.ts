@@ -47,6 +47,8 @@ export interface AgentView {
   icon?: string;
   /** A remote agent (connected to by URL): its crash banner offers Reconnect instead of Restart. */
   remote?: boolean;
+  /** Settings changed since the running agent started (`command`, `args`, `env`, `url`, `headers`): a restart applies them. */
+  settingsToApply?: string[];
   /** The agent's Model provider settings; present only while it runs and advertises `providers` (unstable). */
   providers?: AgentProvidersView;
 }

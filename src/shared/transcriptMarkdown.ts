@@ -46,6 +46,11 @@ function contents(items: readonly TranscriptContent[], max: number): string {
   return items.map((c) => contentMarkdown(c, max)).join('\n\n');
 }
 
+/** A message's content as Markdown (the message's "Copy"): its text as the agent wrote it, attachments as links or notes. */
+export function contentsMarkdown(items: readonly TranscriptContent[], options: Pick<MarkdownExportOptions, 'maxBlock'> = {}): string {
+  return contents(items, options.maxBlock ?? MAX_EXPORT_BLOCK);
+}
+
 /** A diff as unified-style lines: every old line removed, every new line added (enough to read it back). */
 function diffMarkdown(d: Extract<ToolCallContentItem, { type: 'diff' }>, max: number): string {
   const lines = [`--- ${d.oldText === null ? '/dev/null' : `a/${d.path}`}`, `+++ b/${d.path}`];

@@ -13,7 +13,6 @@ import {
   chatFrameHandle,
   configureAgents,
   hideSwitchboardView,
-  setThemeLive,
   DEMO_AGENT,
   messageBox,
   newSession,
@@ -42,6 +41,7 @@ import {
   runCommand,
   saveConsole,
   screenshot,
+  setColorTheme,
   THEMES,
   type ThemeKind,
   type Workbench,
@@ -232,7 +232,7 @@ describe('Chat panel with the demo agent', function () {
   for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {
     it(`shows the finished turn in the ${kind} theme`, async () => {
       const page = wb!.page;
-      await setThemeLive(page, kind);
+      await setColorTheme(page, kind);
       chat = await openChat(page);
       await showFinishedTour(chat);
       const log = transcript(chat);
@@ -260,7 +260,7 @@ describe('Chat panel with the demo agent', function () {
 
   it('changes the mode and the model, and the agent\'s choice is reflected', async () => {
     const page = wb!.page;
-    await setThemeLive(page, 'dark');
+    await setColorTheme(page, 'dark');
     chat = await openChat(page);
     // A session of its own, in the agent's default mode and model.
     await newSession(chat);

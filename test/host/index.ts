@@ -71,7 +71,9 @@ export async function run(): Promise<void> {
   Base.consoleLog = log;
   Base.useColors = process.env.SWITCHBOARD_TEST_COLOR === '1';
 
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 30_000, color: Base.useColors });
+  // The spec reporter, then the slowest files and tests of the run.
+  const reporter = path.join(repoRoot, 'scripts', 'lib', 'timed-spec-reporter.cjs');
+  const mocha = new Mocha({ ui: 'bdd', reporter, timeout: 30_000, color: Base.useColors });
   if (process.env.SWITCHBOARD_TEST_GREP) mocha.grep(process.env.SWITCHBOARD_TEST_GREP);
   try {
     const multiRoot = path.join(__dirname, 'multiRoot') + path.sep;

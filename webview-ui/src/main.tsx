@@ -10,6 +10,6 @@ window.addEventListener('message', (e: MessageEvent<HostToWebviewMessage>) => {
   if (data && typeof data === 'object' && typeof data.type === 'string') store.receive(data);
 });
 window.addEventListener('error', (e) => store.post({ type: 'log', level: 'error', message: String(e.message) }));
-window.addEventListener('pagehide', () => store.persistNow());
+window.addEventListener('pagehide', () => store.ui.persistNow());
 render(<App store={store} />, document.getElementById('root')!);
 store.start();

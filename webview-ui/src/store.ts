@@ -1,82 +1,39 @@
-// The webview's state: what the host sent (agents, sessions, transcripts, terminals, history) plus
-// visual UI state persisted with setState (uiState.ts). Host messages are applied as they arrive;
-// subscribers are notified once per animation frame, or at once when where a message goes changed.
-import {
-  type AgentView,
-  type HistoryItem,
-  type MentionCandidate,
-  type MentionRef,
-  type SessionView,
-  type StartingSession,
-  type TerminalSnapshot,
-} from '../../src/shared/chatState';
+// The webview's store: the host's state (storeHostState.ts, applied as messages arrive), the persisted UI
+// state (storeUi.ts), what the user asks for (sessions, agents) and the cards' transient answers.
+// Subscribers are notified once per animation frame, or at once when where a message goes changed.
+import type { AgentView, MentionCandidate, MentionRef, StartingSession } from '../../src/shared/chatState';
 import type { CheckpointView } from '../../src/shared/checkpoints';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
-import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
-import { applyTranscriptOps } from '../../src/shared/transcriptOps';
 import { revealRequest } from './revealRequest';
-import { streamKey, textStreams } from './textStreams';
-import { type Draft, loadUi, persistedUi, type UiState } from './uiState';
+import { type ChatState, emptyChatState, HostStateReducer, type SessionState } from './storeHostState';
+import { UiStore } from './storeUi';
 import { getVsCodeApi, type VsCodeApi } from './vscodeApi';
 
 export type { Draft } from './uiState';
+export type { ChatState, SessionState } from './storeHostState';
 
-export interface SessionState {
-  view: SessionView;
-  transcript: Transcript;
-}
-
-export interface ChatState {
-  initialized: boolean;
-  agents: AgentView[];
-  defaultAgentId?: string;
-  sessions: Map<string, SessionState>;
-  /** Tab order. */
-  order: string[];
-  activeSessionId?: string;
-  /**
-   * The new session the user asked for that has not opened yet (it may wait for sign-in): the composer
-   * sends to it, the picker and the banners show its agent. A copy of the host's (src/chat/sessionRequests.ts):
-   * set when this webview asks, cleared when the host says that request settled or the user picks a tab.
-   */
-  starting?: StartingSession;
-  history: HistoryItem[];
-  historyLoading: boolean;
-  terminals: Map<string, TerminalSnapshot>;
-  toast?: string;
-}
-
-const MAX_EXPANDED = 500;
 /** Key of the draft used when no session exists yet. */
 export const NO_SESSION = '__new__';
+
+const TOAST_MS = 2500;
 
 type Listener = () => void;
 /** The composer should show its draft again (text or chips were added) and take the focus. */
 type ComposerListener = () => void;
 
 export class ChatStore {
-  state: ChatState = {
-    initialized: false,
-    agents: [],
-    sessions: new Map(),
-    order: [],
-    history: [],
-    historyLoading: false,
-    terminals: new Map(),
-  };
-  ui: UiState;
+  state: ChatState = emptyChatState();
+  readonly ui: UiStore;
   /** Incremented on every applied change; components use it to re-render. */
   version = 0;
   private listeners = new Set<Listener>();
   private composerListeners = new Set<ComposerListener>();
   private mentionListeners = new Set<(requestId: number, c: MentionCandidate[]) => void>();
   private frame: number | undefined;
-  private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private toastTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly api: VsCodeApi;
   private readonly raf: (cb: () => void) => number;
-  /** Per session, the seq of the last ops message applied (0: its snapshot). */
-  private readonly seqs = new Map<string, number>();
+  private readonly reducer = new HostStateReducer();
   private requestSeq = 0;
   /** Why "Open plan" failed, per session and plan, for the file the card showed (the card says it). */
   private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
@@ -90,7 +47,7 @@ export class ChatStore {
       (typeof requestAnimationFrame === 'function'
         ? (cb) => requestAnimationFrame(cb)
         : (cb) => setTimeout(cb, 16) as unknown as number);
-    this.ui = loadUi(api.getState());
+    this.ui = new UiStore(api);
   }
 
   // ------------------------------------------------------------------ host link
@@ -135,94 +92,15 @@ export class ChatStore {
   }
 
   private apply(m: HostToWebviewMessage): void {
-    const s = this.state;
     switch (m.type) {
-      case 'init': {
-        textStreams.reset();
-        this.seqs.clear();
-        for (const snap of m.snapshot.sessions) this.seqs.set(snap.view.sessionId, 0);
-        const sessions = new Map<string, SessionState>();
-        for (const snap of m.snapshot.sessions) sessions.set(snap.view.sessionId, { view: snap.view, transcript: snap.transcript });
-        this.state = {
-          initialized: true,
-          agents: m.snapshot.agents,
-          defaultAgentId: m.snapshot.defaultAgentId,
-          sessions,
-          order: m.snapshot.sessions.map((x) => x.view.sessionId),
-          activeSessionId: m.snapshot.activeSessionId,
-          starting: m.snapshot.starting,
-          history: m.snapshot.history,
-          historyLoading: m.snapshot.historyLoading ?? false,
-          terminals: new Map(m.snapshot.terminals.map((t) => [t.terminalId, t])),
-        };
-        return;
-      }
       case 'batch':
         for (const x of m.messages) this.apply(x);
         return;
-      case 'agents':
-        s.agents = m.agents;
-        s.defaultAgentId = m.defaultAgentId;
-        return;
-      case 'session': {
-        const cur = s.sessions.get(m.session.sessionId);
-        this.setSession(m.session.sessionId, {
-          view: m.session,
-          transcript: cur?.transcript ?? { sessionId: m.session.sessionId, items: [], commands: [], configOptions: [] },
-        });
-        return;
-      }
-      case 'sessionRemoved':
-        this.seqs.delete(m.sessionId);
-        s.sessions = new Map(s.sessions);
-        s.sessions.delete(m.sessionId);
-        s.order = s.order.filter((x) => x !== m.sessionId);
-        if (s.activeSessionId === m.sessionId) s.activeSessionId = s.order[s.order.length - 1];
-        return;
-      case 'activeSession':
-        s.activeSessionId = m.sessionId;
-        return;
       case 'newSessionSettled':
-        if (s.starting?.requestId !== m.requestId) return;
-        s.starting = undefined;
+        if (this.state.starting?.requestId !== m.requestId) return;
+        this.state.starting = undefined;
         // What was typed while it started goes with it.
-        if (m.sessionId !== undefined && this.ui.drafts[NO_SESSION] && !this.ui.drafts[m.sessionId]) {
-          this.ui.drafts[m.sessionId] = this.ui.drafts[NO_SESSION];
-          delete this.ui.drafts[NO_SESSION];
-          this.persist();
-        }
-        return;
-      case 'transcriptReset': {
-        const cur = s.sessions.get(m.sessionId);
-        this.seqs.set(m.sessionId, 0);
-        if (cur) this.setSession(m.sessionId, { view: cur.view, transcript: m.transcript });
-        return;
-      }
-      case 'transcriptOps': {
-        const cur = s.sessions.get(m.sessionId);
-        if (!cur) throw new Error(`ops for unknown session ${m.sessionId}`);
-        const expected = (this.seqs.get(m.sessionId) ?? -1) + 1;
-        if (m.seq !== expected) throw new Error(`ops ${m.seq} for ${m.sessionId}, expected ${expected}`);
-        this.seqs.set(m.sessionId, m.seq);
-        for (const op of m.ops) if (op.op === 'appendText') textStreams.append(streamKey(m.sessionId, op.id, op.contentIndex), op.text);
-        this.setSession(m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops) });
-        return;
-      }
-      case 'terminalOutput': {
-        const prev = s.terminals.get(m.terminalId);
-        let output = (m.reset || !prev ? '' : prev.output) + m.data;
-        let truncated = prev?.truncated ?? false;
-        if (output.length > MAX_TOOL_OUTPUT) {
-          output = output.slice(-MAX_TOOL_OUTPUT);
-          truncated = true;
-        }
-        s.terminals = new Map(s.terminals);
-        s.terminals.set(m.terminalId, { terminalId: m.terminalId, output, truncated, exitStatus: m.exitStatus ?? prev?.exitStatus, open: m.open ?? prev?.open });
-        return;
-      }
-      case 'history':
-        s.history = m.items;
-        s.historyLoading = m.loading ?? false;
+        if (m.sessionId !== undefined) this.ui.moveDraft(NO_SESSION, m.sessionId);
         return;
       case 'mentionResults':
         for (const l of this.mentionListeners) l(m.requestId, m.candidates);
@@ -243,14 +121,9 @@ export class ChatStore {
       case 'toast':
         this.showToast(m.message);
         return;
+      default:
+        this.state = this.reducer.apply(this.state, m);
     }
-  }
-
-  private setSession(id: string, st: SessionState): void {
-    const s = this.state;
-    s.sessions = new Map(s.sessions);
-    if (!s.sessions.has(id)) s.order = [...s.order, id];
-    s.sessions.set(id, st);
   }
 
   showToast(message: string): void {
@@ -259,7 +132,7 @@ export class ChatStore {
     this.toastTimer = setTimeout(() => {
       this.state.toast = undefined;
       this.changed();
-    }, 2500);
+    }, TOAST_MS);
   }
 
   // ------------------------------------------------------------------ subscriptions, per-frame render
@@ -276,9 +149,9 @@ export class ChatStore {
   private addToComposer(insert: string | undefined, mentions: MentionRef[] | undefined, notice: string | undefined): void {
     const key = (this.startingSession ? undefined : this.active?.view.sessionId) ?? NO_SESSION;
     if (insert || mentions?.length) {
-      const d = this.draft(key);
+      const d = this.ui.draft(key);
       const text = insert ? (d.text ? `${d.text}${d.text.endsWith(' ') ? '' : ' '}${insert}` : insert) : d.text;
-      this.setDraft(key, { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] });
+      this.ui.setDraft(key, { ...d, text, mentions: [...d.mentions, ...(mentions ?? [])] });
     }
     this.composerNotice = notice;
     for (const l of this.composerListeners) l();
@@ -349,29 +222,7 @@ export class ChatStore {
     return this.state.starting?.agentId ?? this.active?.view.agentId ?? this.ui.agentId ?? this.state.defaultAgentId ?? this.state.agents[0]?.id;
   }
 
-  // ------------------------------------------------------------------ UI state (persisted)
-
-  draft(key: string): Draft {
-    return this.ui.drafts[key] ?? { text: '', mentions: [], images: [] };
-  }
-
-  setDraft(key: string, d: Draft): void {
-    if (!d.text && !d.mentions.length && !d.images.length) delete this.ui.drafts[key];
-    else this.ui.drafts[key] = d;
-    this.persist();
-  }
-
-  isExpanded(id: string, byDefault: boolean): boolean {
-    return this.ui.expanded[id] ?? byDefault;
-  }
-
-  setExpanded(id: string, open: boolean): void {
-    delete this.ui.expanded[id];
-    this.ui.expanded[id] = open;
-    const keys = Object.keys(this.ui.expanded);
-    if (keys.length > MAX_EXPANDED) for (const k of keys.slice(0, keys.length - MAX_EXPANDED)) delete this.ui.expanded[k];
-    this.persist();
-  }
+  // ------------------------------------------------------------------ what the user asks for
 
   /**
    * The user picked an agent. With a session shown or starting, another agent starts a session with it;
@@ -379,13 +230,12 @@ export class ChatStore {
    */
   pickAgent(agentId: string): void {
     const shown = this.selectedAgentId();
-    this.ui.agentId = agentId;
+    this.ui.setAgentId(agentId);
     const active = this.active;
     if (agentId !== shown) {
       if (this.state.starting && active?.view.agentId === agentId) this.selectSession(active.view.sessionId);
       else if (active || this.state.starting) this.newSession(agentId);
     }
-    this.persist();
     this.changed();
   }
 
@@ -405,26 +255,7 @@ export class ChatStore {
   }
 
   setHistoryOpen(open: boolean): void {
-    this.ui.historyOpen = open;
-    this.persist();
+    this.ui.setHistoryOpen(open);
     this.changed();
-  }
-
-  rememberSent(text: string): void {
-    if (!text.trim()) return;
-    this.ui.sent = [...this.ui.sent.filter((t) => t !== text), text].slice(-30);
-    this.persist();
-  }
-
-  private persist(): void {
-    if (this.persistTimer) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = undefined;
-      this.persistNow();
-    }, 200);
-  }
-
-  persistNow(): void {
-    this.api.setState(persistedUi(this.ui));
   }
 }

@@ -2,6 +2,7 @@
 // announce (CapabilityNotSupportedError) and the host offers only what the agent supports, both through
 // OPTIONAL_METHODS. Capabilities are normalised to booleans when the `initialize` result is parsed.
 import type { HistoryItem, SessionCapabilities } from '../../shared/chatState';
+import { CapabilityNotSupportedError } from '../errors';
 import type { AgentCapabilities } from '../schema/agentResponses';
 
 interface MethodCapability {
@@ -32,6 +33,11 @@ export type OptionalMethod = keyof typeof OPTIONAL_METHODS;
 /** Whether an agent with these capabilities takes `method` (undefined: not initialized, so no). */
 export function agentSupports(caps: AgentCapabilities | undefined, method: OptionalMethod): boolean {
   return caps !== undefined && OPTIONAL_METHODS[method].supported(caps);
+}
+
+/** Refuses a call the agent did not announce, before anything is sent. */
+export function requireSupport(caps: AgentCapabilities, method: OptionalMethod): void {
+  if (!agentSupports(caps, method)) throw new CapabilityNotSupportedError(OPTIONAL_METHODS[method].capability, method);
 }
 
 /** What the composer and the session's actions may offer in a session of this agent. */

@@ -1,32 +1,27 @@
 // The typed ACP client: the whole v1 client->agent surface, handler registration for
-// agent->client requests, and the session/update stream. Pure Node: give it the agent's
-// stdout and stdin (or any pair of streams).
+// agent->client requests, and the agent's notifications. Pure Node: give it the agent's
+// stdout and stdin (or any pair of streams). The policies it applies live beside it:
+// capability gating (agentFeatures, sessionSetup, promptContent, clientCapabilities), the
+// cancel grace (cancelGrace), pending permissions (pendingPermissions), sign-in errors
+// (agentErrors) and notification validation (agentNotifications).
 import type { Readable, Writable } from 'node:stream';
-import type { ClientCapabilities, ContentBlock, McpServer } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, ContentBlock } from '@agentclientprotocol/sdk';
 import type * as z from '../../shared/zod';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import {
-  AcpRequestError,
-  AuthRequiredError,
-  CapabilityNotSupportedError,
-  ErrorCode,
-  InvalidResponseError,
-  NotFoundError,
-  ProtocolVersionError,
-  RequestCancelledError,
-  type ConnectionClosedError,
-} from '../errors';
+import { ErrorCode, InvalidResponseError, ProtocolVersionError, type ConnectionClosedError } from '../errors';
 import { silentLogger, type Logger } from '../logger';
 import * as R from '../schema/agentResponses';
-import { CompleteElicitationParamsSchema, type CompleteElicitationParams } from '../schema/agentRequests';
-import { parseSessionNotification, summarizeIssues, type SessionNotification } from '../schema/sessionUpdate';
-import { isRecord } from '../schema/lenient';
-import { AuthStatusUpdateSchema, ClaudeAuthStatusSchema, type AgentAuthStatus } from '../schema/authStatus';
+import type { CompleteElicitationParams } from '../schema/agentRequests';
+import { summarizeIssues } from '../schema/sessionUpdate';
+import { AuthStatusUpdateSchema, type AgentAuthStatus } from '../schema/authStatus';
 import { ListProvidersResultSchema, type ListProvidersResult, type SetProviderParams } from '../schema/providers';
 import { STEERING_METHOD, SteerResultSchema, type SteerResult } from '../schema/steering';
 import type { FramingOption } from '../transport/frameDecoder';
 import type { TraceHook } from '../transport/trace';
-import { agentSupports, OPTIONAL_METHODS, type OptionalMethod } from './agentFeatures';
+import { agentErrorFor, ignoringNotFound } from './agentErrors';
+import { agentSupports, requireSupport, type OptionalMethod } from './agentFeatures';
+import { AgentNotifications, type SessionUpdateListener } from './agentNotifications';
+import { withCancelGrace } from './cancelGrace';
 import { clientCapabilitiesFor } from './clientCapabilities';
 import {
   CLIENT_REQUEST_PARAMS,
@@ -36,8 +31,13 @@ import {
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from './handlers';
+import { PendingPermissions, type PermissionAnswerer } from './pendingPermissions';
 import { restrictPromptContent } from './promptContent';
 import { RpcChannel, type SendOptions } from './rpcChannel';
+import { sessionSetupFor, type SessionParams, type SessionSetup } from './sessionSetup';
+
+export type { SessionParams } from './sessionSetup';
+export type { SessionUpdateListener } from './agentNotifications';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -59,22 +59,6 @@ export interface InitializeOptions {
 
 export type RequestOptions = Pick<SendOptions, 'signal' | 'timeoutMs'>;
 
-export interface SessionParams {
-  cwd: string;
-  additionalDirectories?: string[];
-  mcpServers?: McpServer[];
-  /** Standing instructions, sent as `systemPrompt` (append) only to an agent that advertises it. */
-  systemPrompt?: string;
-}
-
-/** What session/new, load, resume and fork send besides the session id. */
-interface SessionSetup {
-  cwd: string;
-  mcpServers: McpServer[];
-  additionalDirectories?: string[];
-  systemPrompt?: { mode: 'append'; content: { type: 'text'; text: string }[] };
-}
-
 export interface PromptOptions {
   signal?: AbortSignal;
   /** After cancelling, how long to wait for the agent's answer before ending the turn locally. */
@@ -83,22 +67,13 @@ export interface PromptOptions {
   downgradeResources?: boolean;
 }
 
-export type SessionUpdateListener = (notification: SessionNotification) => void;
-
-const DEFAULT_CANCEL_GRACE_MS = 5000;
-
 export class AcpClientConnection {
   private readonly channel: RpcChannel;
   private readonly logger: Logger;
-  private readonly updateListeners = new Set<SessionUpdateListener>();
+  private readonly notifications: AgentNotifications;
   private readonly registered = new Set<ClientRequestMethod>();
-  private readonly elicitationListeners = new Set<(p: CompleteElicitationParams) => void>();
-  private readonly authStatusListeners = new Set<(s: AgentAuthStatus) => void>();
-  /** Pending permission requests per session, answered `cancelled` on session/cancel. */
-  private readonly pendingPermissions = new Map<string, Set<() => void>>();
+  private readonly pendingPermissions = new PendingPermissions();
   private agentInfo: R.InitializeResult | undefined;
-  /** Update types already logged as not understood (the first of each is logged; bounded). */
-  private readonly unsupportedLogged = new Set<string>();
 
   constructor(input: Readable, output: Writable, options: AcpClientOptions = {}) {
     this.logger = options.logger ?? silentLogger;
@@ -108,11 +83,8 @@ export class AcpClientConnection {
       framing: options.framing,
       maxMessageBytes: options.maxMessageBytes,
     });
-    this.channel.setErrorMapper((method, error) => this.mapError(method, error));
-    this.channel.onFastNotification('session/update', (params) => this.deliverUpdate(params));
-    this.channel.onNotification('elicitation/complete', (params) => this.completeElicitation(params));
-    this.channel.onNotification('auth/status_update', (params) => this.authStatusUpdate('auth/status_update', AuthStatusUpdateSchema, params));
-    this.channel.onNotification('_auth/status_update', (params) => this.authStatusUpdate('_auth/status_update', ClaudeAuthStatusSchema, params));
+    this.channel.setErrorMapper((method, error) => agentErrorFor(method, error, this.agentInfo?.authMethods ?? []));
+    this.notifications = new AgentNotifications(this.channel, this.logger);
   }
 
   /** Over a spawned agent: its stdout is our input, its stdin our output. */
@@ -147,8 +119,7 @@ export class AcpClientConnection {
   // ---- agent -> client --------------------------------------------------------------
 
   onSessionUpdate(listener: SessionUpdateListener): Disposable {
-    this.updateListeners.add(listener);
-    return { dispose: () => this.updateListeners.delete(listener) };
+    return this.notifications.updates.add(listener);
   }
 
   /** Register the handler for one agent->client method. Register before initialize(). */
@@ -164,7 +135,11 @@ export class AcpClientConnection {
           issues: parsed.error.issues,
         });
       }
-      if (method === 'session/request_permission') return this.runPermission(parsed.data, context, run);
+      if (method === 'session/request_permission') {
+        const sessionId = (parsed.data as { sessionId: string }).sessionId;
+        const answer: PermissionAnswerer = (scoped) => run(parsed.data, scoped);
+        return this.pendingPermissions.run(sessionId, context, answer);
+      }
       const result = await run(parsed.data, context);
       return result ?? {};
     });
@@ -195,14 +170,12 @@ export class AcpClientConnection {
   }
 
   onElicitationComplete(listener: (params: CompleteElicitationParams) => void): Disposable {
-    this.elicitationListeners.add(listener);
-    return { dispose: () => this.elicitationListeners.delete(listener) };
+    return this.notifications.elicitationsComplete.add(listener);
   }
 
   /** Who the agent says it is signed in as (`auth/status_update`, or Claude's `_auth/status_update`). */
   onAuthStatus(listener: (status: AgentAuthStatus) => void): Disposable {
-    this.authStatusListeners.add(listener);
-    return { dispose: () => this.authStatusListeners.delete(listener) };
+    return this.notifications.authStatus.add(listener);
   }
 
   // ---- client -> agent --------------------------------------------------------------
@@ -306,12 +279,12 @@ export class AcpClientConnection {
   /** Closing an already-gone session is not an error (-32002 is treated as done). */
   async closeSession(sessionId: string, request?: RequestOptions): Promise<void> {
     this.require('session/close');
-    await this.idempotent(this.call('session/close', { sessionId }, R.EmptyResultSchema, request));
+    await ignoringNotFound(this.call('session/close', { sessionId }, R.EmptyResultSchema, request));
   }
 
   async deleteSession(sessionId: string, request?: RequestOptions): Promise<void> {
     this.require('session/delete');
-    await this.idempotent(this.call('session/delete', { sessionId }, R.EmptyResultSchema, request));
+    await ignoringNotFound(this.call('session/delete', { sessionId }, R.EmptyResultSchema, request));
   }
 
   async setMode(sessionId: string, modeId: string, request?: RequestOptions): Promise<void> {
@@ -339,25 +312,7 @@ export class AcpClientConnection {
     const turn = this.call('session/prompt', { sessionId, prompt: content }, R.PromptResultSchema, { cancelOnAbort: false });
     const signal = options.signal;
     if (!signal) return turn;
-    return new Promise<R.PromptResult>((resolve, reject) => {
-      let graceTimer: NodeJS.Timeout | undefined;
-      const onAbort = () => {
-        void this.cancel(sessionId).catch((error: unknown) => this.logger.warn(`session/cancel failed: ${String(error)}`));
-        graceTimer = setTimeout(() => {
-          this.logger.warn(`The agent did not answer session/cancel for ${sessionId}; ended the turn locally`);
-          resolve({ stopReason: 'cancelled', cancelledLocally: true });
-        }, options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS);
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(
-        (result) => resolve(result),
-        (error: unknown) => reject(error),
-      ).finally(() => {
-        signal.removeEventListener('abort', onAbort);
-        if (graceTimer) clearTimeout(graceTimer);
-      });
-    });
+    return withCancelGrace(turn, { sessionId, signal, cancel: () => this.cancel(sessionId), graceMs: options.cancelGraceMs, logger: this.logger });
   }
 
   /**
@@ -373,8 +328,7 @@ export class AcpClientConnection {
 
   /** Ask the agent to stop the session's turn; pending permission requests get `cancelled`. */
   async cancel(sessionId: string): Promise<void> {
-    const pending = this.pendingPermissions.get(sessionId);
-    if (pending) for (const answerCancelled of [...pending]) answerCancelled();
+    this.pendingPermissions.cancel(sessionId);
     await this.channel.notify('session/cancel', { sessionId });
   }
 
@@ -398,89 +352,8 @@ export class AcpClientConnection {
     return parsed.data;
   }
 
-  private deliverUpdate(params: unknown): void {
-    const notification = parseSessionNotification(params);
-    if (!notification) {
-      this.logger.warn('Skipped a session/update without a sessionId or update object');
-      return;
-    }
-    const update = notification.update;
-    if (update.sessionUpdate === '$unsupported' && !this.unsupportedLogged.has(update.updateType) && this.unsupportedLogged.size < 50) {
-      this.unsupportedLogged.add(update.updateType);
-      this.logger.warn(`A session/update "${update.updateType}" was not understood (${update.reason}); shown as unsupported (later ones of this type are not logged)`);
-    }
-    for (const listener of this.updateListeners) {
-      try {
-        listener(notification);
-      } catch (error) {
-        this.logger.error(`A session/update listener failed: ${String(error)}`);
-      }
-    }
-  }
-
-  private completeElicitation(raw: unknown): void {
-    const parsed = CompleteElicitationParamsSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.logger.warn(`Ignored an invalid elicitation/complete: ${summarizeIssues(parsed.error.issues)}`);
-      return;
-    }
-    for (const listener of this.elicitationListeners) listener(parsed.data);
-  }
-
-  private authStatusUpdate(method: string, schema: z.ZodMiniType<AgentAuthStatus>, raw: unknown): void {
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      this.logger.warn(`Ignored an invalid ${method}: ${summarizeIssues(parsed.error.issues)}`);
-      return;
-    }
-    for (const listener of this.authStatusListeners) listener(parsed.data);
-  }
-
-  /** The host's handler races a local `cancelled` answer triggered by cancel(sessionId). */
-  private runPermission(
-    params: unknown,
-    context: Parameters<ClientRequestHandlers['session/request_permission']>[1],
-    run: (params: unknown, context: Parameters<ClientRequestHandlers['session/request_permission']>[1]) => unknown,
-  ): Promise<unknown> {
-    const sessionId = (params as { sessionId: string }).sessionId;
-    const local = new AbortController();
-    const signal = AbortSignal.any([context.signal, local.signal]);
-    return new Promise<unknown>((resolve, reject) => {
-      const answerCancelled = () => {
-        local.abort();
-        resolve({ outcome: { outcome: 'cancelled' } });
-      };
-      let set = this.pendingPermissions.get(sessionId);
-      if (!set) this.pendingPermissions.set(sessionId, (set = new Set()));
-      set.add(answerCancelled);
-      Promise.resolve()
-        .then(() => run(params, { ...context, signal }))
-        .then(resolve, (error: unknown) => (local.signal.aborted ? resolve({ outcome: { outcome: 'cancelled' } }) : reject(error)))
-        .finally(() => {
-          set!.delete(answerCancelled);
-          if (set!.size === 0) this.pendingPermissions.delete(sessionId);
-        });
-    });
-  }
-
   private sessionSetup(params: SessionParams, method: string): SessionSetup {
-    const caps = this.capabilities();
-    const mcpServers = (params.mcpServers ?? []).filter((server) => {
-      const type = 'type' in server ? server.type : 'stdio';
-      const allowed = type === 'http' ? caps.mcpCapabilities.http : type === 'sse' ? caps.mcpCapabilities.sse : true;
-      if (!allowed) this.logger.warn(`MCP server "${server.name}" (${type}) not sent with ${method}: the agent does not support ${type} MCP servers`);
-      return allowed;
-    });
-    const setup: SessionSetup = { cwd: params.cwd, mcpServers };
-    if (params.additionalDirectories && params.additionalDirectories.length > 0) {
-      if (caps.sessionCapabilities.additionalDirectories) setup.additionalDirectories = params.additionalDirectories;
-      else this.logger.warn(`additionalDirectories not sent with ${method}: the agent does not support them`);
-    }
-    if (params.systemPrompt) {
-      if (caps.sessionCapabilities.systemPrompt) setup.systemPrompt = { mode: 'append', content: [{ type: 'text', text: params.systemPrompt }] };
-      else this.logger.info(`instructions not sent with ${method}: the agent does not take a systemPrompt`);
-    }
-    return setup;
+    return sessionSetupFor(params, this.capabilities(), method, this.logger);
   }
 
   private capabilities(): R.AgentCapabilities {
@@ -492,37 +365,7 @@ export class AcpClientConnection {
 
   /** Refuses a call the agent did not announce, before anything is sent. */
   private require(method: OptionalMethod): void {
-    if (!agentSupports(this.capabilities(), method)) throw new CapabilityNotSupportedError(OPTIONAL_METHODS[method].capability, method);
-  }
-
-  private async idempotent(call: Promise<unknown>): Promise<void> {
-    try {
-      await call;
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
-
-  private mapError(method: string, error: ResponseError<unknown>): Error {
-    switch (error.code) {
-      case ErrorCode.AuthRequired:
-        return new AuthRequiredError(method, error.message, error.data, this.authMethodsFrom(error.data));
-      case ErrorCode.ResourceNotFound:
-        return new NotFoundError(method, error.message, error.data);
-      case ErrorCode.RequestCancelled:
-        return new RequestCancelledError(method, error.message, error.data);
-      default:
-        return new AcpRequestError(method, error.code, error.message, error.data);
-    }
-  }
-
-  /** Auth methods from the error's data when the agent sent some, else from initialize. */
-  private authMethodsFrom(data: unknown): R.AuthMethod[] {
-    if (isRecord(data) && Array.isArray(data.authMethods)) {
-      const fromError = R.AuthMethodsSchema.parse(data.authMethods);
-      if (fromError.length > 0) return fromError;
-    }
-    return this.agentInfo?.authMethods ?? [];
+    requireSupport(this.capabilities(), method);
   }
 }
 

@@ -10,6 +10,7 @@ import { type AcpClientConnection, errorMessage, RemoteConnectionError, type Ini
 import { AgentSpawnError, CommandNotFoundError, type ReconnectBackoff, type ResolvedAgentDefinition } from '../../agents';
 import type { AgentCrash, AgentStatus } from '../../shared/chatState';
 import { SecretNotGivenError } from '../auth/secretHeaders';
+import { launchSettingsChanged, type LaunchSetting } from './agentConfigurationChanges';
 import { AgentConnection, type AgentConnectionOptions } from './agentConnection';
 import type { AgentExitEvent, AgentLaunch, AgentLink } from './agentLaunch';
 import type { LocalAgentOptions } from './localAgent';
@@ -50,6 +51,8 @@ export class AgentRuntime implements vscode.Disposable {
   private generation = 0;
   /** Counts stop() calls: a caller whose start was overtaken by one is told so rather than started again. */
   private stops = 0;
+  /** The definition the running process or connection was started with. */
+  private started: ResolvedAgentDefinition | undefined;
 
   constructor(private options: AgentRuntimeOptions) {
     this.acp = new AgentConnection(options.definition.name, options);
@@ -85,6 +88,12 @@ export class AgentRuntime implements vscode.Disposable {
   /** A changed definition applies at the next start. */
   updateDefinition(definition: ResolvedAgentDefinition): void {
     this.options = { ...this.options, definition };
+  }
+
+  /** The launch settings changed since the running agent started: they apply once it restarts. */
+  get settingsToApply(): LaunchSetting[] {
+    if (!this.started || this.status === 'stopped' || this.status === 'crashed') return [];
+    return launchSettingsChanged(this.started, this.options.definition);
   }
 
   /**
@@ -171,6 +180,7 @@ export class AgentRuntime implements vscode.Disposable {
     const [{ AcpClientConnection }, launcher] = await Promise.all([loadConnection(), this.launcherFor(definition)]);
     this.superseded(generation);
     this.crash = undefined;
+    this.started = definition;
     return launcher(this.launchFor(generation, definition, AcpClientConnection));
   }
 

@@ -18,6 +18,8 @@ export function agentView(
   if (runtime?.crash && runtime.status === 'crashed') view.crash = runtime.crash;
   if (runtime?.detail) view.detail = runtime.detail;
   if (runtime?.isRemote) view.remote = true;
+  const toApply = runtime?.settingsToApply ?? [];
+  if (toApply.length > 0) view.settingsToApply = toApply;
   if (account) view.account = { ...account };
   if (providers) view.providers = providers;
   if (authFlows && runtime?.status === 'auth_required') {

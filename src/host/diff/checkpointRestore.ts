@@ -1,8 +1,9 @@
 // Writing a checkpoint's files back. One WorkspaceEdit of file operations: a file that exists is deleted
-// (VS Code keeps its bytes for Undo) and, where the checkpoint had it, created again with the exact bytes
-// then. So the restore is byte for byte (no text model, no end-of-line or encoding conversion) and one
-// step on VS Code's undo stack (Edit > Undo, Ctrl+Z); the chat's "Undo restore" writes back the bytes the
-// restore replaced, held here, the same way. Files it must not touch are refused before anything is written.
+// and, where the checkpoint had it, created again with the exact bytes then. So the restore is byte for
+// byte (no text model, no end-of-line or encoding conversion). Its undo is the chat's "Undo restore", which
+// writes back the bytes the restore replaced, held here, the same way: VS Code's Ctrl+Z in an editor does
+// not undo these file operations (tried in the real workbench: an editor of a restored file has no undo step
+// for them). Files it must not touch are refused before anything is written.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -67,6 +67,8 @@ export class CheckpointLedgers {
 
   /** What the chat asked of the checkpoint of a user message; the answer is what it shows. */
   async act(session: Session, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
+    // A turn that just ended is idle; its end snapshot may still be on its way.
+    await session.settled();
     const { checkpointAction } = await import('./checkpointActions');
     return checkpointAction({ ...this.deps, ledger: await this.ledger(session.key), restoring: this.restoring, undos: this.undos }, session, itemId, action);
   }

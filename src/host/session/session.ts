@@ -55,6 +55,8 @@ export class Session implements ChatSession, vscode.Disposable {
   instructions: InstructionsView | undefined;
   private readonly state: TranscriptState;
   private abort: AbortController | undefined;
+  /** The last turn's bookkeeping after its end (changed files, checkpoint): the next baseline and a restore wait for it. */
+  private settling: Promise<void> = Promise.resolve();
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** The transcript changed: the ops the reducer applied, in order. */
@@ -217,6 +219,7 @@ export class Session implements ChatSession, vscode.Disposable {
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
+      await this.settling;
       await this.host.checkpoints.begin(this, turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, abort.signal);
@@ -226,18 +229,31 @@ export class Session implements ChatSession, vscode.Disposable {
       this.fail(error);
       this.offerRetry(prompt, error);
     } finally {
-      // However the turn ended, none of its tool calls runs any more.
+      // However the turn ended, none of its tool calls runs any more, and it is over for the user now: the
+      // turn is idle when its end shows. Its bookkeeping follows; whatever depends on it waits (`settled`).
       this.emit(this.state.recordTurnStopped());
-      if (turn) {
-        await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
-        await this.host.checkpoints.end(this, turn);
-      }
       this.turn = 'idle';
       this.abort = undefined;
+      if (turn) this.settling = this.settle(turn, firstItem);
       this.changed();
       this.host.turnChanged(this);
+      await this.settling;
     }
     return outcome;
+  }
+
+  /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
+  settled(): Promise<void> {
+    return this.settling;
+  }
+
+  private async settle(turn: ReviewTurn, firstItem: number): Promise<void> {
+    try {
+      await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
+      await this.host.checkpoints.end(this, turn);
+    } catch (error) {
+      this.host.log.warn(`The end of a turn of ${this.key} was not fully recorded: ${errorMessage(error)}`);
+    }
   }
 
   private async run(connection: AcpClientConnection, blocks: ContentBlock[], signal: AbortSignal): Promise<void> {

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, runCommand, THEMES, updateSettings, type ThemeKind } from './workbench';
+import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, updateSettings } from './workbench';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const DEMO_AGENT = 'Demo Agent';
@@ -176,31 +176,6 @@ export function restoreWorkspaceFile(rel: string): string {
   fs.writeFileSync(temp, text);
   fs.renameSync(temp, target);
   return text;
-}
-
-/**
- * Switches the colour theme live with "Preferences: Color Theme" (no page reload: a reload starts a new
- * extension host, and open sessions live there). Resolves when the workbench shows the theme.
- */
-export async function setThemeLive(page: Page, kind: ThemeKind): Promise<void> {
-  const theme = THEMES[kind];
-  const applied = () =>
-    page.evaluate((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls);
-  if (await applied()) return;
-  await page.keyboard.press('Escape');
-  await runCommand(page, 'Preferences: Color Theme');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  // The palette's input is reused: wait until it is the theme picker's (its placeholder names the theme).
-  await until(async () => /theme/i.test((await input.getAttribute('placeholder')) ?? ''), 'the color theme picker', 10_000).catch(() => {});
-  await input.fill(theme.name);
-  // Click the theme's own row (Enter could hit "Browse Additional Color Themes…", which needs the network).
-  // VS Code 1.100 labels "Default Light Modern" as "Light Modern" and shows the setting value as the description.
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).filter({ hasNotText: /Browse Additional/ }).first();
-  await row.waitFor();
-  await row.click();
-  await until(applied, `the ${theme.name} theme`, 30_000);
-  await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible' });
 }
 
 /** Hides the Switchboard view (shows the Explorer): the chat webview is disposed while hidden. */

@@ -2,7 +2,7 @@
 // in headless Chromium through playwright-core. scripts/run-e2e-tests.mjs starts code-server and passes
 // its URL and directories in the environment; tests only drive the browser.
 //
-//   const wb = await openWorkbench();            // browser + page, workbench rendered
+//   const wb = await openWorkbench();            // a browser context + page, workbench rendered
 //   await openSwitchboardView(wb.page);          // click the activity-bar icon
 //   const chat = chatFrame(wb.page);             // FrameLocator inside the chat webview
 //   await chat.getByRole('textbox', { name: 'Message' }).fill('hi');
@@ -43,40 +43,75 @@ export function e2eEnv(): E2EEnv {
 }
 
 export interface Workbench {
-  browser: Browser;
   page: Page;
   /** Browser console lines and page errors, for diagnosing a failure. */
   console: string[];
 }
 
-/** Launches Chromium, opens the workbench and waits until it has rendered and the extensions started. */
+/**
+ * One Chromium for the whole run, launched by the first openWorkbench (a launch and a close cost seconds
+ * on a loaded machine, per test file). Each workbench gets a browser context of its own, with its own
+ * storage, so what one file leaves in the browser is not seen by the next.
+ */
+let sharedBrowser: Promise<Browser> | undefined;
+
+function browser(env: E2EEnv): Promise<Browser> {
+  const launched = sharedBrowser;
+  if (launched) {
+    return launched.then((b) => {
+      if (b.isConnected()) return b;
+      if (sharedBrowser === launched) sharedBrowser = undefined;
+      return browser(env);
+    });
+  }
+  const launching = chromium.launch({ executablePath: env.chromium, headless: true, args: env.chromiumArgs, timeout: 60_000 });
+  sharedBrowser = launching;
+  launching.catch(() => {
+    if (sharedBrowser === launching) sharedBrowser = undefined;
+  });
+  return launching;
+}
+
+// A root-level hook (this module loads while mocha loads the test files): the browser ends with the run.
+after(async () => {
+  const launched = sharedBrowser;
+  sharedBrowser = undefined;
+  await (await launched?.catch(() => undefined))?.close().catch(() => undefined);
+});
+
+/** Opens the workbench in a fresh browser context and waits until it has rendered and the extensions started. */
 export async function openWorkbench({ width = 1280, height = 800 } = {}): Promise<Workbench> {
   const env = e2eEnv();
-  const browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: env.chromiumArgs, timeout: 60_000 });
+  const shared = await browser(env);
+  // A context of its own (not browser.newPage()), so a test can open a second window that shares its storage.
+  const context = await shared.newContext({ viewport: { width, height } });
   try {
-    // A context of its own (not browser.newPage()), so a test can open a second window that shares its storage.
-    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    const page = await context.newPage();
     const lines: string[] = [];
     page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
     await page.goto(env.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
-    return { browser, page, console: lines };
+    return { page, console: lines };
   } catch (err) {
     fs.mkdirSync(env.artifacts, { recursive: true });
-    for (const page of browser.contexts().flatMap((c) => c.pages())) {
+    for (const page of context.pages()) {
       await page.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
     }
-    await browser.close().catch(() => {});
+    await context.close().catch(() => {});
     throw err;
   }
 }
 
+/**
+ * Closes the workbench's windows (its browser context: the page and any second window a test opened); the
+ * browser stays for the next file and ends with the run.
+ */
 export async function closeWorkbench(wb: Workbench | undefined): Promise<void> {
   if (!wb) return;
   fs.mkdirSync(e2eEnv().artifacts, { recursive: true });
-  await wb.browser.close().catch(() => {});
+  await wb.page.context().close().catch(() => {});
 }
 
 /** The activity-bar entry whose accessible name starts with `name` (e.g. "Switchboard", "Explorer"). */
@@ -195,32 +230,32 @@ export const THEMES = {
 } as const;
 export type ThemeKind = keyof typeof THEMES;
 
-function themeApplied(page: Page, cls: string, timeout: number): Promise<unknown> {
-  return page.waitForFunction(
-    (c) => {
-      const list = document.querySelector('.monaco-workbench')?.classList;
-      return !!list && list.contains(c) && [...list].some((n) => n.startsWith('vscode-theme-'));
-    },
-    cls,
-    { timeout },
-  );
-}
-
 /**
- * Switches `workbench.colorTheme` in the user settings file and waits until the workbench shows it.
- * code-server does not always notice the file change live, so after a few seconds the page is
- * reloaded (the open views are restored from the workbench state).
+ * Switches the color theme as a user does, with "Preferences: Color Theme" (it applies at once and writes
+ * `workbench.colorTheme` to the user settings), and waits until the workbench shows it. No page reload (a
+ * reload starts a new extension host, and the open sessions live there), and no settings file written
+ * behind the workbench's back (code-server does not always notice one).
  */
 export async function setColorTheme(page: Page, kind: ThemeKind): Promise<void> {
   const theme = THEMES[kind];
-  updateSettings({ 'workbench.colorTheme': theme.name });
-  try {
-    await themeApplied(page, theme.cls, 5_000);
-  } catch {
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    await themeApplied(page, theme.cls, 60_000);
-    await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
-  }
+  const applied = () => page.evaluate((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls);
+  if (await applied()) return;
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  // The palette's input is reused: wait until it is the theme picker's (its placeholder names the theme).
+  await page
+    .waitForFunction(() => /theme/i.test(document.querySelector('.quick-input-widget input')?.getAttribute('placeholder') ?? ''), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
+  await input.fill(theme.name);
+  // Click the theme's own row (Enter could hit "Browse Additional Color Themes…", which needs the network).
+  // VS Code 1.100 labels "Default Light Modern" as "Light Modern" and shows the setting value as the description.
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: theme.name }).filter({ hasNotText: /Browse Additional/ }).first();
+  await row.waitFor();
+  await row.click();
+  await page.waitForFunction((c) => !!document.querySelector('.monaco-workbench')?.classList.contains(c), theme.cls, { timeout: 30_000 });
+  await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible' });
 }
 
 /** Saves a full-page PNG as test-results/e2e/<name>.png and returns its path. */

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { repoRoot, setSettings, waitFor, workspaceRoot } from '../index';
-import { api, prompt } from '../integration/helpers';
+import { api, prompt, stopAgent } from '../integration/helpers';
 import { closeAllEditors } from './helpers';
 
 const DEMO = 'Demo Agent (host test)';
@@ -41,7 +41,7 @@ describe('diff review: demo agent turns on one file, then per-hunk Undo', functi
   after(async () => {
     while (sb.diffReview.pendingTurns().length > 0) sb.diffReview.keepAll();
     for (const s of sb.backend.sessions.snapshots()) if (s.view.agentId === DEMO) await sb.backend.lifecycle.close(s.view.sessionId);
-    await sb.backend.agents.restart(DEMO).catch(() => undefined);
+    await stopAgent(sb, DEMO);
     await restoreSettings();
     await closeAllEditors();
     fs.writeFileSync(greet.fsPath, original);

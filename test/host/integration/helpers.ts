@@ -19,7 +19,7 @@ export function useFakeAgents(agents: Record<string, string[]>): Promise<() => P
 
 /**
  * For a describe block: before its tests the fake agents are defined (and listed), after them every open
- * session is closed and the settings are restored. `sb` is set once `before` has run.
+ * session is closed, the agents are stopped and the settings are restored. `sb` is set once `before` has run.
  */
 export function withFakeAgents(agents: Record<string, string[]>): { sb: SwitchboardApi } {
   const context = {} as { sb: SwitchboardApi };
@@ -31,9 +31,19 @@ export function withFakeAgents(agents: Record<string, string[]>): { sb: Switchbo
   });
   after(async () => {
     for (const s of context.sb.backend.sessions.snapshots()) await context.sb.backend.lifecycle.close(s.view.sessionId);
+    for (const name of Object.keys(agents)) await stopAgent(context.sb, name);
     await restore?.();
   });
   return context;
+}
+
+/**
+ * Closes the agent's sessions and stops its process the way the extension does (stdin EOF, then the whole
+ * tree), so nothing a test file started outlives it (a restart would start the agent again).
+ */
+export async function stopAgent(sb: SwitchboardApi, agentId: string): Promise<void> {
+  for (const s of sb.backend.sessions.snapshots()) if (s.view.agentId === agentId) await sb.backend.lifecycle.close(s.view.sessionId);
+  await sb.backend.agents.running(agentId)?.stop();
 }
 
 export function transcriptOf(sb: SwitchboardApi, sessionId: string): Transcript {

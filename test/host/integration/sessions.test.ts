@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
 import { setSettings, waitFor, workspaceRoot } from '../index';
-import { api, prompt, textOf, transcriptOf, useFakeAgents, waitForAgentStatus } from './helpers';
+import { api, prompt, stopAgent, textOf, transcriptOf, useFakeAgents, waitForAgentStatus } from './helpers';
 
 describe('sessions with a real agent process', function () {
   this.timeout(60_000);
@@ -25,7 +25,7 @@ describe('sessions with a real agent process', function () {
 
   after(async () => {
     for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
-    for (const agent of ['Fake', 'Fake Auth', 'Fake Minimal']) await sb.backend.agents.restart(agent).catch(() => undefined);
+    for (const agent of ['Fake', 'Fake Auth', 'Fake Minimal']) await stopAgent(sb, agent);
     await restore();
   });
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TerminalOutputEvent } from '../../../src/chat/chatBackend';
 import type { SwitchboardApi } from '../../../src/extension';
 import { waitFor } from '../index';
-import { api, prompt, transcriptOf, useFakeAgents } from './helpers';
+import { api, prompt, stopAgent, transcriptOf, useFakeAgents } from './helpers';
 
 describe('sessions: Open terminal', function () {
   this.timeout(60_000);
@@ -22,7 +22,7 @@ describe('sessions: Open terminal', function () {
   after(async () => {
     for (const t of other) t.dispose();
     for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
-    await sb.backend.agents.restart('Fake Terminal').catch(() => undefined);
+    await stopAgent(sb, 'Fake Terminal');
     await restore();
   });
 

@@ -1,6 +1,5 @@
-// Finding and stopping the real agents the extension started, so a host run leaves nothing behind.
+// Finding the real agents the extension started, so a host run can check it leaves nothing behind.
 import * as fs from 'fs';
-import type { SwitchboardApi } from '../../../src/extension';
 import { isProcessAlive, listDescendants } from '../../../src/agents';
 
 /** Pids of the extension host's descendants whose command line mentions one of `needles` (Linux: /proc). */
@@ -16,14 +15,4 @@ export async function processesRunning(needles: readonly string[]): Promise<numb
     if (needles.some((n) => cmdline.includes(n)) && isProcessAlive(entry.pid)) found.push(entry.pid);
   }
   return found;
-}
-
-/**
- * Closes the agent's sessions and stops its process the way the extension does (stdin EOF, then the
- * whole tree). The backend has no public per-agent stop (restartAgent would start it again), so this
- * reaches its runtime by name; tsc checks the member still exists.
- */
-export async function stopAgent(sb: SwitchboardApi, agentId: string): Promise<void> {
-  for (const s of sb.backend.sessions.snapshots()) if (s.view.agentId === agentId) await sb.backend.lifecycle.close(s.view.sessionId);
-  await sb.backend.agents.running(agentId)?.stop();
 }

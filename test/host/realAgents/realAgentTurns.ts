@@ -10,8 +10,7 @@ import type { Transcript, TranscriptItem } from '../../../src/shared/transcript'
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { setSettings, waitFor, workspaceRoot } from '../index';
-import { api, prompt } from '../integration/helpers';
-import { stopAgent } from './agentProcesses';
+import { api, prompt, stopAgent } from '../integration/helpers';
 import { makeTempDir, removeDir } from '../../agents/realAgentSetup';
 
 /** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */

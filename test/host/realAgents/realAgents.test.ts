@@ -6,13 +6,13 @@
 import * as assert from 'assert';
 import type { SwitchboardApi } from '../../../src/extension';
 import { setSettings, waitFor } from '../index';
-import { api, transcriptOf, waitForAgentStatus } from '../integration/helpers';
+import { api, stopAgent, transcriptOf, waitForAgentStatus } from '../integration/helpers';
 import { CLAUDE, GEMINI, REAL_AGENT_TIMEOUT_MS } from '../../agents/expected';
 import { makeTempDir, removeDir, signedOutEnv } from '../../agents/realAgentSetup';
 import { claudeRecipe } from '../../fixtures/realAgents/claude';
 import { geminiRecipe } from '../../fixtures/realAgents/gemini';
 import { agentCommand, blankedCredentials, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
-import { processesRunning, stopAgent } from './agentProcesses';
+import { processesRunning } from './agentProcesses';
 
 const CLAUDE_NAME = 'Claude Agent (real)';
 const GEMINI_NAME = 'Gemini (real)';

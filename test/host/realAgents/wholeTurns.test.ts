@@ -26,8 +26,7 @@ import { qwenRecipe } from '../../fixtures/realAgents/qwen';
 import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { waitFor, workspaceRoot } from '../index';
-import { api } from '../integration/helpers';
-import { stopAgent } from './agentProcesses';
+import { api, stopAgent } from '../integration/helpers';
 import { agentText, cardText, defineRealAgent, describeFailure, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, view, type HostRealAgent } from './realAgentTurns';
 
 interface AgentCase {

@@ -10,7 +10,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import { PermissionBroker } from '../../../src/host/permissions/permissionBroker';
 import { ALLOW, IGNORE, WorkspaceSettingsGate } from '../../../src/host/permissions/workspaceSettingsGate';
 import { setSettings, waitFor, workspaceRoot } from '../index';
-import { api, fakeAgent, prompt } from '../integration/helpers';
+import { api, fakeAgent, prompt, stopAgent } from '../integration/helpers';
 import { keepFile } from './helpers';
 
 class MemoryMemento implements vscode.Memento {
@@ -189,7 +189,7 @@ describe('security: workspace settings wait for the user', function () {
     });
     after(async () => {
       for (const s of sb.backend.sessions.snapshots()) await sb.backend.lifecycle.close(s.view.sessionId);
-      await sb.backend.agents.restart('User Fake').catch(() => undefined);
+      await stopAgent(sb, 'User Fake');
       await restoreUser();
     });
 

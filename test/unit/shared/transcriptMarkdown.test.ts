@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { emptyTranscript, type Transcript } from '../../../src/shared/transcript';
-import { MAX_EXPORT_BLOCK, itemMarkdown, transcriptMarkdown } from '../../../src/shared/transcriptMarkdown';
+import { MAX_EXPORT_BLOCK, contentsMarkdown, itemMarkdown, transcriptMarkdown } from '../../../src/shared/transcriptMarkdown';
 
 function session(): Transcript {
   const t = emptyTranscript('s1');
@@ -72,5 +72,16 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
 
   it('an empty session still has its heading', () => {
     assert.strictEqual(transcriptMarkdown(emptyTranscript('s')), '# Switchboard session\n');
+  });
+});
+
+describe('shared: a message copied is the message exported', () => {
+  it("contentsMarkdown is the body of the message's section in the export, attachments included", () => {
+    const content = session().items[0];
+    assert.ok(content.kind === 'user_message');
+    const copied = contentsMarkdown(content.content);
+    assert.strictEqual(itemMarkdown(content), `## You\n\n${copied}`);
+    assert.ok(copied.includes('Please fix it') && copied.includes('*[image: image/png'));
+    assert.strictEqual(contentsMarkdown([]), '');
   });
 });

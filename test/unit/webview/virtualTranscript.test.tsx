@@ -105,6 +105,17 @@ function scrollTo(h: Harness, top: number): void {
   });
   layOut();
 }
+/** The animation frames after a scroll: the list widens back to its overscan once the scrolling stopped. */
+async function settle(h: Harness): Promise<void> {
+  let last = '';
+  for (let frame = 0, same = 0; frame < 60 && same < 3; frame++) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    layOut();
+    const now = renderedIds(h).join();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}
 function open(items: TranscriptItem[]): Harness {
   const h = mount(snapshot(items));
   layOut();
@@ -167,9 +178,32 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(renderedIds(h).pop(), 'm9999');
   });
 
-  it('keeps what the user looks at in place when an item above it grows', () => {
+  it('scrolled fast, renders the viewport alone, then the items beyond it again once the scrolling stops', async () => {
+    h = open(session(10_000));
+    const full = renderedIds(h).length;
+    const el = scroller(h);
+    let shownFast = 0;
+    // Three viewports a step, as a fling or a dragged scrollbar does.
+    for (let step = 1; step <= 5; step++) {
+      scrollTo(h, el.scrollTop - 3 * VIEWPORT);
+      const ids = renderedIds(h);
+      shownFast = Math.max(shownFast, ids.length);
+      const top = Number(ids[0]!.slice(1)) * ITEM;
+      assert.ok(top <= el.scrollTop && top + ids.length * ITEM >= el.scrollTop + VIEWPORT, `step ${step}: the viewport is covered`);
+    }
+    assert.ok(shownFast <= VIEWPORT / ITEM + 2, `only the viewport while scrolling fast: ${shownFast} items`);
+    const seen = renderedIds(h).find((id) => viewportTop(h, id!) >= 0)!;
+    const at = viewportTop(h, seen);
+    // The frames after the last step bring the items beyond the viewport back, and nothing on screen moves.
+    await settle(h);
+    assert.ok(renderedIds(h).length >= full - 1, `widened again: ${renderedIds(h).length} of ${full}`);
+    assert.equal(viewportTop(h, seen), at);
+  });
+
+  it('keeps what the user looks at in place when an item above it grows', async () => {
     h = open(session(1000));
     scrollTo(h, 500 * ITEM + 10);
+    await settle(h);
     const ids = renderedIds(h);
     const above = ids[2]!; // rendered, above the viewport
     assert.ok(Number(above.slice(1)) < 500);
@@ -187,6 +221,25 @@ describe('webview: the virtualized transcript', () => {
     scrollTo(h, scroller(h).scrollTop - 8 * ITEM);
     assert.ok(renderedIds(h).includes('m485'), 'the taller items are rendered');
     assert.equal(viewportTop(h, 'm500'), seen + 8 * ITEM, 'moved by the scroll only');
+  });
+
+  it('a scroll whose event has not come yet is not undone by a measurement of an item above', async () => {
+    h = open(session(1000));
+    scrollTo(h, 500 * ITEM + 10);
+    await settle(h);
+    const el = scroller(h);
+    const above = renderedIds(h)[2]!;
+    act(() => {
+      el.scrollTop = 300 * ITEM; // the user's scroll: its event is dispatched at the next frame
+    });
+    resized(h, above, ITEM + 120);
+    assert.equal(el.scrollTop, 300 * ITEM, 'where the user scrolled to');
+    act(() => {
+      el.dispatchEvent(new Event('scroll'));
+    });
+    layOut();
+    const ids = renderedIds(h).map((id) => Number(id!.slice(1)));
+    assert.ok(ids.length > 0 && ids.every((n) => Math.abs(n - 300) < 20), `the items there are rendered: ${ids.join()}`);
   });
 
   it('follows the end while the last message streams, not after the user scrolled up', () => {

@@ -1,11 +1,12 @@
 import type { ChatStore } from '../store';
-import { StoreContext, useStore, useStoreVersion } from './common';
+import { StoreContext, useStore, useStoreVersion } from './storeHooks';
 import { ChangedFiles } from './ChangedFiles';
 import { Composer } from './Composer';
 import { AgentBanners, HistoryPanel, QueueList, SessionErrorBanner, SessionTabs, Toolbar } from './Panels';
 import { SessionHeader } from './SessionHeader';
 import { SessionPickers } from './SessionPickers';
 import { ProviderSettings } from './ProviderSettings';
+import { RestartToApply } from './RestartToApply';
 import { Transcript } from './Transcript';
 
 function Chat() {
@@ -24,6 +25,7 @@ function Chat() {
       </header>
       <HistoryPanel />
       <AgentBanners agent={agent} />
+      <RestartToApply agent={agent} />
       {waiting.map((a) => (
         <AgentBanners key={a.id} agent={a} />
       ))}

@@ -1,5 +1,7 @@
 import type { ChangedFileView } from '../../../src/shared/chatState';
-import { basename, Icon, useStore } from './common';
+import { basename } from './format';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 const STATUS_LABEL: Record<ChangedFileView['status'], string> = { created: 'added', modified: 'modified', deleted: 'deleted' };
 

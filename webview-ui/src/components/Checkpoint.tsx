@@ -2,7 +2,8 @@
 // diff), the user's own changes to include or leave alone, then what was restored, with "Undo restore".
 import { useState } from 'preact/hooks';
 import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../../../src/shared/checkpoints';
-import { Icon, useStore, useStoreVersion } from './common';
+import { Icon } from './Icon';
+import { useStore, useStoreVersion } from './storeHooks';
 
 const ACTION_LABEL: Record<CheckpointFileView['action'], string> = {
   delete: 'created since: deleted',

@@ -1,5 +1,8 @@
 import type { TranscriptContent } from '../../../src/shared/transcript';
-import { basename, Collapsible, Icon, useStore } from './common';
+import { basename } from './format';
+import { Collapsible } from './Collapsible';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { Markdown } from './Markdown';
 
 const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|bmp)$/i;

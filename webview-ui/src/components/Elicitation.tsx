@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ElicitationProperty, ElicitationValue, PendingElicitation } from '../../../src/shared/chatState';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 function initialValue(p: ElicitationProperty): ElicitationValue | undefined {
   if (p.default !== undefined) return p.default;

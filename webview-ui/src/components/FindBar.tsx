@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { MAX_MATCHES } from '../find/transcriptSearch';
-import { Icon } from './common';
+import { Icon } from './Icon';
 
 export interface FindBarProps {
   query: string;

@@ -1,7 +1,7 @@
 // The session header's word on the standing instructions: that they apply (and from where), that this
 // agent does not take them, or what could not be used.
 import type { InstructionsView } from '../../../src/shared/chatState';
-import { Icon } from './common';
+import { Icon } from './Icon';
 
 export function instructionsSummary(v: InstructionsView, agentName: string): string {
   const from = v.sources.length > 0 ? ` from ${v.sources.join(', ')}` : '';

@@ -1,7 +1,11 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
 import { planFileName } from '../../../src/shared/planFile';
 import type { StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
-import { Collapsible, formatTokens, Icon, memo, useStore, useStoreVersion } from './common';
+import { Collapsible } from './Collapsible';
+import { formatTokens } from './format';
+import { Icon } from './Icon';
+import { memo } from './memo';
+import { useStore, useStoreVersion } from './storeHooks';
 import { CheckpointCard, RestoreCheckpointButton } from './Checkpoint';
 import { ContentList } from './Content';
 import { CopyMessage } from './CopyMessage';

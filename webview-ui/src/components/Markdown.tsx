@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { BlockPages, type PageItem } from '../blockPages';
-import { CODE_ACTIONS, IncrementalMarkdown, type MarkdownBlock } from '../markdown';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { PageItem } from '../blockPages';
+import { CODE_ACTIONS, type MarkdownBlock } from '../markdown';
+import { markdownCache, type MarkdownState } from '../markdownCache';
 import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
-import { memo } from './common';
+import { memo } from './memo';
 
 const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
   return <div class={inline ? 'md-block md-inline' : 'md-block'} dangerouslySetInnerHTML={{ __html: html }} />;
@@ -82,24 +83,32 @@ const PageView = memo(function PageView({ items }: { items: readonly PageItem[] 
 /**
  * Sanitised, incrementally rendered Markdown. Clicks on links and code-block buttons are handled by
  * one delegated listener on the transcript (see Transcript.tsx), never by inline handlers. When the
- * frame's render budget runs out, the rest is rendered on the next frames.
+ * frame's render budget runs out, the rest is rendered on the next frames. `stream` names the block: the
+ * host's appends to it arrive under that key, and its rendering is kept (markdownCache) while it is
+ * out of the DOM.
  */
 export function Markdown({ text, stream }: { text: string; stream?: string }) {
-  const inc = useRef<IncrementalMarkdown | null>(null);
-  const layout = useRef<BlockPages | null>(null);
-  const shown = useRef<{ epoch: number; length: number } | undefined>(undefined);
-  if (!inc.current) inc.current = new IncrementalMarkdown();
-  if (!layout.current) layout.current = new BlockPages();
+  const state = useRef<MarkdownState | null>(null);
+  if (!state.current) state.current = markdownCache.take(stream, text);
+  const { inc, layout } = state.current;
+  // A layout effect: its cleanup is registered even for an item unmounted before the next paint.
+  useLayoutEffect(() => {
+    const mounted = state.current;
+    return () => {
+      if (stream !== undefined && mounted) markdownCache.put(stream, mounted);
+    };
+  }, []);
   const [, setFrame] = useState(0);
   // A streamed block: parse only the text the host's ops appended since the block last rendered. The
   // length check catches any other change (an item replaced): then the whole text is read once.
   const appended = stream ? textStreams.take(stream) : undefined;
-  const before = shown.current;
+  const before = state.current.shown;
   const chunks =
     before !== undefined && before.epoch === textStreams.epoch && before.length + (appended?.length ?? 0) === text.length ? (appended?.chunks ?? []) : undefined;
-  shown.current = { epoch: textStreams.epoch, length: text.length };
+  state.current.shown = { epoch: textStreams.epoch, length: text.length };
+  state.current.text = text;
   const deadline = markdownDeadline();
-  const { blocks, tail, pending } = chunks ? inc.current.append(chunks, text, deadline, frameMarkup) : inc.current.update(text, deadline, frameMarkup);
+  const { blocks, tail, pending } = chunks ? inc.append(chunks, text, deadline, frameMarkup) : inc.update(text, deadline, frameMarkup);
   useEffect(() => {
     if (pending) return renderNextFrame(() => setFrame((n) => n + 1));
   });
@@ -107,7 +116,7 @@ export function Markdown({ text, stream }: { text: string; stream?: string }) {
     <div class="md">
       {/* The tail is placed in the page it will have as a block: a code block keeps its element from
           streaming (tail) to finished (blocks). */}
-      {layout.current.pages(blocks, tail).map((page) => (
+      {layout.pages(blocks, tail).map((page) => (
         <PageView key={page.key} items={page.items} />
       ))}
     </div>

@@ -1,6 +1,6 @@
 import type { MentionRef } from '../../../src/shared/chatState';
 import { MENTION_ICON } from '../mentionGroups';
-import { Icon } from './common';
+import { Icon } from './Icon';
 
 /** The longest preview of a chip's own text in its tooltip. */
 const PREVIEW_CHARS = 2000;

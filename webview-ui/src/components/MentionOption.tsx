@@ -1,6 +1,6 @@
 import type { MentionCandidate } from '../../../src/shared/chatState';
 import { MENTION_ICON, mentionGroup } from '../mentionGroups';
-import { Icon } from './common';
+import { Icon } from './Icon';
 
 /** One `@` candidate in the completion list, under its group's heading when it is the group's first. */
 export function MentionOption({ candidate, previous, index, active, onAccept }: { candidate: MentionCandidate; previous: MentionCandidate | undefined; index: number; active: boolean; onAccept: () => void }) {

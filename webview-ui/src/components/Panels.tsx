@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { AgentView, HistoryItem, QueuedMessage } from '../../../src/shared/chatState';
 import { rankByFuzzy } from '../../../src/shared/fuzzy';
 import type { SessionState } from '../store';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { TitleEditor } from './TitleEditor';
 import { RetryTurn } from './RetryTurn';
 

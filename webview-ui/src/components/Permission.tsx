@@ -1,6 +1,7 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { ToolCallContentItem } from '../../../src/shared/transcript';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { KIND_ICON, Locations, ToolContent } from './ToolCall';
 
 const OPTION_ICON: Record<string, string> = {

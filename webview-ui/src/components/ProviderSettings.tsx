@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { AgentProvidersView, AgentView, ProviderAction, ProviderView } from '../../../src/shared/chatState';
-import { Collapsible, Icon, useStore } from './common';
+import { Collapsible } from './Collapsible';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 type Post = (action: ProviderAction) => void;
 

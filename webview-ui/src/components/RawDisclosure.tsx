@@ -1,4 +1,4 @@
-import { Collapsible } from './common';
+import { Collapsible } from './Collapsible';
 import { rawText } from './rawValue';
 
 /**

@@ -1,5 +1,6 @@
 import type { SessionState } from '../store';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 /** "Retry" on a failed turn's error: the host sends the same prompt, attachments included, again. */
 export function RetryTurn({ session }: { session: SessionState }) {

@@ -3,7 +3,9 @@
 import { useState } from 'preact/hooks';
 import type { AgentView } from '../../../src/shared/chatState';
 import type { SessionState } from '../store';
-import { formatTokens, Icon, useStore } from './common';
+import { formatTokens } from './format';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 import { InstructionsBadge } from './InstructionsBadge';
 import { RateLimits } from './RateLimits';
 import { TitleEditor } from './TitleEditor';

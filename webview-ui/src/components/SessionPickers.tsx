@@ -1,35 +1,7 @@
-import type { ConfigSelectValue } from '../../../src/shared/transcript';
 import type { SessionState } from '../store';
-import { useStore } from './common';
-import { choicesWithCurrent, optionLabel, pickerPlan, type SelectOption } from './sessionPickerPlan';
-
-/** A select's choices, in the agent's groups. */
-function Choices({ option }: { option: SelectOption }) {
-  const choices = choicesWithCurrent<ConfigSelectValue>(option.options, option.currentValue, (c) => c.value, (value) => ({ value, name: value || 'None' }));
-  const byGroup = new Map<string, ConfigSelectValue[]>();
-  for (const c of choices) {
-    const g = c.group ?? '';
-    byGroup.set(g, [...(byGroup.get(g) ?? []), c]);
-  }
-  return (
-    <>
-      {[...byGroup].map(([g, list]) => {
-        const options = list.map((c) => (
-          <option key={c.value} value={c.value} title={c.description}>
-            {c.name || c.value}
-          </option>
-        ));
-        return g ? (
-          <optgroup key={g} label={g}>
-            {options}
-          </optgroup>
-        ) : (
-          options
-        );
-      })}
-    </>
-  );
-}
+import { useStore } from './storeHooks';
+import { Picker, type PickerChoices } from './Picker';
+import { optionLabel, pickerPlan, type SelectOption } from './sessionPickerPlan';
 
 /** Mode, Model and the session's other config options, each choice once (see sessionPickerPlan.ts). */
 export function SessionPickers({ session }: { session: SessionState }) {
@@ -38,49 +10,35 @@ export function SessionPickers({ session }: { session: SessionState }) {
   const sessionId = session.view.sessionId;
   const plan = pickerPlan(t);
   const setOption = (configId: string, value: string | boolean) => store.post({ type: 'setConfigOption', sessionId, configId, value });
-  const value = (e: Event) => (e.currentTarget as HTMLSelectElement).value;
+  const fromOption = (o: SelectOption, title = o.description): PickerChoices => ({ current: o.currentValue, choices: o.options, title, onPick: (v) => setOption(o.id, v) });
   const describe = (o: SelectOption) => [optionLabel(o), o.description].filter(Boolean).join(': ');
   const modes = t.modes && plan.legacyModes ? t.modes : undefined;
   const models = t.models && plan.legacyModels ? t.models : undefined;
+  const mode: PickerChoices | undefined = plan.mode
+    ? fromOption(plan.mode, describe(plan.mode))
+    : modes && {
+        current: modes.currentModeId,
+        choices: modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+        onPick: (modeId) => store.post({ type: 'setMode', sessionId, modeId }),
+      };
+  const model: PickerChoices | undefined = plan.model
+    ? fromOption(plan.model, describe(plan.model))
+    : models && {
+        current: models.currentModelId,
+        choices: models.availableModels.map((m) => ({ value: m.modelId, name: m.name, description: m.description })),
+        onPick: (modelId) => store.post({ type: 'setModel', sessionId, modelId }),
+      };
   return (
     <div class="pickers">
-      {plan.mode && (
-        <select aria-label="Mode" title={describe(plan.mode)} value={plan.mode.currentValue} onChange={(e) => setOption(plan.mode!.id, value(e))}>
-          <Choices option={plan.mode} />
-        </select>
-      )}
-      {modes && (
-        <select aria-label="Mode" value={modes.currentModeId} onChange={(e) => store.post({ type: 'setMode', sessionId, modeId: value(e) })}>
-          {choicesWithCurrent(modes.availableModes, modes.currentModeId, (m) => m.id, (id) => ({ id, name: id || 'None' })).map((m) => (
-            <option key={m.id} value={m.id} title={m.description}>
-              {m.name || m.id}
-            </option>
-          ))}
-        </select>
-      )}
-      {plan.model && (
-        <select aria-label="Model" title={describe(plan.model)} value={plan.model.currentValue} onChange={(e) => setOption(plan.model!.id, value(e))}>
-          <Choices option={plan.model} />
-        </select>
-      )}
-      {models && (
-        <select aria-label="Model" value={models.currentModelId} onChange={(e) => store.post({ type: 'setModel', sessionId, modelId: value(e) })}>
-          {choicesWithCurrent(models.availableModels, models.currentModelId, (m) => m.modelId, (modelId) => ({ modelId, name: modelId || 'None' })).map((m) => (
-            <option key={m.modelId} value={m.modelId} title={m.description}>
-              {m.name || m.modelId}
-            </option>
-          ))}
-        </select>
-      )}
+      {mode && <Picker label="Mode" {...mode} />}
+      {model && <Picker label="Model" {...model} />}
       {plan.others.map((o) =>
         o.kind === 'select' ? (
           <span key={o.id} class="picker">
             <span class="picker-label" aria-hidden="true">
               {optionLabel(o)}
             </span>
-            <select aria-label={optionLabel(o)} title={o.description} value={o.currentValue} onChange={(e) => setOption(o.id, value(e))}>
-              <Choices option={o} />
-            </select>
+            <Picker label={optionLabel(o)} {...fromOption(o)} />
           </span>
         ) : (
           <label key={o.id} class="checkbox" title={o.description}>

@@ -1,5 +1,5 @@
 import type { SessionState } from '../store';
-import { Icon } from './common';
+import { Icon } from './Icon';
 
 /**
  * While a turn runs in a session whose agent steers: what Enter does (`switchboard.enterWhileRunning`).

@@ -1,6 +1,6 @@
 // The inline editor a session title is renamed in (a tab's and the header's).
 import { useState } from 'preact/hooks';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 
 /** Longest title a rename accepts (the host checks it again). */
 const MAX_TITLE = 200;

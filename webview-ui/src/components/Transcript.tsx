@@ -3,6 +3,7 @@ import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { useTranscriptFind } from '../find/useTranscriptFind';
 import type { SessionState } from '../store';
+import { sizeClass } from '../virtual/sizeClass';
 import { useVirtualList } from '../virtual/useVirtualList';
 import { useStore } from './common';
 import { ElicitationCard } from './Elicitation';
@@ -43,11 +44,12 @@ export function Transcript({ session }: { session: SessionState }) {
   const store = useStore();
   const ref = useRef<HTMLDivElement>(null);
   const area = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
+  const after = useRef<HTMLDivElement>(null);
   const { view, transcript } = session;
   const items = transcript.items;
   const ids = useMemo(() => items.map((i) => i.id), [items]);
-  const list = useVirtualList(view.sessionId, ids, ref, area, content);
+  const classes = useMemo(() => items.map(sizeClass), [items]);
+  const list = useVirtualList(view.sessionId, ids, classes, ref, area, after);
   const find = useTranscriptFind(items, list, ref, area);
   const rendered = items.slice(list.range.start, list.range.end);
   const { inCard, standalone } = placePermissions(view.permissions, rendered);
@@ -97,30 +99,32 @@ export function Transcript({ session }: { session: SessionState }) {
         onScroll={list.onScroll}
         onClick={onClick}
       >
-        <div class="transcript-content" ref={content}>
+        <div class="transcript-content">
           {items.length === 0 && !view.loading && <div class="empty-transcript muted">Ask the agent anything. Type @ to mention files, / for commands.</div>}
           {/* Items scrolled into the DOM are old news: only at the end are additions announced. */}
           <div class="virtual-items" ref={area} aria-live={list.stuck ? undefined : 'off'}>
             <div class="virtual-spacer" style={{ height: `${list.padTop}px` }} aria-hidden="true" />
             {rendered.map((item) => (
-              <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id}>
+              <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id} data-size-class={sizeClass(item)}>
                 <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
               </div>
             ))}
             <div class="virtual-spacer" style={{ height: `${list.padBottom}px` }} aria-hidden="true" />
           </div>
-          {view.loading && <div class="muted">Loading session…</div>}
-          {view.turn !== 'idle' && (
-            <div class="working muted" aria-hidden="true">
-              <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
-            </div>
-          )}
-          {standalone.map((p) => (
-            <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
-          ))}
-          {view.elicitations.map((el) => (
-            <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
-          ))}
+          <div class="transcript-after" ref={after}>
+            {view.loading && <div class="muted">Loading session…</div>}
+            {view.turn !== 'idle' && (
+              <div class="working muted" aria-hidden="true">
+                <span class="codicon codicon-loading codicon-modifier-spin" /> {view.turn === 'cancelling' ? 'Stopping…' : 'Working…'}
+              </div>
+            )}
+            {standalone.map((p) => (
+              <PermissionCard key={p.requestId} request={p} sessionId={view.sessionId} />
+            ))}
+            {view.elicitations.map((el) => (
+              <ElicitationCard key={el.requestId} request={el} sessionId={view.sessionId} />
+            ))}
+          </div>
         </div>
       </div>
       <div class="visually-hidden" role="status">

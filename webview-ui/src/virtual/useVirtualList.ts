@@ -2,12 +2,19 @@
 // that stand for the rest. Heights come from a ResizeObserver on each rendered item (and one measurement
 // when it mounts); what the user looks at stays put when items above it change size (an anchor item and
 // the viewport's offset from it, restored after every render); stuck to the bottom, it follows the end.
+// Scrolled fast (more than a viewport in one step: nothing the last frame showed is on screen), it renders the viewport alone, without the
+// items beyond it, and widens to them again over the frames after the scrolling stops: what a frame
+// mounts is what the user sees.
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { type ItemRange, ItemLayout } from './itemLayout';
+import { type ItemRange, ItemLayout, OVERSCAN } from './itemLayout';
 
 /** Closer than this to the bottom, the list follows new content. */
 const STICK_DISTANCE = 48;
+/** A scroll step longer than this many viewports is fast scrolling. */
+const FAST_STEP = 1;
+/** Frames over which the overscan grows back after fast scrolling stops. */
+const WIDEN_FRAMES = 4;
 
 interface Anchor {
   id: string;
@@ -28,6 +35,14 @@ interface ListState {
   restorePending: boolean;
   /** The scroll position last seen or set: a restore that would not move it touches no layout. */
   scrollTop: number;
+  /** How far beyond the viewport items are rendered now (px): 0 while scrolling fast. */
+  overscan: number;
+  /** A fast scroll happened since the last widening frame. */
+  scrolled: boolean;
+  /** The animation frame that widens the overscan again, while one is requested. */
+  widenFrame?: number;
+  /** The animation frame that renders the items a measurement asked for, while one is requested. */
+  correctFrame?: number;
 }
 
 export interface VirtualList {
@@ -56,46 +71,66 @@ function blockSize(e: ResizeObserverEntry): number {
 
 /**
  * `scroller`: the scrolling element; `area`: the element whose children are the rendered items (each with
- * `data-item-id`), preceded by the top spacer; `content`: everything scrolled (items and what follows them).
- * `key` names the list (a session): another key starts a new list.
+ * `data-item-id`), preceded by the top spacer; `after`: what follows the items (observed, so the end is
+ * followed when it grows; not the whole content, whose size the spacers change inside the observer's
+ * callback: the browser would report that as a loop it cut short).
+ * `key` names the list (a session): another key starts a new list. `classes`: each item's size class
+ * (sizeClass.ts), whose measured heights estimate it until it is rendered; the rendered items carry it as
+ * `data-size-class`.
  */
-export function useVirtualList(key: string, ids: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>): VirtualList {
+export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
-  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1 }), [key]);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false }), [key]);
   const { layout } = state;
-  layout.setIds(ids);
+  layout.setIds(ids, classes);
 
   // Reading offsetTop forces a layout where the DOM changed: read once, then refreshed by the ResizeObserver.
   const areaTop = () => (state.areaTop ??= area.current?.offsetTop ?? 0);
   const anchorIndex = (): number => (state.anchor ? layout.indexOf(state.anchor.id) : -1);
   const wanted = (): ItemRange => {
-    if (state.stick) return layout.bottomRange(state.viewport);
+    if (state.stick) return layout.bottomRange(state.viewport, state.overscan);
     const i = anchorIndex();
-    if (i >= 0 && state.anchor) return layout.range(layout.top(i) + state.anchor.offset, state.viewport);
-    return layout.range((scroller.current?.scrollTop ?? 0) - areaTop(), state.viewport);
+    if (i >= 0 && state.anchor) return layout.range(layout.top(i) + state.anchor.offset, state.viewport, state.overscan);
+    return layout.range((scroller.current?.scrollTop ?? 0) - areaTop(), state.viewport, state.overscan);
   };
 
-  /** Puts the scroll position where the state says: the end, or the anchor where it was. */
-  const restore = (): void => {
+  /**
+   * Puts the scroll position where the state says: the end, or the anchor where it was. Unless `asked`
+   * (a reveal, a new list), a position scrolled to since the anchor was taken wins: its scroll event,
+   * still to come, takes the new anchor.
+   */
+  const restore = (asked = false): void => {
     const el = scroller.current;
     if (!el) return;
     if (state.stick) {
       const end = el.scrollHeight - el.clientHeight;
       if (Math.abs(el.scrollTop - end) >= 1) el.scrollTop = end;
+      state.scrollTop = el.scrollTop;
       return;
     }
     const i = anchorIndex();
     if (i < 0 || !state.anchor) return;
     const want = areaTop() + layout.top(i) + state.anchor.offset;
     if (Math.abs(state.scrollTop - want) < 1) return;
+    if (!asked && state.scrollTop >= 0 && Math.abs(el.scrollTop - state.scrollTop) >= 1) return;
     el.scrollTop = want;
-    state.scrollTop = want;
+    state.scrollTop = el.scrollTop;
+  };
+
+  /** Whether the rendered items cover the viewport (by the heights known now). */
+  const covered = (r: ItemRange): boolean => {
+    const h = state.viewport || 1;
+    const i = anchorIndex();
+    const y = state.stick ? layout.total() - h : i >= 0 && state.anchor ? layout.top(i) + state.anchor.offset : state.scrollTop - areaTop();
+    return layout.top(r.start) <= Math.max(0, y) && layout.top(r.end) >= Math.min(layout.total(), y + h);
   };
 
   /**
    * After new heights: the spacers take them at once (not on the next render, which a browser may paint
-   * after this frame), the position is restored, and the items render again if others are wanted now.
+   * after this frame), the position is restored, and the items render again if others are wanted: at
+   * once where the viewport would show a gap, else at the next frame (items mounted inside the observer's
+   * callback are measured only in a second round of its loop, which the browser cuts short).
    */
   const relayout = (): void => {
     const box = area.current;
@@ -108,13 +143,19 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     }
     restore();
     const next = wanted();
-    if (next.start !== r.start || next.end !== r.end) rerender();
+    if (next.start === r.start && next.end === r.end) return;
+    if (!covered(r) || typeof requestAnimationFrame !== 'function') rerender();
+    else
+      state.correctFrame ??= requestAnimationFrame(() => {
+        state.correctFrame = undefined;
+        rerender();
+      });
   };
 
   const observer = useRef<ResizeObserver | undefined>(undefined);
   useLayoutEffect(() => {
     const el = scroller.current;
-    const inner = content.current;
+    const inner = after.current;
     if (!el || !inner || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver((entries) => {
       let changed = false;
@@ -131,8 +172,8 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
           }
           continue;
         }
-        const id = (e.target as HTMLElement).dataset?.itemId;
-        if (id !== undefined) changed = layout.measure(id, blockSize(e)) || changed;
+        const data = (e.target as HTMLElement).dataset;
+        if (data?.itemId !== undefined) changed = layout.measure(data.itemId, blockSize(e), data.sizeClass) || changed;
       }
       if (changed) relayout();
       else restore();
@@ -144,8 +185,24 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
       ro.disconnect();
       observer.current = undefined;
       state.observed.clear();
+      if (state.widenFrame !== undefined) cancelAnimationFrame(state.widenFrame);
+      if (state.correctFrame !== undefined) cancelAnimationFrame(state.correctFrame);
+      state.widenFrame = undefined;
+      state.correctFrame = undefined;
     };
   }, [state]);
+
+  /** Each frame without a fast scroll step grows the overscan back by a part, until it is whole. */
+  const widen = (): void => {
+    state.widenFrame = undefined;
+    if (state.scrolled) state.scrolled = false;
+    else {
+      state.overscan = Math.min(OVERSCAN, state.overscan + OVERSCAN / WIDEN_FRAMES);
+      const next = wanted();
+      if (next.start !== state.rendered.start || next.end !== state.rendered.end) rerender();
+    }
+    if (state.overscan < OVERSCAN) state.widenFrame = requestAnimationFrame(widen);
+  };
 
   const range = wanted();
   // After a render: observe the items that mounted (the observer's first report, before this frame is
@@ -168,7 +225,7 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     }
     if (state.restorePending || !ro) {
       state.restorePending = false;
-      restore();
+      restore(true);
     }
   });
 
@@ -181,6 +238,12 @@ export function useVirtualList(key: string, ids: readonly string[], scroller: Re
     onScroll() {
       const el = scroller.current;
       if (!el) return;
+      const step = Math.abs(el.scrollTop - state.scrollTop);
+      if (state.scrollTop >= 0 && step > FAST_STEP * (state.viewport || el.clientHeight) && typeof requestAnimationFrame === 'function') {
+        state.overscan = 0;
+        state.scrolled = true;
+        state.widenFrame ??= requestAnimationFrame(widen);
+      }
       state.scrollTop = el.scrollTop;
       state.stick = el.scrollHeight - state.scrollTop - (state.viewport || el.clientHeight) < STICK_DISTANCE;
       if (state.stick) state.anchor = undefined;

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { agentSupports, composerCapabilities, listedSessionActions, OPTIONAL_METHODS, type OptionalMethod } from '../../../src/acp/connection/agentFeatures';
-import { InitializeResultSchema } from '../../../src/acp/schema/agentResponses';
+import { agentSupports, composerCapabilities, listedSessionActions, OPTIONAL_METHODS, type OptionalMethod } from '../../../../src/acp/connection/agentFeatures';
+import { InitializeResultSchema } from '../../../../src/acp/schema/agentResponses';
 
 const capsOf = (agentCapabilities: unknown, _meta?: unknown) => InitializeResultSchema.parse({ protocolVersion: 1, agentCapabilities, _meta }).agentCapabilities;
 

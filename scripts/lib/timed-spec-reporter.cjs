@@ -1,0 +1,45 @@
+// Mocha's spec reporter, followed by the run's slowest test files (wall time from their first suite's start
+// to their last suite's end, so before/after hooks such as opening a workbench count) and slowest tests, so
+// a CI log says where the time went. The host and e2e tiers use it.
+const Mocha = require('mocha');
+
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END, EVENT_RUN_END } = Mocha.Runner.constants;
+const SHOWN = 12;
+
+class TimedSpecReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    /** file -> { start, end } in ms since the epoch */
+    const files = new Map();
+    const tests = [];
+    runner.on(EVENT_SUITE_BEGIN, (suite) => {
+      if (suite.file && !files.has(suite.file)) files.set(suite.file, { start: Date.now(), end: Date.now() });
+    });
+    runner.on(EVENT_SUITE_END, (suite) => {
+      const f = suite.file && files.get(suite.file);
+      if (f) f.end = Date.now();
+    });
+    runner.on(EVENT_TEST_END, (test) => {
+      if (typeof test.duration === 'number') tests.push({ title: test.fullTitle(), ms: test.duration });
+    });
+    // After the spec reporter's own epilogue (registered first, in the constructor of Base).
+    runner.once(EVENT_RUN_END, () => {
+      const log = Mocha.reporters.Base.consoleLog;
+      const secs = (ms) => `${(ms / 1000).toFixed(1).padStart(6)} s`;
+      const byFile = [...files].map(([file, f]) => ({ file: shortPath(file), ms: f.end - f.start })).sort((a, b) => b.ms - a.ms);
+      log(`  slowest files (of ${byFile.length}; hooks included):`);
+      for (const f of byFile.slice(0, SHOWN)) log(`  ${secs(f.ms)}  ${f.file}`);
+      log(`  slowest tests (of ${tests.length}):`);
+      for (const t of tests.sort((a, b) => b.ms - a.ms).slice(0, SHOWN)) log(`  ${secs(t.ms)}  ${t.title}`);
+      log('');
+    });
+  }
+}
+
+/** The path from `out/` on (the compiled tests' folder), or the whole path. */
+function shortPath(file) {
+  const i = file.lastIndexOf('/out/');
+  return i >= 0 ? file.slice(i + 5) : file;
+}
+
+module.exports = TimedSpecReporter;
