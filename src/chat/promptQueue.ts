@@ -38,6 +38,8 @@ export class PromptQueue {
   private readonly inFlight = new Set<string>();
   /** Messages waiting for their agent's sign-in, oldest first. */
   private signInWaits: SignInWait[] = [];
+  /** Sign-ins per agent so far: a turn that stopped for sign-in while the user signed in goes again at once. */
+  private readonly signIns = new Map<string, number>();
   private seq = 0;
 
   constructor(private readonly chat: PromptQueueOptions) {}
@@ -106,6 +108,7 @@ export class PromptQueue {
 
   /** The user signed in to the agent: its waiting messages go, each in its session (opened now if need be). */
   signedIn(agentId: string): void {
+    this.signIns.set(agentId, (this.signIns.get(agentId) ?? 0) + 1);
     const ready = this.signInWaits.filter((w) => w.agentId === agentId);
     this.signInWaits = this.signInWaits.filter((w) => w.agentId !== agentId);
     for (const wait of ready) {
@@ -136,6 +139,9 @@ export class PromptQueue {
   private dispatch(sessionId: string, prompt: ComposerPrompt, shownAlready: boolean): void {
     this.signInWaits = this.signInWaits.filter((w) => w.tabId !== sessionId);
     this.inFlight.add(sessionId);
+    const agentId = this.chat.agentOf(sessionId);
+    const signInsBefore = agentId === undefined ? 0 : (this.signIns.get(agentId) ?? 0);
+    let signedInMeanwhile = false;
     let turn: Promise<PromptOutcome>;
     try {
       turn = Promise.resolve(this.chat.send(sessionId, prompt, shownAlready));
@@ -144,13 +150,15 @@ export class PromptQueue {
     }
     turn
       .then((outcome) => {
-        const agentId = this.chat.agentOf(sessionId);
-        if (outcome.signInRequired && agentId !== undefined) this.signInWaits.push({ agentId, tabId: sessionId, prompt, shown: outcome.shown });
+        if (!outcome.signInRequired || agentId === undefined) return;
+        this.signInWaits.push({ agentId, tabId: sessionId, prompt, shown: outcome.shown });
+        signedInMeanwhile = (this.signIns.get(agentId) ?? 0) !== signInsBefore;
       })
       .catch((e: unknown) => this.chat.reportError('Sending the message failed', e))
       .finally(() => {
         this.inFlight.delete(sessionId);
-        this.drain(sessionId);
+        if (signedInMeanwhile && agentId !== undefined) this.signedIn(agentId);
+        else this.drain(sessionId);
       });
   }
 }

@@ -45,6 +45,17 @@ describe('chat: messages waiting for sign-in', () => {
     assert.equal(sent().length, 2, 'sent once: the wait is over');
   });
 
+  it('a sign-in while the refused turn was still ending sends the message again at once', async () => {
+    const { backend, ctl, sent, endTurn } = setup();
+    backend.outcomes.push(signInRequired);
+    ctl.handleMessage({ type: 'prompt', sessionId: 's1', prompt: text('hello') });
+    await tick();
+    backend.em.emit('signIn', 'A');
+    await endTurn();
+    await tick();
+    assert.deepEqual(sent(), ['s1:hello', 's1:hello:shownAlready']);
+  });
+
   it('a newer message in the session replaces the one waiting: only the latest is sent', async () => {
     const { backend, ctl, sent, endTurn } = setup();
     backend.outcomes.push(signInRequired, signInRequired);
