@@ -46,6 +46,7 @@ export type * from './schema/agentRequests';
 export type { AgentAuthStatus } from './schema/authStatus';
 export type { ListProvidersResult, LlmProtocol, ProviderCurrentConfig, ProviderInfo, SetProviderParams } from './schema/providers';
 export { TranscriptState } from './session/transcriptState';
+export type { SessionRoute } from './connection/subagentRoutes';
 export type { SteerOutcome, SteerResult } from './schema/steering';
 export { toolCallFromRequest } from './session/toolCalls';
 export type * from './protocolTypes';

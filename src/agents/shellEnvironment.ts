@@ -95,21 +95,6 @@ export async function readLoginShellEnvironment(options: LoginShellOptions = {})
   return { env, source: 'login-shell' };
 }
 
-/**
- * Memoises `readLoginShellEnvironment`: the shell runs once per cache (per window), and concurrent
- * callers share one run.
- */
-export class LoginShellEnvironmentCache {
-  private pending: Promise<LoginShellEnvironment> | undefined;
-
-  constructor(private readonly options: LoginShellOptions = {}) {}
-
-  get(): Promise<LoginShellEnvironment> {
-    this.pending ??= readLoginShellEnvironment(this.options);
-    return this.pending;
-  }
-}
-
 /** Flags that make the shell read the user's login and interactive rc files, then run `command`. */
 export function shellArguments(shell: string, command: string): string[] {
   const name = path.basename(shell).replace(/\.exe$/i, '');

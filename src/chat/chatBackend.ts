@@ -14,7 +14,7 @@ import type {
   TerminalSnapshot,
 } from '../shared/chatState';
 import type { CheckpointAction, CheckpointView } from '../shared/checkpoints';
-import type { ComposerPrompt, PermissionAnswer } from '../shared/messages';
+import type { ComposerPrompt, PermissionAnswer, ResourceContent } from '../shared/messages';
 import type { Transcript } from '../shared/transcript';
 import type { TranscriptOp } from '../shared/transcriptOps';
 import type { SteerOutcome } from '../acp';
@@ -62,7 +62,8 @@ export interface HostUi {
   /** Opens only http(s)/mailto via openExternal (VS Code confirms) or a workspace file. */
   openLink(href: string): Promise<void>;
   openLocation(path: string, line?: number): Promise<void>;
-  openResource(uri: string): Promise<void>;
+  /** A chip's resource; with `content` (a chip's kind, lines or text) the host's switchboard.openMention opens it. */
+  openResource(uri: string, content?: ResourceContent): Promise<void>;
   showProtocolLog(): Promise<void>;
   /** Opens the ACP Registry list (switchboard.addAgentFromRegistry). */
   addAgentFromRegistry(): Promise<void>;
@@ -93,6 +94,8 @@ export interface ChatSession {
   steer(prompt: ComposerPrompt): Promise<SteerAnswer>;
   /** session/cancel; the turn shows cancelling and pending permissions are answered cancelled. */
   cancel(): void;
+  /** session/cancel on a child session (subagent) nested in this one, where the agent allows it; the turn goes on. */
+  cancelSubagent(subagentSessionId: string): Promise<void>;
   setMode(modeId: string): Promise<void>;
   /** Legacy `session/set_model`. */
   setModel(modelId: string): Promise<void>;

@@ -75,16 +75,22 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
       const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
       await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
     },
-    async openResource(uriText) {
-      let uri: vscode.Uri;
+    async openResource(uriText, content) {
+      let uri: vscode.Uri | undefined;
       try {
         uri = vscode.Uri.parse(uriText, true);
       } catch {
+        uri = undefined;
+      }
+      if (uri && EXTERNAL_SCHEMES.has(uri.scheme)) return ui.openLink(uriText);
+      if (uri && (uri.scheme === 'command' || uri.scheme === 'javascript' || uri.scheme === 'data')) return;
+      // A chip with lines, a kind or text of its own (a selection, a problem, a change, a terminal's output, a session).
+      if (uri?.fragment || content?.kind || content?.range || content?.text !== undefined) {
+        await vscode.commands.executeCommand('switchboard.openMention', { uri: uriText, ...content });
         return;
       }
+      if (!uri) return;
       if (uri.scheme === 'file') return ui.openLocation(uri.fsPath);
-      if (EXTERNAL_SCHEMES.has(uri.scheme)) return ui.openLink(uriText);
-      if (uri.scheme === 'command' || uri.scheme === 'javascript' || uri.scheme === 'data') return;
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: true });
     },

@@ -65,6 +65,7 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     },
     steer: (m) => deps.isOpen(m.sessionId) && steerMessage(session(m.sessionId), queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),
     cancel: (m) => sessions.get(m.sessionId)?.cancel(),
+    cancelSubagent: (m) => sessions.get(m.sessionId)?.cancelSubagent(m.subagentSessionId),
     queueEdit: (m) => queue.edit(m.sessionId, m.queueId, m.text),
     queueRemove: (m) => queue.remove(m.sessionId, m.queueId),
     queueSendNow: (m) => queue.sendNow(m.sessionId, m.queueId),
@@ -102,7 +103,7 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     openCode: (m) => ui.openInEditor(m.code, m.language),
     openLink: (m) => ui.openLink(m.href),
     openLocation: (m) => ui.openLocation(m.path, m.line),
-    openResource: (m) => ui.openResource(m.uri),
+    openResource: ({ type: _, uri, ...content }) => ui.openResource(uri, content),
     openDiff: (m) => files.openDiff(m.sessionId, m.toolCallId, m.path),
     openTerminal: (m) => backend.terminals.reveal(m.sessionId, m.terminalId),
     // A failure is said on the plan's card (the reply), not in a notification.

@@ -81,3 +81,6 @@ export type PermissionAnswer = { optionId: string } | { cancelled: true };
 
 /** Messages the webview sends to the host (the schema in ./webviewMessageSchema is their one definition). */
 export type WebviewToHostMessage = z.output<typeof webviewToHostSchema>;
+
+/** What a chip knows beside its URI (its kind, lines, the text it carries), sent with `openResource`. */
+export type ResourceContent = Omit<Extract<WebviewToHostMessage, { type: 'openResource' }>, 'type' | 'uri'>;

@@ -175,7 +175,11 @@ export type TranscriptItem =
       summary: TranscriptContent[];
       error?: string;
     }
-  | { kind: 'subagent'; id: string; sessionId: string; title?: string; raw: unknown }
+  /**
+   * A child session the agent runs for this one (unstable subagents), nested where it was announced: its
+   * labels, work state and the child's own transcript, reduced by the same reducer (its ops arrive as `nest`).
+   */
+  | SubagentItem
   /** A message sent to or received from another session (unstable `session_message`). */
   | { kind: 'session_message'; id: string; messageId: string; senderSessionId?: string; recipientSessionId?: string; content: TranscriptContent[] }
   | {
@@ -190,6 +194,38 @@ export type TranscriptItem =
   | { kind: 'error'; id: string; message: string; detail?: string }
   /** An update Switchboard does not understand, kept with its raw JSON. */
   | { kind: 'unsupported'; id: string; updateType: string; raw: unknown };
+
+/**
+ * A child session's current work: `running`, `idle` (with why its work stopped and its usage),
+ * `requires_action` (it waits for the user), `unknown`, or a state a newer agent names.
+ */
+export interface SubagentWorkState {
+  state: 'running' | 'idle' | 'requires_action' | 'unknown' | string;
+  stopReason?: StopReason | 'error';
+  /** The failure's message, when the work stopped with `error`. */
+  error?: string;
+  usage?: TurnUsage;
+}
+
+export interface SubagentItem {
+  kind: 'subagent';
+  id: string;
+  /** The child's own session id. */
+  sessionId: string;
+  title?: string;
+  description?: string;
+  cwd?: string;
+  additionalDirectories?: string[];
+  state?: SubagentWorkState;
+  /** The agent lets the client cancel the child's current work (`capabilities.cancel`). */
+  cancellable?: true;
+  /** The tool call that started the child, when the agent names it (claude-agent-acp: the Task call's id). */
+  toolCallId?: string;
+  /** Updates came for a child the agent never announced ("Unknown subagent"). */
+  unannounced?: true;
+  /** The child's own messages, tool calls and messages between sessions. */
+  transcript: Transcript;
+}
 
 export interface Transcript {
   sessionId: string;

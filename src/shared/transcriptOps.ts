@@ -15,6 +15,8 @@ export type TranscriptOp =
   | { op: 'appendText'; index: number; id: string; contentIndex: number; text: string }
   /** The item at `index` removed (plan_removed). */
   | { op: 'remove'; index: number; id: string }
+  /** `ops` applied to the transcript of the subagent item at `index` (a child session's own changes). */
+  | { op: 'nest'; index: number; id: string; ops: TranscriptOp[] }
   /** Transcript-level fields set (`meta`) or removed (`cleared`). */
   | { op: 'meta'; meta: Partial<TranscriptMeta>; cleared?: (keyof TranscriptMeta)[] };
 
@@ -64,6 +66,12 @@ export function applyTranscriptOps(t: Transcript, ops: readonly TranscriptOp[]):
         else if (block.type === 'text') content[op.contentIndex] = { type: 'text', text: block.text + op.text } satisfies TranscriptContent;
         else throw new Error('appendText to a non-text block');
         own()[op.index] = { ...item, content };
+        break;
+      }
+      case 'nest': {
+        const item = items[op.index];
+        if (!item || item.id !== op.id || item.kind !== 'subagent') throw drift(op);
+        own()[op.index] = { ...item, transcript: applyTranscriptOps(item.transcript, op.ops) };
         break;
       }
       case 'meta':

@@ -78,6 +78,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Into the running turn where the agent steers, else like `prompt`. */
   message('steer', { sessionId: id, prompt: composerPromptSchema }),
   message('cancel', { sessionId: id }),
+  /** Cancel one subagent's work (`session/cancel` on the child session); the parent's turn goes on. */
+  message('cancelSubagent', { sessionId: id, subagentSessionId: id }),
   message('queueEdit', { sessionId: id, queueId: id, text }),
   message('queueRemove', { sessionId: id, queueId: id }),
   /** Cancel the running turn and send this queued message right after. */
@@ -110,7 +112,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** A link in agent output. The host only opens http(s)/mailto (via openExternal, which confirms) or workspace files. */
   message('openLink', { href: stringUpTo(10_000) }),
   message('openLocation', { path: stringUpTo(10_000), line: z.optional(z.int()) }),
-  message('openResource', { uri: stringUpTo(10_000) }),
+  // A chip: what it names, and for one that carries text, the text (opened read-only).
+  message('openResource', {
+    uri: stringUpTo(10_000),
+    kind: z.optional(mention.shape.kind),
+    range: z.optional(mention.shape.range),
+    text: z.optional(text),
+    mimeType: z.optional(stringUpTo(200)),
+  }),
   message('openDiff', { sessionId: id, toolCallId: id, path: stringUpTo(10_000) }),
   /**
    * A file plan card's "Open plan": the host opens the file the agent named for that plan in the transcript;

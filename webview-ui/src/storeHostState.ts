@@ -4,7 +4,7 @@
 import type { AgentView, HistoryItem, SessionView, StartingSession, TerminalSnapshot } from '../../src/shared/chatState';
 import type { HostToWebviewMessage } from '../../src/shared/messages';
 import { MAX_TOOL_OUTPUT, type Transcript } from '../../src/shared/transcript';
-import { applyTranscriptOps } from '../../src/shared/transcriptOps';
+import { applyTranscriptOps, type TranscriptOp } from '../../src/shared/transcriptOps';
 import { streamKey, textStreams } from './textStreams';
 
 export interface SessionState {
@@ -85,7 +85,14 @@ export class HostStateReducer {
         const expected = (this.seqs.get(m.sessionId) ?? -1) + 1;
         if (m.seq !== expected) throw new Error(`ops ${m.seq} for ${m.sessionId}, expected ${expected}`);
         this.seqs.set(m.sessionId, m.seq);
-        for (const op of m.ops) if (op.op === 'appendText') textStreams.append(streamKey(m.sessionId, op.id, op.contentIndex), op.text);
+        // Streamed text, a subagent's (inside `nest` ops, with ids unique in the chat) as the session's own.
+        const stream = (ops: readonly TranscriptOp[]): void => {
+          for (const op of ops) {
+            if (op.op === 'appendText') textStreams.append(streamKey(m.sessionId, op.id, op.contentIndex), op.text);
+            else if (op.op === 'nest') stream(op.ops);
+          }
+        };
+        stream(m.ops);
         setSession(s, m.sessionId, { view: cur.view, transcript: applyTranscriptOps(cur.transcript, m.ops) });
         return s;
       }

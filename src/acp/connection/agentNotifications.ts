@@ -9,6 +9,7 @@ import { CompleteElicitationParamsSchema, type CompleteElicitationParams } from 
 import { parseSessionNotification, summarizeIssues, type SessionNotification } from '../schema/sessionUpdate';
 import type { Disposable } from './handlers';
 import type { RpcChannel } from './rpcChannel';
+import type { SubagentRoutes } from './subagentRoutes';
 
 export type SessionUpdateListener = (notification: SessionNotification) => void;
 
@@ -42,7 +43,12 @@ export class AgentNotifications {
   readonly authStatus: Listeners<AgentAuthStatus>;
   private readonly unsupportedLogged = new Set<string>();
 
-  constructor(channel: RpcChannel, private readonly logger: Logger) {
+  constructor(
+    channel: RpcChannel,
+    private readonly logger: Logger,
+    /** Announced by `subagent_update`s; each update is tagged with the route of its session. */
+    private readonly subagents: SubagentRoutes,
+  ) {
     this.updates = new Listeners('session/update', logger);
     this.elicitationsComplete = new Listeners('elicitation/complete', logger);
     this.authStatus = new Listeners('auth status', logger);
@@ -59,6 +65,8 @@ export class AgentNotifications {
       return;
     }
     const update = notification.update;
+    if (update.sessionUpdate === 'subagent_update') this.subagents.announce(notification.sessionId, update.sessionId);
+    notification.route = this.subagents.routeOf(notification.sessionId);
     if (update.sessionUpdate === '$unsupported' && !this.unsupportedLogged.has(update.updateType) && this.unsupportedLogged.size < MAX_UNSUPPORTED_LOGGED) {
       this.unsupportedLogged.add(update.updateType);
       this.logger.warn(`A session/update "${update.updateType}" was not understood (${update.reason}); shown as unsupported (later ones of this type are not logged)`);

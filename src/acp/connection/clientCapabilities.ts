@@ -20,13 +20,16 @@ export function clientCapabilitiesFor(
     registered.has('terminal/release');
   // `plan` is unstable (not in the SDK's stable type): the chat renders plan_update (items, markdown, and a
   // file plan as a card that opens the file) and plan_removed. Claude then sends its approved plan.
-  const capabilities: ClientCapabilities & { plan: Record<string, never> } = {
+  // `subagents` is unstable too: child sessions' updates and requests are routed to their root session's chat
+  // and shown nested there (acp/connection/subagentRoutes.ts, acp/session/subagentItems.ts).
+  const capabilities: ClientCapabilities & { plan: Record<string, never>; subagents: Record<string, never> } = {
     fs: { readTextFile: registered.has('fs/read_text_file'), writeTextFile: registered.has('fs/write_text_file') },
     terminal,
     auth: { terminal: options.terminalAuth ?? false },
     // The reducer renders these update kinds and boolean options, so say so.
     session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
     plan: {},
+    subagents: {},
   };
   if (registered.has('elicitation/create')) capabilities.elicitation = { form: {}, url: {} };
   // Zed's extension: Claude and Codex then stream the output of the shells they run themselves as

@@ -23,6 +23,7 @@ import { agentSupports, requireSupport, type OptionalMethod } from './agentFeatu
 import { AgentNotifications, type SessionUpdateListener } from './agentNotifications';
 import { withCancelGrace } from './cancelGrace';
 import { clientCapabilitiesFor } from './clientCapabilities';
+import { SESSION_OPENERS, SubagentRoutes } from './subagentRoutes';
 import {
   CLIENT_REQUEST_PARAMS,
   type ClientRequestHandlers,
@@ -74,6 +75,8 @@ export class AcpClientConnection {
   private readonly registered = new Set<ClientRequestMethod>();
   private readonly pendingPermissions = new PendingPermissions();
   private agentInfo: R.InitializeResult | undefined;
+  /** Which sessions are children of which (subagents), for routing their updates and requests. */
+  private readonly subagents = new SubagentRoutes();
 
   constructor(input: Readable, output: Writable, options: AcpClientOptions = {}) {
     this.logger = options.logger ?? silentLogger;
@@ -84,7 +87,7 @@ export class AcpClientConnection {
       maxMessageBytes: options.maxMessageBytes,
     });
     this.channel.setErrorMapper((method, error) => agentErrorFor(method, error, this.agentInfo?.authMethods ?? []));
-    this.notifications = new AgentNotifications(this.channel, this.logger);
+    this.notifications = new AgentNotifications(this.channel, this.logger, this.subagents);
   }
 
   /** Over a spawned agent: its stdout is our input, its stdin our output. */
@@ -135,12 +138,13 @@ export class AcpClientConnection {
           issues: parsed.error.issues,
         });
       }
+      const named = (parsed.data as { sessionId?: unknown }).sessionId;
+      const routed = typeof named === 'string' ? { ...context, route: this.subagents.routeOf(named) } : context;
       if (method === 'session/request_permission') {
-        const sessionId = (parsed.data as { sessionId: string }).sessionId;
         const answer: PermissionAnswerer = (scoped) => run(parsed.data, scoped);
-        return this.pendingPermissions.run(sessionId, context, answer);
+        return this.pendingPermissions.run(named as string, routed, answer);
       }
-      const result = await run(parsed.data, context);
+      const result = await run(parsed.data, routed);
       return result ?? {};
     });
     return {
@@ -326,6 +330,11 @@ export class AcpClientConnection {
     return this.call(STEERING_METHOD, params, SteerResultSchema, request);
   }
 
+  /** The child sessions (subagents) announced below `sessionId`, at any depth, deepest first. */
+  subagentsOf(sessionId: string): string[] {
+    return this.subagents.descendantsOf(sessionId);
+  }
+
   /** Ask the agent to stop the session's turn; pending permission requests get `cancelled`. */
   async cancel(sessionId: string): Promise<void> {
     this.pendingPermissions.cancel(sessionId);
@@ -346,7 +355,9 @@ export class AcpClientConnection {
   // ---- internals --------------------------------------------------------------------
 
   private async call<T extends z.ZodMiniType>(method: string, params: unknown, schema: T, options?: SendOptions): Promise<z.output<T>> {
-    const raw = await this.channel.request(method, params, options);
+    const request = this.channel.request(method, params, options);
+    const named = method === 'session/load' || method === 'session/resume' ? (params as { sessionId: string }).sessionId : undefined;
+    const raw = await (SESSION_OPENERS.has(method) ? this.subagents.opens(request, named) : request);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw new InvalidResponseError(method, parsed.error.issues);
     return parsed.data;

@@ -14,12 +14,15 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type * as z from '../../shared/zod';
 import * as S from '../schema/agentRequests';
+import type { SessionRoute } from './subagentRoutes';
 
 export interface IncomingRequestContext {
   method: string;
   requestId: string | number;
   /** Aborts when the agent sends `$/cancel_request`, the session is cancelled, or the connection closes. */
   signal: AbortSignal;
+  /** For a request naming a session: the client's own, a child below one of them (subagents), or a stranger. */
+  route?: SessionRoute;
 }
 
 export type RequestHandler<P, R> = (params: P, context: IncomingRequestContext) => R | Promise<R>;

@@ -122,7 +122,7 @@ export type SetConfigOptionResult = z.output<typeof SetConfigOptionResultSchema>
 /** Stop reasons beyond the five known ones are kept as sent (StopReason allows string). */
 /** Unstable `PromptResponse.usage` (Claude, Copilot, OpenCode send it): a count that is not a number is dropped, not fatal. */
 const tokenCount = optional(z.int().check(z.nonnegative()));
-const TurnUsageSchema = z.pipe(
+export const TurnUsageSchema = z.pipe(
   z.object({
     inputTokens: tokenCount,
     outputTokens: tokenCount,

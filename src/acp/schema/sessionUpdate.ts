@@ -7,6 +7,8 @@ import { ContentBlockSchema, ToolCallContentSchema, ToolLocationSchema } from '.
 import { lenientArray, nullable, optional, optionalLenientArray, isRecord } from './lenient';
 import { fastParseSessionUpdate } from './fastPath';
 import { ConfigOptionsSchema } from './sessionSetup';
+import { SubagentUpdateSchema } from './subagents';
+import type { SessionRoute } from '../connection/subagentRoutes';
 
 const ContentChunk = {
   content: ContentBlockSchema,
@@ -84,7 +86,7 @@ const KnownSessionUpdate = z.discriminatedUnion('sessionUpdate', [
     error: nullable(z.string()),
   }),
   z.object({ sessionUpdate: z.literal('compaction_summary_chunk'), compactionId: z.string(), content: ContentBlockSchema }),
-  z.looseObject({ sessionUpdate: z.literal('subagent_update'), sessionId: z.string(), title: optional(z.string()) }),
+  SubagentUpdateSchema,
   // Unstable inter-session messages: upserts by messageId (null clears a field, omitted keeps it).
   z.object({
     sessionUpdate: z.literal('session_message'),
@@ -110,7 +112,9 @@ export interface UnsupportedSessionUpdate {
 
 export type SessionUpdate = KnownSessionUpdate | UnsupportedSessionUpdate;
 
-export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(KnownSessionUpdate.def.options.map((o) => o.shape.sessionUpdate.def.values[0]));
+export const KNOWN_SESSION_UPDATES: ReadonlySet<string> = new Set(
+  KnownSessionUpdate.def.options.map((o) => ('shape' in o ? o.shape : o.def.in.shape).sessionUpdate.def.values[0]),
+);
 
 export function parseSessionUpdate(raw: unknown): SessionUpdate {
   return (isRecord(raw) && fastParseSessionUpdate(raw)) || parseSessionUpdateWithZod(raw);
@@ -133,6 +137,8 @@ export function parseSessionUpdateWithZod(raw: unknown): SessionUpdate {
 export interface SessionNotification {
   sessionId: string;
   update: SessionUpdate;
+  /** Whose session it is: the client's own, a child announced below one (subagents), or a stranger. */
+  route?: SessionRoute;
 }
 
 /** Returns undefined when the envelope itself is unusable (no session to attribute it to). */

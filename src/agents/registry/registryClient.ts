@@ -9,8 +9,6 @@ import { parseRegistryText, type Registry } from './registrySchema';
  * so) and a broken list on the server never replaces a good one.
  */
 
-export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
-
 export interface RegistryLoad {
   readonly url: string;
   readonly registry: Registry;

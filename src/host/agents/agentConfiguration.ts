@@ -4,9 +4,11 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeWithPresets, parseAgentSettings, parseJsonc, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
+import { mergeWithPresets, parseAgentSettings, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
 import { mergeRegistryAgents, registryDefinitions, resolveDefaultAgent, splitRegistryOverrides, type InstalledAgent } from '../../agents/registry';
 import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
+
+type Jsonc = typeof import('../../agents/parseJsonc');
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];
@@ -29,6 +31,8 @@ export class AgentConfiguration implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changeEmitter];
   private current: AgentConfigurationSnapshot;
   private lastLogged = '';
+  /** The JSONC parser, loaded in restricted mode only: there the folder's settings file is read (see read()). */
+  private jsonc: Jsonc | undefined;
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -37,6 +41,15 @@ export class AgentConfiguration implements vscode.Disposable {
   ) {
     this.current = this.read();
     this.report(this.current);
+    if (!vscode.workspace.isTrusted) {
+      void import('../../agents/parseJsonc').then(
+        (jsonc) => {
+          this.jsonc = jsonc;
+          this.refresh();
+        },
+        (error: unknown) => log.warn(`could not load the JSONC parser: ${String(error)}`),
+      );
+    }
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('switchboard.agents') || e.affectsConfiguration('switchboard.defaultAgent')) this.refresh();
@@ -107,7 +120,7 @@ export class AgentConfiguration implements vscode.Disposable {
     // settings file tells whether there was something to ignore (and so to explain).
     const ignoredUntrustedWorkspaceAgents =
       !trusted &&
-      (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || workspaceSettingsDefineAgents());
+      (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined || (this.jsonc !== undefined && workspaceSettingsDefineAgents(this.jsonc)));
     const agents = mergeRegistryAgents(mergeWithPresets([...byName.values()]), registry.agents);
     const inspectedDefault = config.inspect<string>('defaultAgent');
     const resolve = (name: unknown): string | undefined => (typeof name === 'string' && name.trim() ? resolveDefaultAgent(name.trim(), installed) : undefined);
@@ -178,7 +191,7 @@ function workspaceDefines(inspected: { workspaceValue?: unknown; workspaceFolder
   return typeof value === 'object' && value !== null && name in value;
 }
 
-function workspaceSettingsDefineAgents(): boolean {
+function workspaceSettingsDefineAgents({ parseJsonc }: Jsonc): boolean {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
     try {

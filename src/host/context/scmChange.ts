@@ -25,7 +25,13 @@ export type ChangeCapture = { mention: MentionRef } | { refused: string };
 async function gitApi(): Promise<GitApi | string> {
   const extension = vscode.extensions.getExtension('vscode.git');
   if (!extension) return 'the built-in Git extension is disabled. Enable it (Extensions: @builtin git) to add changes.';
-  const exports: unknown = extension.isActive ? extension.exports : await extension.activate();
+  // Not yet active: started here; an extension that fails to start is said, not thrown.
+  let exports: unknown;
+  try {
+    exports = extension.isActive ? extension.exports : await extension.activate();
+  } catch (error) {
+    return `the built-in Git extension could not start (${error instanceof Error ? error.message : String(error)}). See the Git output, or reload the window.`;
+  }
   if (!isGitExports(exports) || !exports.enabled) return 'Git is turned off in VS Code (the setting git.enabled). Turn it on to add changes.';
   return exports.getAPI(1);
 }

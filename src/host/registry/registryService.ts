@@ -8,8 +8,8 @@ import type { LoginShellEnvironmentCache } from '../../agents';
 import {
   DEFAULT_REGISTRY_URL,
   InstalledAgents,
-  RegistryClient,
   removeLeftovers,
+  type RegistryClient,
   type FetchLike,
   type InstalledAgent,
   type InstallStep,
@@ -21,6 +21,8 @@ import type { InstalledAgentSource } from '../agents/agentConfiguration';
 import type { RegistryInstalls } from './registryInstalls';
 
 const loadInstalls = () => import('./registryInstalls');
+/** The registry's list (its HTTP client and schema) loads when it is first read: an update check, the picker. */
+const loadClient = () => import('../../agents/registry/registryClient');
 
 export interface RegistryServiceOptions {
   /** The extension's global storage folder. */
@@ -34,7 +36,7 @@ export interface RegistryServiceOptions {
 
 export class RegistryService implements InstalledAgentSource, vscode.Disposable {
   readonly fetch: FetchLike;
-  readonly client: RegistryClient;
+  private clientLoad: Promise<RegistryClient> | undefined;
   readonly iconFolder: string;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
@@ -49,7 +51,6 @@ export class RegistryService implements InstalledAgentSource, vscode.Disposable 
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.root = path.join(options.storage, 'agents');
     this.record = new InstalledAgents(this.root);
-    this.client = new RegistryClient({ fetch: this.fetch, cacheFile: path.join(options.storage, 'registry', 'registry-cache.json') });
     this.iconFolder = path.join(options.storage, 'registry', 'icons');
     this.current = this.record.listSync();
     // Another window may install or remove agents: the record file is shared.
@@ -89,7 +90,8 @@ export class RegistryService implements InstalledAgentSource, vscode.Disposable 
   /** The registry list, logging the agents it left out. */
   async load(signal?: AbortSignal): Promise<RegistryLoad> {
     const url = this.registryUrl();
-    const load = await this.client.load(url, signal);
+    this.clientLoad ??= loadClient().then(({ RegistryClient }) => new RegistryClient({ fetch: this.fetch, cacheFile: path.join(this.options.storage, 'registry', 'registry-cache.json') }));
+    const load = await (await this.clientLoad).load(url, signal);
     for (const problem of load.problems) this.options.log.warn(`registry ${url}: ${problem}`);
     if (load.networkError) this.options.log.warn(`registry: using the copy saved ${new Date(load.fetchedAt).toISOString()}: ${load.networkError}`);
     return load;

@@ -1,12 +1,13 @@
 // Every agent->client request, routed to the editor bridge that answers it. The bridges are shared by all
 // agents, so they see agent-qualified session ids; a BridgeError becomes the JSON-RPC error the agent sees.
 import * as vscode from 'vscode';
-import { errorMessage, invalidParams, isBridgeError, type ClientRequestHandlers } from '../../acp';
+import { errorMessage, invalidParams, isBridgeError, type ClientRequestHandlers, type IncomingRequestContext } from '../../acp';
 import type { FsBridge, FsRequestContext } from '../fs/fsBridge';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker, PermissionContext } from '../permissions/permissionBroker';
 import type { TerminalBridge, TerminalRequestContext } from '../terminal/terminalBridge';
-import { scopedSessionId, type Session } from './session';
+import { requestOwner } from './childSessions';
+import type { Session } from './session';
 import type { TurnFiles } from './turnFiles';
 
 export interface AgentRequestDeps {
@@ -53,25 +54,28 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
       throw error;
     }
   };
-  /** The request with its session id made agent-qualified, and the open session of that id. */
-  const scoped = <P extends { sessionId: string }>(params: P) => {
-    const sessionId = scopedSessionId(agentName, params.sessionId);
+  /**
+   * The request with its session id made agent-qualified, and the open session of that id. A child
+   * session's (subagent's) request is its root session's: its folders, turn, terminals and cards.
+   */
+  const scoped = <P extends { sessionId: string }>(params: P, context: IncomingRequestContext) => {
+    const sessionId = requestOwner(context.route, agentName, params.sessionId);
     return { params: { ...params, sessionId }, session: deps.sessionOf(sessionId) };
   };
   /** A request that needs its session's context (folders, turn): refused for a session that is not open. */
   const inSession =
     <P extends { sessionId: string }, R>(run: (params: P, context: RequestContext) => R | Promise<R>) =>
-    (raw: P): Promise<R> =>
+    (raw: P, request: IncomingRequestContext): Promise<R> =>
       answer(() => {
-        const { params, session } = scoped(raw);
+        const { params, session } = scoped(raw, request);
         if (!session) throw invalidParams(`Unknown session: ${raw.sessionId}`, { reason: 'unknown_session' });
         return run(params, requestContext(session));
       });
   /** A request about something the session already has (a terminal by its id). */
   const byId =
     <P extends { sessionId: string }, R>(run: (params: P) => R | Promise<R>) =>
-    (raw: P): Promise<R> =>
-      answer(() => run(scoped(raw).params));
+    (raw: P, request: IncomingRequestContext): Promise<R> =>
+      answer(() => run(scoped(raw, request).params));
   const t = deps.terminals;
   return {
     'fs/read_text_file': inSession((p, context) => deps.fs.readTextFile(p, context)),
@@ -81,17 +85,17 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
     'terminal/wait_for_exit': byId((p) => t.waitForExit(p)),
     'terminal/kill': byId((p) => t.kill(p)),
     'terminal/release': byId((p) => t.release(p)),
-    'session/request_permission': (raw) =>
+    'session/request_permission': (raw, incoming) =>
       answer(async () => {
-        const { params, session } = scoped(raw);
+        const { params, session } = scoped(raw, incoming);
         if (session) await deps.turnFiles.snapshotAsked(session.turnRef, params.toolCall);
         const request = params as Parameters<PermissionBroker['handle']>[0];
         return deps.permissions.handle(request, session ? requestContext(session) : { agentName });
       }),
     // Request-scoped elicitations (before a session exists) carry no sessionId.
-    'elicitation/create': (raw) =>
+    'elicitation/create': (raw, request) =>
       answer(() => {
-        const params = raw.sessionId === undefined ? raw : { ...raw, sessionId: scopedSessionId(agentName, raw.sessionId) };
+        const params = raw.sessionId === undefined ? raw : { ...raw, sessionId: requestOwner(request.route, agentName, raw.sessionId) };
         return deps.elicitations.handle(params as Parameters<ElicitationBroker['handle']>[0]);
       }),
   };

@@ -1,7 +1,7 @@
 // Turns what the composer produced (text, @-mentions, images) into ACP content blocks. Every mention is
 // read when the message is sent: it goes out as `resource` (with its mimeType) when the agent announces
 // embedded context, else a file as `resource_link` and generated text (problems, a diff, a terminal's last
-// command, a session) as text. All of it counts against one budget per prompt; a mention that cannot be
+// command, a session) as text. All of it, images included, counts against one budget per prompt; a mention that cannot be
 // read or a prompt over the budget refuses the whole prompt (`refused`): then nothing is sent.
 import * as vscode from 'vscode';
 import type { ContentBlock } from '../../acp';
@@ -84,14 +84,15 @@ async function build(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sourc
       budget.addText(content.uri);
     }
   }
-  budget.check();
   for (const image of prompt.images) {
     if (!caps.image) {
       dropped.push(`image ${image.name ?? ''}`.trim());
       continue;
     }
     blocks.push({ type: 'image', mimeType: image.mimeType, data: image.data });
+    budget.addImage(image.name, image.data);
   }
+  budget.check();
   if (blocks.length === 0) blocks.push({ type: 'text', text: prompt.text });
   return { blocks, dropped };
 }

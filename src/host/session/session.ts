@@ -16,7 +16,7 @@ import {
 } from '../../acp';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import type { Transcript, TranscriptItem } from '../../shared/transcript';
+import type { SubagentItem, Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import type { SessionHost } from './sessionHost';
@@ -127,10 +127,24 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** A session/update from the agent. */
   receive(update: SessionUpdate): void {
-    if (this.suppressReplay) return;
-    const ops = this.state.apply(update);
+    if (!this.suppressReplay) this.take(update, this.state.apply(update));
+  }
+
+  /** An update of a child session nested in this one (subagents); `path` runs from this session's child down. */
+  receiveNested(path: readonly string[], update: SessionUpdate): void {
+    if (!this.suppressReplay) this.take(update, this.state.applyNested(path, update));
+  }
+
+  /** The nest of a child session (at any depth) in this session's transcript. */
+  subagent(sessionId: string): SubagentItem | undefined {
+    return this.state.nestOf(sessionId);
+  }
+
+  private take(update: SessionUpdate, ops: TranscriptOp[]): void {
     this.emit(ops);
-    const op = ops[0];
+    // A child's tool call (inside its nest) names the files this turn may change as the session's own do.
+    let op = ops[0];
+    while (op?.op === 'nest') op = op.ops[0];
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
     // Output chunks (_meta only) name no new file: no file reads per chunk.
@@ -305,6 +319,15 @@ export class Session implements ChatSession, vscode.Disposable {
       build: () => buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this)),
       recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
     });
+  }
+
+  /** Cancel one subagent's work: `session/cancel` on its own session id, only where the agent granted it. */
+  async cancelSubagent(subagentSessionId: string): Promise<void> {
+    const child = this.state.nestOf(subagentSessionId);
+    if (!child) throw new Error('That subagent is not part of this session.');
+    if (!child.cancellable) throw new Error(`${this.agentId} does not let this subagent be cancelled.`);
+    if (this.detached) throw new Error(`${this.agentId} is not running: its subagents ended with it.`);
+    await (await this.host.connect(this)).cancel(subagentSessionId);
   }
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */

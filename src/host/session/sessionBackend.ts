@@ -25,9 +25,9 @@ import { AgentControl } from '../agents/agentControl';
 import type { AgentProviders } from '../agents/providers';
 import { ActiveAgentStatus } from './activeAgentStatus';
 import { agentRequestHandlers } from './agentRequests';
+import { deliverUpdate } from './childSessions';
 import { Checkpoints } from './checkpoints';
 import { RequestCards } from './requestCards';
-import { scopedSessionId } from './session';
 import { SessionConnector } from './sessionConnector';
 import { SessionFiles } from './sessionFiles';
 import { SessionHistory } from './sessionHistory';
@@ -57,7 +57,7 @@ export interface SessionBackendOptions {
   shellEnvironment: LoginShellEnvironmentCache;
   clientVersion: string;
   /** `switchboard.mcpServers` as ACP McpServer entries. */
-  mcpServers(): McpServer[];
+  mcpServers(): Promise<McpServer[]>;
   /** The `switchboard` MCP server each session gets. */
   ideTools: IdeTools;
   /** The `@` groups beyond files, and the reading of mentions when a message is sent. */
@@ -121,9 +121,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
   }
 
   private onUpdate(agentName: string, notification: SessionNotification): void {
-    const session = this.sessions.scoped(scopedSessionId(agentName, notification.sessionId));
-    if (session) session.receive(notification.update);
-    else this.log.debug(`session/update for unknown session ${notification.sessionId}`);
+    deliverUpdate(this.sessions, agentName, notification, this.log);
   }
 
   /** Saves every open transcript, ends what is pending and stops the agents (window closing). */

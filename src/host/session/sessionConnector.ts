@@ -32,7 +32,7 @@ export interface SessionConnectorOptions {
   /** Where pending permission and elicitation requests are cancelled. */
   cards: RequestCards;
   terminals: TerminalBridge;
-  mcpServers(): McpServer[];
+  mcpServers(): Promise<McpServer[]>;
   /** The `switchboard` MCP server each session gets (the IDE tools). */
   ideTools: IdeTools;
   mentions: MentionSources;
@@ -59,7 +59,7 @@ export class SessionConnector implements SessionHost {
   async paramsOf(session: { key: string; agentId: string; cwd: string; additionalDirectories: string[] }) {
     const capabilities = this.deps.agents.runtime(session.agentId).agentInfo?.agentCapabilities;
     const ideTools = await this.deps.ideTools.entryFor(session, capabilities?.mcpCapabilities.http ?? false);
-    const mcpServers = this.deps.mcpServers();
+    const mcpServers = await this.deps.mcpServers();
     const instructions = await this.deps.instructions.read();
     return {
       cwd: session.cwd,

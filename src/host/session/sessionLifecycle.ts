@@ -7,6 +7,7 @@ import type { LifecyclePort } from '../../chat/chatBackend';
 import type { FsBridge } from '../fs/fsBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
+import { cancelChildrenOf } from './childSessions';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
 import { applySessionDefaults } from './sessionDefaults';
@@ -137,6 +138,9 @@ export class SessionLifecycle implements LifecyclePort {
   async close(tabId: string): Promise<void> {
     const session = this.deps.sessions.get(tabId);
     if (!session) return;
+    const running = this.deps.agents.running(session.agentId)?.connection;
+    // Its subagents stop with it, even those that outlived its turn.
+    if (running && !session.detached) await cancelChildrenOf(session, running).catch((e: unknown) => this.deps.log.warn(`Cancelling subagents failed: ${errorMessage(e)}`));
     session.cancel();
     session.detach();
     await this.deps.tabs.save(session);

@@ -26,8 +26,15 @@ import { invalidParams } from '../../acp';
 import type { FileConfinement, SessionRoots } from '../fs/fileConfinement';
 import { AnsiStripper } from '../../shared/ansi';
 import { TerminalOutputBuffer, effectiveOutputLimit } from './terminalOutputBuffer';
-import { TerminalProcess, type ExitStatus } from './terminalProcess';
-import { AgentPseudoterminal } from './terminalPty';
+import type { ExitStatus, TerminalProcess } from './terminalProcess';
+import type { AgentPseudoterminal } from './terminalPty';
+
+/** The process and pseudoterminal code load with the first terminal/create: most agents run their shells themselves. */
+const loadRunners = async () => {
+  const [{ TerminalProcess }, { AgentPseudoterminal }] = await Promise.all([import('./terminalProcess'), import('./terminalPty')]);
+  return { TerminalProcess, AgentPseudoterminal };
+};
+type Runners = Awaited<ReturnType<typeof loadRunners>>;
 
 export interface TerminalBridgeOptions {
   /** Confines the cwd like file reads; also knows each session's folders (the default cwd). */
@@ -119,6 +126,7 @@ export class TerminalBridge implements vscode.Disposable {
     if (typeof req.command !== 'string' || req.command.trim() === '') {
       throw invalidParams('terminal/create needs a command', { reason: 'bad_command' });
     }
+    const runners = await loadRunners();
     const { roots } = context;
     const cwd = await this.opts.confinement.authorize({ sessionId: req.sessionId, roots }, req.cwd ?? roots.cwd, 'read');
     const stat = await fsp.stat(cwd).catch(() => undefined);
@@ -132,7 +140,7 @@ export class TerminalBridge implements vscode.Disposable {
     for (const v of req.env ?? []) env[String(v.name)] = String(v.value);
 
     const terminalId = `term_${randomUUID()}`;
-    const entry = this.start(req.sessionId, terminalId, { command: req.command, args, env, cwd }, req.outputByteLimit);
+    const entry = this.start(runners, req.sessionId, terminalId, { command: req.command, args, env, cwd }, req.outputByteLimit);
     const name = context.name?.trim() || `Agent: ${[req.command, ...args].join(' ')}`.slice(0, 80);
     const make = this.opts.createTerminal ?? ((o: vscode.ExtensionTerminalOptions) => vscode.window.createTerminal(o));
     try {
@@ -216,7 +224,13 @@ export class TerminalBridge implements vscode.Disposable {
     }
   }
 
-  private start(sessionId: string, terminalId: string, spec: ConstructorParameters<typeof TerminalProcess>[0], limit: number | null | undefined): Entry {
+  private start(
+    { TerminalProcess, AgentPseudoterminal }: Runners,
+    sessionId: string,
+    terminalId: string,
+    spec: ConstructorParameters<typeof TerminalProcess>[0],
+    limit: number | null | undefined,
+  ): Entry {
     const buffer = new TerminalOutputBuffer(effectiveOutputLimit(limit));
     const stripper = new AnsiStripper('keep'); // terminal/output keeps \r\n as the program wrote it
     const entry = { sessionId, terminalId, buffer, stripper, released: false, terminalOpen: true } as Entry;

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { SwitchboardApi } from '../../../src/extension';
-import type { MentionCandidate, MentionRef } from '../../../src/shared/chatState';
+import type { ImageAttachment, MentionCandidate, MentionRef } from '../../../src/shared/chatState';
 import type { ComposerPrompt } from '../../../src/shared/messages';
 import { transcriptOf, withFakeAgents } from '../integration/helpers';
 
@@ -50,13 +50,13 @@ export async function sendAndReceive(sb: SwitchboardApi, file: string, sessionId
   return prompts[prompts.length - 1];
 }
 
-/** Sends and asserts nothing reached the agent and the chat says `message` (with a way forward). */
-export async function sendRefused(sb: SwitchboardApi, file: string, sessionId: string, mentions: MentionRef[], message: RegExp): Promise<{ message: string; detail?: string }> {
+/** Sends (with `images`, if any) and asserts nothing reached the agent and the chat says `message` (with a way forward). */
+export async function sendRefused(sb: SwitchboardApi, file: string, sessionId: string, mentions: MentionRef[], message: RegExp, images: ImageAttachment[] = []): Promise<{ message: string; detail?: string }> {
   const before = promptsIn(file).length;
   const items = transcriptOf(sb, sessionId).items.length;
   const returned: { tabId: string; prompt: ComposerPrompt }[] = [];
   const listening = sb.backend.sessions.onDidRefusePrompt((e) => returned.push(e));
-  const prompt = { text: 'please look', mentions, images: [] };
+  const prompt = { text: 'please look', mentions, images };
   try {
     await sb.backend.sessions.require(sessionId).prompt(prompt);
   } finally {

@@ -64,6 +64,27 @@ export function validateSent(events: TraceEvent[], file: 'schema.json' | 'schema
   return problems;
 }
 
+/** Checks the agent's notifications and requests the client received (`session/update`, requests) against `file`. */
+export function validateReceived(events: TraceEvent[], file: 'schema.json' | 'schema.unstable.json' = 'schema.json'): string[] {
+  let v = cached.get(file);
+  if (!v) cached.set(file, (v = load(file)));
+  const defs: Record<string, string> = {
+    'session/update': 'SessionNotification',
+    'session/request_permission': 'RequestPermissionRequest',
+    'fs/read_text_file': 'ReadTextFileRequest',
+    'fs/write_text_file': 'WriteTextFileRequest',
+  };
+  const problems: string[] = [];
+  for (const e of events) {
+    const name = e.direction === 'receive' && (e.type === 'notification' || e.type === 'request') ? defs[e.method!] : undefined;
+    if (!name) continue;
+    const validate = v.def(name);
+    const params = (e.json as Json).params;
+    if (!validate(params)) problems.push(`${e.method} ${name}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(params).slice(0, 300)}`);
+  }
+  return problems;
+}
+
 export function countValidated(events: TraceEvent[]): number {
   return events.filter((e) => e.direction === 'send').length;
 }

@@ -2,7 +2,8 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { LoginShellEnvironmentCache, readLoginShellEnvironment, shellArguments, shellQuote } from '../../../src/agents/shellEnvironment';
+import { readLoginShellEnvironment, shellArguments, shellQuote } from '../../../src/agents/shellEnvironment';
+import { LoginShellEnvironmentCache } from '../../../src/agents/shellEnvironmentCache';
 import { pidExists, RecordingLogger, tempDir, waitUntil, writeExecutable } from './helpers';
 
 const posixOnly = process.platform === 'win32' ? describe.skip : describe;

@@ -70,6 +70,7 @@ export class FakeBackend implements ChatBackend {
       },
       steer: async (prompt) => { log('steer', tabId, prompt.text); return 'promptRequired'; },
       cancel: () => log('cancel', tabId),
+      cancelSubagent: async (child) => log('cancelSubagent', tabId, child),
       setMode: async (m) => log('setMode', tabId, m),
       setModel: async (m) => log('setModel', tabId, m),
       setConfigOption: async (c, v) => log('setConfigOption', tabId, c, v),

@@ -51,6 +51,26 @@ describe('prompt budget', () => {
     assert.match(e.detail, /remove a mention/);
   });
 
+  it('counts an image as the base64 data it is sent as, names it among the largest and offers to remove it', () => {
+    const budget = new PromptBudget(1000);
+    budget.addText('what is wrong here?'); // 19 bytes
+    budget.addImage('screenshot.png', 'A'.repeat(900));
+    assert.strictEqual(budget.usedBytes, 919);
+    budget.check();
+    budget.add('notes.md', 'n'.repeat(100), true);
+    const e = refusal(budget);
+    assert.match(e.message, /comes to 1019 bytes, over the 1000 bytes one message may carry\. Largest: the image screenshot\.png \(900 bytes\), @notes\.md \(100 bytes\)/);
+    assert.match(e.detail, /remove an image or a mention/);
+    assert.match(e.detail, /@notes\.md.*as a link/, 'the file is still offered as a link');
+    assert.doesNotMatch(e.detail, /screenshot\.png.*as a link/, 'an image is no file to link');
+  });
+
+  it('an image without a name is "an image"', () => {
+    const budget = new PromptBudget(10);
+    budget.addImage(undefined, 'iVBORw0KGgoAAAANSUhEUg==');
+    assert.match(refusal(budget).message, /Largest: an image \(24 bytes\)/);
+  });
+
   it('reads the setting: a positive number, else the default', () => {
     assert.strictEqual(budgetFrom(2048), 2048);
     assert.strictEqual(budgetFrom(2048.7), 2048);

@@ -29,6 +29,17 @@ describe('webview: Add to Chat chips', () => {
     assert.deepEqual(chips(), []);
   });
 
+  it('a chip opens what it names: the host gets its kind, lines and the text it carries', () => {
+    const h = mount(snapshot());
+    h.send({ type: 'focusComposer', mentions: [selection, terminal] });
+    h.flush();
+    click(getByRole(h.root, 'button', 'Open a.ts:3-9'));
+    assert.deepEqual(h.last('openResource'), { type: 'openResource', uri: 'file:///w/a.ts', kind: 'selection', range: { startLine: 3, endLine: 9 }, text: undefined });
+    click(getByRole(h.root, 'button', 'Open bash (2 lines)'));
+    assert.deepEqual(h.last('openResource'), { type: 'openResource', uri: 'terminal:bash', kind: 'terminalSelection', range: undefined, text: '$ ls\nREADME.md' });
+    assert.equal(h.last('prompt'), undefined, 'opening sends nothing');
+  });
+
   it('says what was not added until dismissed', () => {
     const h = mount(snapshot());
     h.send({ type: 'focusComposer', mentions: [], notice: 'image.bin was not added: it is a binary file.' });

@@ -39,7 +39,12 @@ export function ContentBlock({ block, idBase, stream }: { block: TranscriptConte
     case 'resource':
       return (
         <div class="resource">
-          <button type="button" class="content-chip link-button" title={block.uri} onClick={() => store.post({ type: 'openResource', uri: block.uri })}>
+          <button
+            type="button"
+            class="content-chip link-button"
+            title={block.uri}
+            onClick={() => store.post({ type: 'openResource', uri: block.uri, text: block.text, mimeType: block.mimeType })}
+          >
             <Icon name="file-code" />
             {basename(block.uri)}
           </button>

@@ -1,8 +1,7 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
 import { planFileName } from '../../../src/shared/planFile';
-import type { StopReason, TranscriptItem, TurnUsage } from '../../../src/shared/transcript';
+import type { StopReason, TranscriptItem } from '../../../src/shared/transcript';
 import { Collapsible } from './Collapsible';
-import { formatTokens } from './format';
 import { Icon } from './Icon';
 import { memo } from './memo';
 import { useStore, useStoreVersion } from './storeHooks';
@@ -10,23 +9,16 @@ import { CheckpointCard, RestoreCheckpointButton } from './Checkpoint';
 import { ContentList } from './Content';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
+import { SubagentNest } from './SubagentNest';
 import { ToolCallCard } from './ToolCall';
 import { streamKey } from '../textStreams';
+import { usageText } from './usageText';
 
 const PLAN_STATUS: Record<string, { icon: string; label: string }> = {
   pending: { icon: 'circle-large-outline', label: 'Pending' },
   in_progress: { icon: 'arrow-circle-right', label: 'In progress' },
   completed: { icon: 'pass-filled', label: 'Completed' },
 };
-
-/** "1.2k tokens: 1k in, 200 out (50 cached)" from a turn's token counts. */
-export function usageText(u: TurnUsage): string | undefined {
-  const total = u.totalTokens ?? (u.inputTokens !== undefined || u.outputTokens !== undefined ? (u.inputTokens ?? 0) + (u.outputTokens ?? 0) : undefined);
-  if (total === undefined) return undefined;
-  const parts = [u.inputTokens !== undefined ? `${formatTokens(u.inputTokens)} in` : '', u.outputTokens !== undefined ? `${formatTokens(u.outputTokens)} out` : ''].filter(Boolean);
-  const cached = u.cachedReadTokens ? ` (${formatTokens(u.cachedReadTokens)} cached)` : '';
-  return `This turn: ${formatTokens(total)} tokens${parts.length ? `: ${parts.join(', ')}` : ''}${cached}`;
-}
 
 export function stopReasonText(reason: StopReason, empty: boolean): string | undefined {
   switch (reason) {
@@ -212,11 +204,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
       );
     }
     case 'subagent':
-      return (
-        <div class="subagent">
-          <Icon name="person" /> Subagent{item.title ? `: ${item.title}` : ''}
-        </div>
-      );
+      return <SubagentNest item={item} sessionId={sessionId} renderItem={(child) => <TranscriptItemView item={child} sessionId={sessionId} />} />;
     case 'turn_end': {
       const text = stopReasonText(item.stopReason, item.empty);
       const usage = item.usage && usageText(item.usage);

@@ -1,7 +1,8 @@
 // The banner of an agent whose launch settings (command, args, env, URL, headers) changed while it runs: it
 // still runs with the earlier ones until it restarts, which the banner offers.
 import type { AgentView } from '../../../src/shared/chatState';
-import { Icon, useStore } from './common';
+import { Icon } from './Icon';
+import { useStore } from './storeHooks';
 
 export function RestartToApply({ agent }: { agent: AgentView | undefined }) {
   const store = useStore();

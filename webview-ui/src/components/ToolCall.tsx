@@ -1,7 +1,11 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, ToolOutput, TranscriptItem } from '../../../src/shared/transcript';
 import { stripAnsi } from '../../../src/shared/ansi';
-import { basename, Collapsible, Icon, memo, useStore, useStoreVersion } from './common';
+import { Collapsible } from './Collapsible';
+import { Icon } from './Icon';
+import { basename } from './format';
+import { memo } from './memo';
+import { useStore, useStoreVersion } from './storeHooks';
 import { ContentBlock } from './Content';
 import { previewDiff } from '../../../src/shared/lineDiff';
 import { PermissionRequest } from './Permission';

@@ -5,7 +5,7 @@ import { useTranscriptFind } from '../find/useTranscriptFind';
 import type { SessionState } from '../store';
 import { sizeClass } from '../virtual/sizeClass';
 import { useVirtualList } from '../virtual/useVirtualList';
-import { useStore } from './common';
+import { useStore } from './storeHooks';
 import { ElicitationCard } from './Elicitation';
 import { FindBar } from './FindBar';
 import { TranscriptItemView } from './Items';

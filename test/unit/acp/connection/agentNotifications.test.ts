@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import { PassThrough } from 'node:stream';
 import { AgentNotifications } from '../../../../src/acp/connection/agentNotifications';
 import { RpcChannel } from '../../../../src/acp/connection/rpcChannel';
+import { SubagentRoutes } from '../../../../src/acp/connection/subagentRoutes';
 import type { SessionNotification } from '../../../../src/acp/schema/sessionUpdate';
 import { capturingLogger } from '../helpers';
 
@@ -9,7 +10,7 @@ function harness() {
   const agentStdout = new PassThrough();
   const logger = capturingLogger();
   const channel = new RpcChannel(agentStdout, new PassThrough(), { logger });
-  const notifications = new AgentNotifications(channel, logger);
+  const notifications = new AgentNotifications(channel, logger, new SubagentRoutes());
   const send = (method: string, params: unknown) => agentStdout.write(`${JSON.stringify({ jsonrpc: '2.0', method, params })}\n`);
   return { channel, notifications, logger, send };
 }
