@@ -72,6 +72,12 @@ export interface HostUi {
   showError(message: string): void;
 }
 
+/**
+ * How a prompt's turn ended: `signInRequired` when it stopped for the agent's sign-in (`shown`: the prompt
+ * is in the transcript already, so sending it again after sign-in does not record it twice).
+ */
+export type PromptOutcome = { signInRequired: false } | { signInRequired: true; shown: boolean };
+
 /** One open session, as the chat acts on it (implemented by the host's Session). */
 export interface ChatSession {
   readonly agentId: string;
@@ -81,9 +87,9 @@ export interface ChatSession {
   /**
    * Sends a prompt (ACP session/prompt): mentions become `resource` (agent supports embeddedContext; read
    * from live buffers) or `resource_link`, images image blocks. Resolves when the turn ends. The chat only
-   * calls it when the session's turn is idle: it owns the queue.
+   * calls it when the session's turn is idle: it owns the queue (and the messages waiting for sign-in).
    */
-  prompt(prompt: ComposerPrompt): Promise<void>;
+  prompt(prompt: ComposerPrompt, options?: { shownAlready?: boolean }): Promise<PromptOutcome>;
   /** Sends the message into the running turn (agents that steer); the chat sends or keeps what comes back unsent. */
   steer(prompt: ComposerPrompt): Promise<SteerAnswer>;
   /** session/cancel; the turn shows cancelling and pending permissions are answered cancelled. */
@@ -118,9 +124,9 @@ export interface LifecyclePort {
   /**
    * Starts a session (spawns / reuses the agent; the default agent when none is named) and makes it active.
    * Resolves with its tab. Rejects with AuthRequiredError when the agent needs sign-in first (its methods are
-   * then shown in the chat); `afterSignIn` runs with the session opened once the user has signed in.
+   * then shown in the chat); AgentsPort.onDidSignIn says when to open it again.
    */
-  open(agentId?: string, afterSignIn?: (tabId: string) => void): Promise<string>;
+  open(agentId?: string): Promise<string>;
   close(tabId: string): Promise<void>;
   /**
    * Unstable session/fork, opened as a new active tab (resolves with it). `fromItemId`: a user message; the
@@ -142,6 +148,8 @@ export interface AgentsPort {
   /** Signs out where the agent supports it (`logout`) and forgets the secrets kept for it. */
   logout(agentId: string): Promise<void>;
   onDidChange: ChatEvent<void>;
+  /** The user signed in to the agent: what waited for it (a message, a new session) goes now. */
+  onDidSignIn: ChatEvent<string>;
 }
 
 /** Model provider settings (unstable providers/*) (AgentProviders). The outcome shows in `AgentView.providers`, never as a rejection. */

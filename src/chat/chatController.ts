@@ -32,6 +32,7 @@ export class ChatController implements Disposable {
   private readonly clients = new Map<ChatClient, MessageHandlers>();
   private readonly main: ChatClient;
   private readonly clientContext: ChatClientContext;
+  private hostRequests = 0;
 
   constructor(
     private readonly backend: ChatBackend,
@@ -39,18 +40,21 @@ export class ChatController implements Disposable {
     private readonly options: ChatControllerOptions = {},
   ) {
     this.queue = new PromptQueue({
-      send: (tabId, prompt) => {
+      send: (tabId, prompt, shownAlready) => {
         const session = backend.sessions.get(tabId);
         if (!session) throw new Error('That session is closed.');
-        return session.prompt(prompt);
+        return session.prompt(prompt, { shownAlready });
       },
+      open: (agentId) => backend.lifecycle.open(agentId),
+      agentOf: (tabId) => backend.sessions.get(tabId)?.agentId,
       turnRunning: (tabId) => (this.views.get(tabId)?.turn ?? 'idle') !== 'idle',
       cancel: async (tabId) => backend.sessions.get(tabId)?.cancel(),
       changed: (sessionId) => this.each((c) => c.session(sessionId, false)),
       reportError: (what, e) => this.reportError(what, e),
     });
     this.requests = new SessionRequests({
-      open: (agentId, afterSignIn) => backend.lifecycle.open(agentId, afterSignIn),
+      open: (agentId) => backend.lifecycle.open(agentId),
+      defaultAgentId: () => backend.agents.defaultAgentId(),
       settled: (requestId, sessionId) => this.each((c) => c.settled(sessionId === undefined ? { requestId } : { requestId, sessionId })),
     });
     this.clientContext = {
@@ -69,6 +73,10 @@ export class ChatController implements Disposable {
     for (const s of sessions.snapshots()) this.views.set(s.view.sessionId, s.view);
     this.subscriptions.push(
       backend.agents.onDidChange(() => this.each((c) => c.agents())),
+      backend.agents.onDidSignIn((agentId) => {
+        this.requests.signedIn(agentId);
+        this.queue.signedIn(agentId);
+      }),
       sessions.onDidChangeSession((v) => this.onSessionChanged(v)),
       sessions.onDidCloseSession((id) => this.onSessionClosed(id)),
       sessions.onDidChangeActiveSession(() => this.each((c) => c.active())),
@@ -77,6 +85,14 @@ export class ChatController implements Disposable {
       backend.history.onDidChange((e) => this.each((c) => c.history(e ?? {}))),
       backend.terminals.onDidOutput((e) => this.each((c) => c.terminalOutput(e))),
     );
+  }
+
+  /**
+   * A new session the host asked for (a command): it opens after the agent's sign-in too. Resolves with
+   * its tab; rejects as opening it did.
+   */
+  newSession(agentId: string | undefined): Promise<string> {
+    return this.requests.start(agentId, `host:${++this.hostRequests}`, false);
   }
 
   /** Another webview shows the same chat (an editor tab): its own channel over the same sessions and queues. */

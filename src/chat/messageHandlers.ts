@@ -1,5 +1,6 @@
 // What each message from the webview does: one handler per message type, over messages already checked
 // by the schema (src/shared/webviewMessageSchema.ts).
+import { AuthRequiredError } from '../acp/errors';
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../shared/messages';
 import type { ChatBackend, ChatSession, HostUi } from './chatBackend';
 import type { PromptQueue } from './promptQueue';
@@ -50,8 +51,16 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
       let tabId = m.sessionId !== undefined && deps.isOpen(m.sessionId) ? m.sessionId : undefined;
       // A session the user asked for is still starting: the message waits for it, it never goes elsewhere.
       if (!tabId && m.newSessionRequestId !== undefined) tabId = await requests.session(m.newSessionRequestId);
-      // When the agent needs sign-in first, the message is sent in the session opened after it.
-      tabId ??= await lifecycle.open(m.agentId, (opened) => queue.submit(opened, prompt));
+      if (tabId === undefined) {
+        const agentId = m.agentId ?? agents.defaultAgentId();
+        try {
+          tabId = await lifecycle.open(agentId);
+        } catch (error) {
+          // The agent needs sign-in first: the message is sent in the session opened after it.
+          if (error instanceof AuthRequiredError && agentId !== undefined) queue.waitForSignIn(agentId, prompt);
+          throw error;
+        }
+      }
       queue.submit(tabId, prompt);
     },
     steer: (m) => deps.isOpen(m.sessionId) && steerMessage(session(m.sessionId), queue, m.sessionId, m.prompt, (w) => ui.log('warn', `chat: ${w}`)),

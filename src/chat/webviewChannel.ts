@@ -29,9 +29,9 @@ export class WebviewChannel {
   private readonly flushDelayMs: number;
   private readonly maxOutbox: number;
 
-  constructor(private readonly o: WebviewChannelOptions) {
-    this.flushDelayMs = o.flushDelayMs ?? 16;
-    this.maxOutbox = o.maxOutbox ?? 200;
+  constructor(private readonly options: WebviewChannelOptions) {
+    this.flushDelayMs = options.flushDelayMs ?? 16;
+    this.maxOutbox = options.maxOutbox ?? 200;
   }
 
   /** A webview was resolved; it will post `ready` when its script runs. */
@@ -91,7 +91,7 @@ export class WebviewChannel {
     this.cancelFlush();
     if (!this.isReady) return;
     this.lastFlushAt = performance.now();
-    const out = this.o.collect();
+    const out = this.options.collect();
     if (out.length === 1) this.deliver(out[0]);
     else if (out.length > 1) this.deliver({ type: 'batch', messages: out });
   }
@@ -113,7 +113,7 @@ export class WebviewChannel {
       if (r && typeof (r as PromiseLike<boolean>).then === 'function') (r as PromiseLike<boolean>).then((ok) => ok === false && lost(), lost);
     } catch (e) {
       lost();
-      this.o.warn(`chat: postMessage failed: ${String(e)}`);
+      this.options.warn(`chat: postMessage failed: ${String(e)}`);
     }
   }
 

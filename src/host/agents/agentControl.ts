@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type AgentAuthStatus } from '../../acp';
 import type { ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
-import { AgentSignIn, type RetryAfterSignIn } from './agentSignIn';
+import { AgentSignIn } from './agentSignIn';
 import type { AuthUi } from '../auth/authFlow';
 import type { AgentConfiguration } from './agentConfiguration';
 import type { AgentRuntime } from './agentRuntime';
@@ -31,11 +31,14 @@ export class AgentControl implements vscode.Disposable {
   private readonly accounts = new Map<string, AgentAuthStatus>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   private readonly endEmitter = new vscode.EventEmitter<AgentProcessEnd>();
+  private readonly signInEmitter = new vscode.EventEmitter<string>();
   private readonly disposables: vscode.Disposable[] = [];
   /** An agent's state, sign-in or account changed. */
   readonly onDidChange = this.changeEmitter.event;
   /** An agent's process is gone (before a restart starts the next one): its sessions end their turns and forget it. */
   readonly onDidEndProcess = this.endEmitter.event;
+  /** The user signed in to an agent: what waited for it (a message, a new session) goes now. */
+  readonly onDidSignIn = this.signInEmitter.event;
 
   constructor(private readonly o: AgentControlOptions) {
     this.providers = new AgentProviders({ secrets: o.secrets, log: o.logs.main, start: (name) => this.runtime(name).start() });
@@ -48,13 +51,19 @@ export class AgentControl implements vscode.Disposable {
         this.changeEmitter.fire();
       },
     });
-    this.signIn = new AgentSignIn({ secrets: o.secrets, info: (m) => o.logs.main.info(m), agentsChanged: () => this.changeEmitter.fire() });
+    this.signIn = new AgentSignIn({
+      secrets: o.secrets,
+      info: (m) => o.logs.main.info(m),
+      agentsChanged: () => this.changeEmitter.fire(),
+      signedIn: (agentId) => this.signInEmitter.fire(agentId),
+    });
     this.disposables.push(
       this.runtimes,
       this.providers,
       this.providers.onDidChange(() => this.changeEmitter.fire()),
       this.changeEmitter,
       this.endEmitter,
+      this.signInEmitter,
       this.runtimes.onDidChange(() => this.changeEmitter.fire()),
       o.configuration.onDidChange(() => this.runtimes.update(o.configuration.snapshot.agents)),
     );
@@ -103,14 +112,12 @@ export class AgentControl implements vscode.Disposable {
     return this.runtimes.get(agentId)?.status === 'crashed';
   }
 
-  /** Runs an agent request; on -32000 the agent waits for sign-in, then `retry` runs (see AgentSignIn). */
-  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
-    return this.signIn.run(this.runtimes.get(agentId), agentId, request, retry);
-  }
-
-  /** A new message replaces one of this session that waited for sign-in. */
-  dropRetry(agentId: string, sessionKey: string): void {
-    this.signIn.dropRetry(agentId, sessionKey);
+  /**
+   * Runs an agent request; on -32000 the agent waits for sign-in (its banner says what happens after it:
+   * `afterSignIn`) and the AuthRequiredError is rethrown; onDidSignIn says when it may be asked again.
+   */
+  withAuth<T>(agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T> {
+    return this.signIn.run(this.runtimes.get(agentId), agentId, request, afterSignIn);
   }
 
   async restart(agentId: string): Promise<AcpClientConnection> {

@@ -1,5 +1,6 @@
 // Sign-in per agent: the methods an agent offered when it answered -32000 (shown in the chat until the
-// user signs in), running the chosen method, and retrying the one request that needed it.
+// user signs in), running the chosen method, and saying when it succeeded. What waited for the sign-in
+// (a message, a new session) is kept by whoever asked for it: the chat's queue and session requests.
 import { AuthRequiredError } from '../../acp';
 import type { AgentSecrets } from '../auth/agentSecrets';
 import { runAuthFlow, SignInFailedError, windowAuthUi, type AuthUi } from '../auth/authFlow';
@@ -16,24 +17,19 @@ export interface SignInRuntime {
   markReady(): void;
 }
 
-/** The request that stopped for sign-in; `sessionKey` when it was a prompt in that session. */
-export interface RetryAfterSignIn {
-  run(): Promise<void>;
-  sessionKey?: string;
-  /** What the retry does, for the banner: "opens the session", "sends your message". */
-  what: string;
-}
-
 export interface AgentSignInOptions {
   secrets: AgentSecrets;
   info(message: string): void;
   /** An agent's sign-in state changed (its methods appeared or went away). */
   agentsChanged(): void;
+  /** The user signed in to the agent: what waited for it goes now. */
+  signedIn(agentId: string): void;
 }
 
 export class AgentSignIn {
   private readonly flows = new Map<string, AuthFlow[]>();
-  private readonly retries = new Map<string, RetryAfterSignIn>();
+  /** What signing in to each agent will do next, for its banner ("starts the session"). */
+  private readonly afterSignIn = new Map<string, string>();
   /** Why the last sign-in attempt failed, shown in the agent's sign-in banner until the next attempt. */
   private readonly failures = new Map<string, string>();
   /** Sign-in prompts (replaceable in tests). */
@@ -46,9 +42,9 @@ export class AgentSignIn {
     return this.flows.get(agentId);
   }
 
-  /** What signing in to the agent will retry, while it waits for sign-in. */
+  /** What signing in to the agent will do next, while it waits for sign-in. */
   retryOf(agentId: string): string | undefined {
-    return this.flows.has(agentId) ? this.retries.get(agentId)?.what : undefined;
+    return this.flows.has(agentId) ? this.afterSignIn.get(agentId) : undefined;
   }
 
   /** Why the last sign-in to the agent failed, while it still waits for sign-in. */
@@ -57,15 +53,15 @@ export class AgentSignIn {
   }
 
   /**
-   * Runs an agent request; on -32000 keeps the agent's sign-in methods (and `retry`) and rethrows.
-   * After the user signs in, `authenticate()` runs `retry`.
+   * Runs an agent request; on -32000 keeps the agent's sign-in methods (and `afterSignIn`, what the
+   * caller does again once signed in, for the banner) and rethrows.
    */
-  async run<T>(runtime: SignInRuntime | undefined, agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
+  async run<T>(runtime: SignInRuntime | undefined, agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T> {
     try {
       return await request();
     } catch (error) {
       if (!(error instanceof AuthRequiredError)) throw error;
-      if (retry) this.retries.set(agentId, retry);
+      if (afterSignIn) this.afterSignIn.set(agentId, afterSignIn);
       const flows = classifyAuthMethods(error.authMethods);
       this.flows.set(agentId, flows);
       runtime?.setAuthRequired();
@@ -80,14 +76,9 @@ export class AgentSignIn {
     }
   }
 
-  /** A newer prompt in `sessionKey` replaces one waiting there for sign-in: only the latest is sent. */
-  dropRetry(agentId: string, sessionKey: string): void {
-    if (this.retries.get(agentId)?.sessionKey === sessionKey) this.retries.delete(agentId);
-  }
-
   /**
-   * Runs the sign-in method `methodId` of the agent; when it succeeded, retries the request that needed
-   * it. `restart` restarts the agent (env_var methods restart it with the new value).
+   * Runs the sign-in method `methodId` of the agent; when it succeeded, says so (`signedIn`). `restart`
+   * restarts the agent (env_var methods restart it with the new value).
    */
   async authenticate(runtime: SignInRuntime, methodId: string, env: { cwd: string; restart(): Promise<void> }): Promise<void> {
     const agentId = runtime.name;
@@ -122,10 +113,9 @@ export class AgentSignIn {
     this.o.info(`Sign-in to ${agentId} with "${flow.name}" (${flow.type}): ${outcome}`);
     if (outcome === 'cancelled') return;
     this.flows.delete(agentId);
+    this.afterSignIn.delete(agentId);
     runtime.markReady();
     this.o.agentsChanged();
-    const retry = this.retries.get(agentId);
-    this.retries.delete(agentId);
-    if (retry) await retry.run();
+    this.o.signedIn(agentId);
   }
 }

@@ -8,7 +8,7 @@ import type { FolderSnapshot } from '../diff';
 import type { CheckpointsOptions } from './checkpoints';
 import type { FileTarget } from '../diff/checkpointRestore';
 import type { Session } from './session';
-import type { TurnRef } from './turnFiles';
+import type { ReviewTurn } from './turnFiles';
 
 /** One user message's turn: its snapshots, or why it has none. */
 export interface LedgerEntry {
@@ -25,37 +25,37 @@ export class CheckpointLedgers {
   /** Per session and message, what the last restore replaced (its "Undo restore"). */
   private readonly undos = new Map<string, FileTarget[]>();
 
-  constructor(private readonly o: CheckpointsOptions) {}
+  constructor(private readonly deps: CheckpointsOptions) {}
 
   /** The turn's baseline (after any restore running), kept as the checkpoint of the message it sends. */
-  async begin(session: Session, turn: TurnRef): Promise<void> {
+  async begin(session: Session, turn: ReviewTurn): Promise<void> {
     await this.restoring.get(session.key)?.catch(() => undefined);
-    const snapshots = await this.o.turnFiles.begin(turn);
+    const snapshots = await this.deps.turnFiles.begin(turn);
     const itemId = lastUserMessage(session.transcript);
     if (!itemId) return;
     try {
-      if (snapshots) await (await this.o.diffReview.checkpoints())?.keep(snapshots);
+      if (snapshots) await (await this.deps.diffReview.checkpoints())?.keep(snapshots);
       const ledger = (await this.ledger(session.key)).filter((e) => e.itemId !== itemId);
-      ledger.push(snapshots ? { itemId, begin: snapshots } : { itemId, problem: (await this.o.diffReview.checkpoints())?.lastProblem ?? 'Switchboard keeps no snapshots here' });
+      ledger.push(snapshots ? { itemId, begin: snapshots } : { itemId, problem: (await this.deps.diffReview.checkpoints())?.lastProblem ?? 'Switchboard keeps no snapshots here' });
       await this.save(session.key, ledger);
     } catch (e) {
-      this.o.log.warn(`checkpoints: could not record the checkpoint of ${session.key}: ${errorMessage(e)}`);
+      this.deps.log.warn(`checkpoints: could not record the checkpoint of ${session.key}: ${errorMessage(e)}`);
     }
   }
 
   /** The turn ended: the folders now, so that changes after this are known to be the user's. */
-  async end(session: Session, turn: TurnRef): Promise<void> {
+  async end(session: Session, turn: ReviewTurn): Promise<void> {
     try {
       const ledger = await this.ledger(session.key);
       const last = ledger.at(-1);
-      const trees = await this.o.diffReview.checkpoints();
+      const trees = await this.deps.diffReview.checkpoints();
       if (!last?.begin || last.end || !trees) return;
       const { snapshots } = await trees.take(turn.folders);
       if (!snapshots) return;
       last.end = snapshots;
       await this.save(session.key, ledger);
     } catch (e) {
-      this.o.log.warn(`checkpoints: could not record the end of a turn of ${session.key}: ${errorMessage(e)}`);
+      this.deps.log.warn(`checkpoints: could not record the end of a turn of ${session.key}: ${errorMessage(e)}`);
     }
   }
 
@@ -70,13 +70,13 @@ export class CheckpointLedgers {
     // A turn that just ended is idle; its end snapshot may still be on its way.
     await session.settled();
     const { checkpointAction } = await import('./checkpointActions');
-    return checkpointAction({ ...this.o, ledger: await this.ledger(session.key), restoring: this.restoring, undos: this.undos }, session, itemId, action);
+    return checkpointAction({ ...this.deps, ledger: await this.ledger(session.key), restoring: this.restoring, undos: this.undos }, session, itemId, action);
   }
 
   private ledger(key: string): Promise<LedgerEntry[]> {
     let ledger = this.ledgers.get(key);
     if (!ledger) {
-      ledger = this.o.store.loadCheckpoints(key).then(parseLedger);
+      ledger = this.deps.store.loadCheckpoints(key).then(parseLedger);
       this.ledgers.set(key, ledger);
     }
     return ledger;
@@ -84,7 +84,7 @@ export class CheckpointLedgers {
 
   private async save(key: string, ledger: LedgerEntry[]): Promise<void> {
     this.ledgers.set(key, Promise.resolve(ledger));
-    await this.o.store.saveCheckpoints(key, ledger);
+    await this.deps.store.saveCheckpoints(key, ledger);
   }
 }
 

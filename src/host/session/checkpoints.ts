@@ -11,7 +11,7 @@ import type { CheckpointLedgers } from './checkpointLedgers';
 import type { Session } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { TranscriptStore } from './transcriptStore';
-import type { TurnFiles, TurnRef } from './turnFiles';
+import type { TurnFiles, ReviewTurn } from './turnFiles';
 
 export interface CheckpointsOptions {
   diffReview: DiffReview;
@@ -24,15 +24,15 @@ export interface CheckpointsOptions {
 export class Checkpoints implements CheckpointsPort {
   private ledgers: Promise<CheckpointLedgers> | undefined;
 
-  constructor(private readonly o: CheckpointsOptions) {}
+  constructor(private readonly deps: CheckpointsOptions) {}
 
   /** The turn's baseline (after any restore running), kept as the checkpoint of the message it sends. */
-  async begin(session: Session, turn: TurnRef): Promise<void> {
+  async begin(session: Session, turn: ReviewTurn): Promise<void> {
     await (await this.load()).begin(session, turn);
   }
 
   /** The turn ended: the folders now, so that changes after this are known to be the user's. */
-  async end(session: Session, turn: TurnRef): Promise<void> {
+  async end(session: Session, turn: ReviewTurn): Promise<void> {
     await (await this.load()).end(session, turn);
   }
 
@@ -43,12 +43,12 @@ export class Checkpoints implements CheckpointsPort {
 
   /** What the chat asked of the checkpoint of a user message; the answer is what it shows. */
   async act(tabId: string, itemId: string, action: CheckpointAction): Promise<CheckpointView> {
-    const session = this.o.sessions.require(tabId);
+    const session = this.deps.sessions.require(tabId);
     return (await this.load()).act(session, itemId, action);
   }
 
   private load(): Promise<CheckpointLedgers> {
-    this.ledgers ??= import('./checkpointLedgers').then(({ CheckpointLedgers }) => new CheckpointLedgers(this.o));
+    this.ledgers ??= import('./checkpointLedgers').then(({ CheckpointLedgers }) => new CheckpointLedgers(this.deps));
     return this.ledgers;
   }
 }

@@ -51,7 +51,7 @@ async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<
 export async function newSessionInChat(deps: Pick<CommandDeps, 'backend' | 'chat' | 'log'>, agent: string | undefined): Promise<void> {
   await deps.chat.reveal();
   try {
-    await deps.backend.lifecycle.open(agent);
+    await deps.chat.controller.newSession(agent);
   } catch (error) {
     if (!(error instanceof AuthRequiredError)) throw error;
     deps.log.info(`${errorMessage(error)} (waiting for sign-in)`);

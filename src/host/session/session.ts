@@ -14,16 +14,13 @@ import {
   type LoadSessionResult,
   type SessionUpdate,
 } from '../../acp';
-import type { ResolvedAgentDefinition } from '../../agents';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
 import type { SubagentItem, Transcript, TranscriptItem } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { ChatSession, SteerAnswer } from '../../chat/chatBackend';
-import type { RetryAfterSignIn } from '../agents/agentSignIn';
-import type { Checkpoints } from './checkpoints';
-import type { PromptSources } from './promptBuilder';
-import type { TurnFiles, TurnRef } from './turnFiles';
+import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
+import type { SessionHost } from './sessionHost';
+import type { ReviewTurn } from './turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
 const loadPromptBuilder = () => import('./promptBuilder');
@@ -37,34 +34,6 @@ const CANCEL_GRACE_MS = 5000;
  * script finding that button by name would close the new tab instead).
  */
 const UNTITLED = 'Untitled session';
-
-/** What a session needs from the session layer around it. */
-export interface SessionHost {
-  readonly log: vscode.LogOutputChannel;
-  readonly turnFiles: TurnFiles;
-  /** Each user message's checkpoint: the turn's baseline, kept with the transcript. */
-  readonly checkpoints: Checkpoints;
-  /** The session's live connection; binds the session again (load, else new) when its agent process changed. */
-  connect(session: Session): Promise<AcpClientConnection>;
-  /** Runs a request of the agent; on -32000 the agent waits for sign-in and `retry` runs after it. */
-  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T>;
-  /** A new message in the session replaces one of it waiting for sign-in: only the latest is sent. */
-  dropRetry(session: Session): void;
-  /** True when the session's agent process crashed (its banner says why). */
-  agentCrashed(agentId: string): boolean;
-  /** The agent did not confirm a cancellation: offer to restart it. */
-  offerRestart(agentId: string): void;
-  /** Answers the session's pending permission and elicitation requests with cancelled. */
-  cancelRequests(scopedId: string): void;
-  /** Kills the terminals the agent created for the session. */
-  disposeTerminals(scopedId: string): void;
-  /** Stops the session's IDE tools' token (the agent side of the session is gone). */
-  releaseTools(key: string): void;
-  /** The turn started or ended (an ended turn saves the transcript). */
-  turnChanged(session: Session): void;
-  /** What the session's mentions are read from when a message is sent. */
-  promptSources(session: Session): PromptSources;
-}
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -127,7 +96,7 @@ export class Session implements ChatSession, vscode.Disposable {
     return `${this.key}#${this.turnNumber}`;
   }
 
-  get turnRef(): TurnRef {
+  get turnRef(): ReviewTurn {
     const folders = [this.cwd, ...this.additionalDirectories];
     return { scopedId: this.scopedId, turnId: this.turnId, folders, label: `${this.title} · turn ${this.turnNumber}` };
   }
@@ -233,11 +202,11 @@ export class Session implements ChatSession, vscode.Disposable {
   // ---- the turn
 
   /**
-   * One prompt turn, start to end. `shownAlready`: the prompt is in the transcript from a turn that
-   * stopped for sign-in; the retry after signing in sends it again without recording it twice.
+   * One prompt turn, start to end; resolves with `signInRequired` when it stopped for the agent's sign-in.
+   * `shownAlready`: the prompt is in the transcript from a turn that stopped for sign-in; sent again
+   * after signing in, it is not recorded twice.
    */
-  async prompt(prompt: ComposerPrompt, { shownAlready }: { shownAlready: boolean } = { shownAlready: false }): Promise<void> {
-    if (!shownAlready) this.host.dropRetry(this);
+  async prompt(prompt: ComposerPrompt, { shownAlready = false }: { shownAlready?: boolean } = {}): Promise<PromptOutcome> {
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
     this.error = undefined;
     this.failedPrompt = undefined;
@@ -247,7 +216,8 @@ export class Session implements ChatSession, vscode.Disposable {
     const abort = (this.abort = new AbortController());
     this.changed();
     this.host.turnChanged(this);
-    let turn: TurnRef | undefined;
+    let turn: ReviewTurn | undefined;
+    let outcome: PromptOutcome = { signInRequired: false };
     const firstItem = this.transcript.items.length;
     try {
       const connection = await this.host.connect(this);
@@ -257,7 +227,7 @@ export class Session implements ChatSession, vscode.Disposable {
         // Said once, in the transcript, with the way forward; the agent got nothing, the composer has the message again.
         this.recordError(built.refused.message, `${built.refused.detail}${shownAlready ? '' : ' Your message is back in the message box.'}`);
         if (!shownAlready) this.refusedEmitter.fire(prompt);
-        return;
+        return outcome;
       }
       turn = this.turnRef;
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
@@ -266,8 +236,10 @@ export class Session implements ChatSession, vscode.Disposable {
       await this.settling;
       await this.host.checkpoints.begin(this, turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
-      else await this.run(connection, built.blocks, prompt, abort.signal);
+      else await this.run(connection, built.blocks, abort.signal);
     } catch (error) {
+      // The prompt shows in the transcript once a turn began (or from the turn that stopped before).
+      if (error instanceof AuthRequiredError) outcome = { signInRequired: true, shown: shownAlready || turn !== undefined };
       this.fail(error);
       this.offerRetry(prompt, error);
     } finally {
@@ -281,6 +253,7 @@ export class Session implements ChatSession, vscode.Disposable {
       this.host.turnChanged(this);
       await this.settling;
     }
+    return outcome;
   }
 
   /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
@@ -288,7 +261,7 @@ export class Session implements ChatSession, vscode.Disposable {
     return this.settling;
   }
 
-  private async settle(turn: TurnRef, firstItem: number): Promise<void> {
+  private async settle(turn: ReviewTurn, firstItem: number): Promise<void> {
     try {
       await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
       await this.host.checkpoints.end(this, turn);
@@ -297,11 +270,11 @@ export class Session implements ChatSession, vscode.Disposable {
     }
   }
 
-  private async run(connection: AcpClientConnection, blocks: ContentBlock[], prompt: ComposerPrompt, signal: AbortSignal): Promise<void> {
+  private async run(connection: AcpClientConnection, blocks: ContentBlock[], signal: AbortSignal): Promise<void> {
     const result = await this.host.withAuth(
       this.agentId,
       () => connection.prompt(this.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
-      { run: () => this.prompt(prompt, { shownAlready: true }), sessionKey: this.key, what: 'sends your message again' },
+      'sends your message again',
     );
     this.emit(this.state.recordTurnEnd(result.stopReason, result.usage));
     if (result.cancelledLocally) {
@@ -421,32 +394,6 @@ export class Session implements ChatSession, vscode.Disposable {
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     const connection = await this.host.connect(this);
     this.emit(this.state.setConfigOptions(await connection.setConfigOption(this.acpSessionId, configId, value)));
-  }
-
-  /** Mode, model and config options from the agent's settings entry, applied after session/new. */
-  async applyDefaults(definition: ResolvedAgentDefinition, setup: LoadSessionResult): Promise<void> {
-    const tryIt = async (what: string, run: () => Promise<unknown>) => {
-      try {
-        await run();
-      } catch (error) {
-        const message = `Could not apply ${what} from switchboard.agents["${definition.name}"]: ${errorMessage(error)}`;
-        this.host.log.warn(message);
-        this.recordError(message);
-      }
-    };
-    const { defaultMode, defaultModel } = definition;
-    if (defaultMode && setup.modes?.currentModeId !== defaultMode) await tryIt(`defaultMode "${defaultMode}"`, () => this.setMode(defaultMode));
-    if (defaultModel) {
-      const modelOption = this.transcript.configOptions.find((o) => o.category === 'model' && o.kind === 'select');
-      if (modelOption) {
-        if (modelOption.currentValue !== defaultModel) await tryIt(`defaultModel "${defaultModel}"`, () => this.setConfigOption(modelOption.id, defaultModel));
-      } else if (setup.models && setup.models.currentModelId !== defaultModel) {
-        await tryIt(`defaultModel "${defaultModel}"`, () => this.setModel(defaultModel));
-      }
-    }
-    for (const [id, value] of Object.entries(definition.defaultConfigOptions ?? {})) {
-      await tryIt(`config option "${id}"`, () => this.setConfigOption(id, value));
-    }
   }
 
   dispose(): void {

@@ -3,7 +3,6 @@
 // what the end of a turn updates (the saved transcript).
 import * as vscode from 'vscode';
 import { errorMessage, type AcpClientConnection, type McpServer } from '../../acp';
-import type { RetryAfterSignIn } from '../agents/agentSignIn';
 import type { IdeTools } from '../ideTools/ideTools';
 import type { MentionSources } from '../mentions/mentionSources';
 import type { TerminalBridge } from '../terminal/terminalBridge';
@@ -11,7 +10,8 @@ import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
 import type { Checkpoints } from './checkpoints';
 import type { RequestCards } from './requestCards';
-import type { Session, SessionHost } from './session';
+import type { Session } from './session';
+import type { SessionHost } from './sessionHost';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
 import type { PromptSources } from './promptBuilder';
@@ -46,10 +46,10 @@ export class SessionConnector implements SessionHost {
   readonly turnFiles: TurnFiles;
   readonly checkpoints: Checkpoints;
 
-  constructor(private readonly o: SessionConnectorOptions) {
-    this.log = o.log;
-    this.turnFiles = o.turnFiles;
-    this.checkpoints = o.checkpoints;
+  constructor(private readonly deps: SessionConnectorOptions) {
+    this.log = deps.log;
+    this.turnFiles = deps.turnFiles;
+    this.checkpoints = deps.checkpoints;
   }
 
   /**
@@ -57,10 +57,10 @@ export class SessionConnector implements SessionHost {
    * the new session's key), with its IDE tools: over HTTP where the agent announces it, else over stdio.
    */
   async paramsOf(session: { key: string; agentId: string; cwd: string; additionalDirectories: string[] }) {
-    const capabilities = this.o.agents.runtime(session.agentId).agentInfo?.agentCapabilities;
-    const ideTools = await this.o.ideTools.entryFor(session, capabilities?.mcpCapabilities.http ?? false);
-    const mcpServers = await this.o.mcpServers();
-    const instructions = await this.o.instructions.read();
+    const capabilities = this.deps.agents.runtime(session.agentId).agentInfo?.agentCapabilities;
+    const ideTools = await this.deps.ideTools.entryFor(session, capabilities?.mcpCapabilities.http ?? false);
+    const mcpServers = await this.deps.mcpServers();
+    const instructions = await this.deps.instructions.read();
     return {
       cwd: session.cwd,
       additionalDirectories: session.additionalDirectories,
@@ -72,12 +72,12 @@ export class SessionConnector implements SessionHost {
   }
 
   promptSources(session: Session): PromptSources {
-    return { mentions: this.o.mentions, folders: [session.cwd, ...session.additionalDirectories], sessions: this.o.sessions, store: this.o.store };
+    return { mentions: this.deps.mentions, folders: [session.cwd, ...session.additionalDirectories], sessions: this.deps.sessions, store: this.deps.store };
   }
 
   /** The session closed or lost its agent: its IDE tools' token stops. */
   releaseTools(key: string): void {
-    void this.o.ideTools.release(key);
+    void this.deps.ideTools.release(key);
   }
 
   /**
@@ -85,7 +85,7 @@ export class SessionConnector implements SessionHost {
    * session/load (its replay is skipped: the transcript is already here), else a new session.
    */
   async connect(session: Session): Promise<AcpClientConnection> {
-    const runtime = this.o.agents.runtime(session.agentId);
+    const runtime = this.deps.agents.runtime(session.agentId);
     const connection = await runtime.start();
     if (!session.detached) return connection;
     const params = await this.paramsOf(session);
@@ -115,36 +115,32 @@ export class SessionConnector implements SessionHost {
 
   /** The session now lives in `acpSessionId` of this runtime's process; the registry indexes it again. */
   bind(session: Session, acpSessionId: string, runtime: AgentRuntime): void {
-    this.o.sessions.reindex(session, () => session.bind(acpSessionId, runtime.agentInfo));
+    this.deps.sessions.reindex(session, () => session.bind(acpSessionId, runtime.agentInfo));
   }
 
-  withAuth<T>(agentId: string, request: () => Promise<T>, retry?: RetryAfterSignIn): Promise<T> {
-    return this.o.agents.withAuth(agentId, request, retry);
-  }
-
-  dropRetry(session: Session): void {
-    this.o.agents.dropRetry(session.agentId, session.key);
+  withAuth<T>(agentId: string, request: () => Promise<T>, afterSignIn?: string): Promise<T> {
+    return this.deps.agents.withAuth(agentId, request, afterSignIn);
   }
 
   agentCrashed(agentId: string): boolean {
-    return this.o.agents.crashed(agentId);
+    return this.deps.agents.crashed(agentId);
   }
 
   offerRestart(agentId: string): void {
     void vscode.window
       .showWarningMessage(`${agentId} did not stop when asked. Restart it?`, 'Restart Agent')
-      .then((choice) => choice && this.o.agents.restart(agentId));
+      .then((choice) => choice && this.deps.agents.restart(agentId));
   }
 
   cancelRequests(scopedId: string): void {
-    this.o.cards.cancel(scopedId);
+    this.deps.cards.cancel(scopedId);
   }
 
   disposeTerminals(scopedId: string): void {
-    this.o.terminals.disposeSession(scopedId);
+    this.deps.terminals.disposeSession(scopedId);
   }
 
   turnChanged(session: Session): void {
-    if (session.turn === 'idle') void this.o.tabs.save(session).then(() => this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId()));
+    if (session.turn === 'idle') void this.deps.tabs.save(session).then(() => this.deps.tabs.persist(this.deps.sessions.values(), this.deps.sessions.activeTabId()));
   }
 }

@@ -31,7 +31,7 @@ export class SessionHistory implements HistoryPort, vscode.Disposable {
   /** The list changed, or a refresh started (`loading: true`) or ended (`loading: false`). */
   readonly onDidChange = this.emitter.event;
 
-  constructor(private readonly o: SessionHistoryOptions) {}
+  constructor(private readonly deps: SessionHistoryOptions) {}
 
   /** The list may have changed (a tab opened, renamed or closed). */
   changed(): void {
@@ -40,8 +40,8 @@ export class SessionHistory implements HistoryPort, vscode.Disposable {
 
   /** Sessions open in tabs (by tab key, and by agent-scoped session id) are left out. */
   list(): HistoryItem[] {
-    const open = this.o.sessions.indexes;
-    const local: HistoryItem[] = this.o.store
+    const open = this.deps.sessions.indexes;
+    const local: HistoryItem[] = this.deps.store
       .list()
       .filter((m) => !open.keys.has(m.key))
       .map((m) => ({
@@ -75,7 +75,7 @@ export class SessionHistory implements HistoryPort, vscode.Disposable {
     const cwd = workspaceCwd();
     this.emitter.fire({ loading: true });
     try {
-      for (const runtime of this.o.agents.all()) await this.listFrom(runtime, cwd).catch((error: unknown) => this.o.log.warn(`session/list of ${runtime.name} failed: ${errorMessage(error)}`));
+      for (const runtime of this.deps.agents.all()) await this.listFrom(runtime, cwd).catch((error: unknown) => this.deps.log.warn(`session/list of ${runtime.name} failed: ${errorMessage(error)}`));
     } finally {
       this.emitter.fire({ loading: false });
     }
@@ -105,10 +105,10 @@ export class SessionHistory implements HistoryPort, vscode.Disposable {
   /** Deletes a local transcript, or asks the agent to delete its session. */
   async delete(historyId: string): Promise<void> {
     if (historyId.startsWith('local:')) {
-      await this.o.store.delete(historyId.slice('local:'.length));
+      await this.deps.store.delete(historyId.slice('local:'.length));
     } else {
       const item = this.fromAgents.get(historyId);
-      const connection = item && this.o.agents.running(item.agentId)?.connection;
+      const connection = item && this.deps.agents.running(item.agentId)?.connection;
       if (item && connection) await connection.deleteSession(item.sessionId);
       this.fromAgents.delete(historyId);
     }

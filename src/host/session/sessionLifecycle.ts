@@ -10,6 +10,7 @@ import type { AgentRuntime } from '../agents/agentRuntime';
 import { cancelChildrenOf } from './childSessions';
 import { forkedTranscript } from './forkTranscript';
 import { Session } from './session';
+import { applySessionDefaults } from './sessionDefaults';
 import type { SessionConnector } from './sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
@@ -30,54 +31,49 @@ export interface SessionLifecycleOptions {
 }
 
 export class SessionLifecycle implements LifecyclePort {
-  constructor(private readonly o: SessionLifecycleOptions) {}
+  constructor(private readonly deps: SessionLifecycleOptions) {}
 
-  /** `agentId` undefined: the default agent. `afterSignIn`: when the agent first needs sign-in, runs with the session it opens once signed in. */
-  open(agentId?: string, afterSignIn?: (tabId: string) => void): Promise<string> {
-    const name = agentId ?? this.o.agents.defaultAgentId();
+  /**
+   * A new session of the agent (the default one when undefined), made the active tab. Rejects with
+   * AuthRequiredError when the agent needs sign-in first: who asked opens it again once signed in.
+   */
+  async open(agentId?: string): Promise<string> {
+    const name = agentId ?? this.deps.agents.defaultAgentId();
     if (!name) throw new Error('No agent is configured. Add one to switchboard.agents.');
-    return this.create(name, afterSignIn);
+    return this.create(name);
   }
 
-  private async create(agentId: string, afterSignIn?: (tabId: string) => void): Promise<string> {
-    const runtime = this.o.agents.runtime(agentId);
+  private async create(agentId: string): Promise<string> {
+    const runtime = this.deps.agents.runtime(agentId);
     const connection = await runtime.start();
     const cwd = workspaceCwd();
     const key = randomUUID();
-    const params = await this.o.host.paramsOf({ key, agentId, cwd, additionalDirectories: additionalDirectories(cwd) });
-    const result = await this.o.agents.withAuth(agentId, () => connection.newSession(params), {
-      run: async () => {
-        // Not `afterSignIn?.(await …)`: an optional call skips evaluating its argument.
-        const opened = await this.create(agentId);
-        afterSignIn?.(opened);
-      },
-      // A message typed meanwhile waits for this session (the chat's session requests), so either way this is it.
-      what: 'starts the session',
-    }).catch((error: unknown) => {
-      this.o.host.releaseTools(key);
+    const params = await this.deps.host.paramsOf({ key, agentId, cwd, additionalDirectories: additionalDirectories(cwd) });
+    const result = await this.deps.agents.withAuth(agentId, () => connection.newSession(params), 'starts the session').catch((error: unknown) => {
+      this.deps.host.releaseTools(key);
       throw error;
     });
-    const session = this.add(new Session(this.o.host, key, agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
+    const session = this.add(new Session(this.deps.host, key, agentId, result.sessionId, cwd, params.additionalDirectories), runtime);
     session.applySetup(result);
     session.useInstructions(params.instructions);
-    await session.applyDefaults(this.o.agents.definitionOf(agentId), result);
+    await applySessionDefaults(session, this.deps.agents.definitionOf(agentId), result, this.deps.log);
     return session.key;
   }
 
   async openHistory(historyId: string, mode: 'load' | 'resume'): Promise<void> {
     if (historyId.startsWith('local:')) return this.openLocal(historyId.slice('local:'.length));
-    const item = this.o.history.agentEntry(historyId);
+    const item = this.deps.history.agentEntry(historyId);
     if (!item) throw new Error('That history entry is gone.');
-    const runtime = this.o.agents.runtime(item.agentId);
+    const runtime = this.deps.agents.runtime(item.agentId);
     const connection = await runtime.start();
     const cwd = item.cwd ?? workspaceCwd();
-    const session = new Session(this.o.host, randomUUID(), item.agentId, item.sessionId, cwd, additionalDirectories(cwd));
+    const session = new Session(this.deps.host, randomUUID(), item.agentId, item.sessionId, cwd, additionalDirectories(cwd));
     session.loading = true;
     this.add(session, runtime);
     try {
-      const params = await this.o.host.paramsOf(session);
+      const params = await this.deps.host.paramsOf(session);
       const open = () => (mode === 'resume' ? connection.resumeSession(item.sessionId, params) : connection.loadSession(item.sessionId, params));
-      session.applySetup(await this.o.agents.withAuth(item.agentId, open));
+      session.applySetup(await this.deps.agents.withAuth(item.agentId, open));
       session.useInstructions(params.instructions);
       session.loaded();
     } catch (error) {
@@ -87,11 +83,11 @@ export class SessionLifecycle implements LifecyclePort {
 
   /** Reopens the tabs that were open before a window reload, from the local transcript store, and the active one. */
   async restoreOpenTabs(): Promise<void> {
-    const { keys, active } = this.o.tabs.toRestore();
+    const { keys, active } = this.deps.tabs.toRestore();
     for (const key of keys) {
-      if (!this.o.sessions.has(key)) await this.openLocal(key).catch((e: unknown) => this.o.log.warn(`Could not reopen session ${key}: ${errorMessage(e)}`));
+      if (!this.deps.sessions.has(key)) await this.openLocal(key).catch((e: unknown) => this.deps.log.warn(`Could not reopen session ${key}: ${errorMessage(e)}`));
     }
-    if (active) this.o.sessions.select(active);
+    if (active) this.deps.sessions.select(active);
   }
 
   /**
@@ -100,24 +96,24 @@ export class SessionLifecycle implements LifecyclePort {
    * (e.g. -32002, the agent no longer has the session) keeps the original tab and says why in its banner.
    */
   async fork(tabId: string, fromItemId?: string): Promise<string | undefined> {
-    const source = this.o.sessions.require(tabId);
+    const source = this.deps.sessions.require(tabId);
     const key = randomUUID();
     try {
-      const runtime = this.o.agents.runtime(source.agentId);
-      const connection = await this.o.host.connect(source);
-      const params = await this.o.host.paramsOf({ key, agentId: source.agentId, cwd: source.cwd, additionalDirectories: source.additionalDirectories });
-      const result = await this.o.agents.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, params));
+      const runtime = this.deps.agents.runtime(source.agentId);
+      const connection = await this.deps.host.connect(source);
+      const params = await this.deps.host.paramsOf({ key, agentId: source.agentId, cwd: source.cwd, additionalDirectories: source.additionalDirectories });
+      const result = await this.deps.agents.withAuth(source.agentId, () => connection.forkSession(source.acpSessionId, params));
       const { transcript, notice } = forkedTranscript(source.transcript, source.title, result.sessionId, fromItemId);
-      const fork = this.add(new Session(this.o.host, key, source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
+      const fork = this.add(new Session(this.deps.host, key, source.agentId, result.sessionId, source.cwd, source.additionalDirectories, transcript), runtime);
       fork.applySetup(result);
       fork.useInstructions(params.instructions);
       fork.note(notice.title, notice.description);
       await this.saveTabs(fork);
       return fork.key;
     } catch (error) {
-      this.o.host.releaseTools(key);
+      this.deps.host.releaseTools(key);
       const gone = error instanceof NotFoundError ? ` ${source.agentId} no longer has this session.` : '';
-      this.o.log.warn(`session/fork of ${source.acpSessionId} failed: ${errorMessage(error)}`);
+      this.deps.log.warn(`session/fork of ${source.acpSessionId} failed: ${errorMessage(error)}`);
       source.showError({ message: `Could not fork the session.${gone}`, detail: errorMessage(error) });
       return undefined;
     }
@@ -125,7 +121,7 @@ export class SessionLifecycle implements LifecyclePort {
 
   /** Rename: trimmed, at most MAX_TITLE characters; a bad title is said in the session's banner. */
   async rename(tabId: string, title: string): Promise<void> {
-    const session = this.o.sessions.require(tabId);
+    const session = this.deps.sessions.require(tabId);
     const trimmed = title.trim().replace(/\s+/g, ' ');
     if (!trimmed) return session.showError({ message: 'A session title cannot be empty.' });
     if (trimmed.length > MAX_TITLE) return session.showError({ message: `A session title can have at most ${MAX_TITLE} characters; this one has ${trimmed.length}.` });
@@ -135,61 +131,61 @@ export class SessionLifecycle implements LifecyclePort {
       return session.showError({ message: `Could not rename the session: ${errorMessage(error)}` });
     }
     await this.saveTabs(session);
-    this.o.history.changed();
+    this.deps.history.changed();
   }
 
   /** Ends the session's turn, saves its transcript, closes it at the agent (session/close) and drops the tab. */
   async close(tabId: string): Promise<void> {
-    const session = this.o.sessions.get(tabId);
+    const session = this.deps.sessions.get(tabId);
     if (!session) return;
-    const running = this.o.agents.running(session.agentId)?.connection;
+    const running = this.deps.agents.running(session.agentId)?.connection;
     // Its subagents stop with it, even those that outlived its turn.
-    if (running && !session.detached) await cancelChildrenOf(session, running).catch((e: unknown) => this.o.log.warn(`Cancelling subagents failed: ${errorMessage(e)}`));
+    if (running && !session.detached) await cancelChildrenOf(session, running).catch((e: unknown) => this.deps.log.warn(`Cancelling subagents failed: ${errorMessage(e)}`));
     session.cancel();
     session.detach();
-    await this.o.tabs.save(session);
-    const connection = this.o.agents.running(session.agentId)?.connection;
+    await this.deps.tabs.save(session);
+    const connection = this.deps.agents.running(session.agentId)?.connection;
     if (connection && session.acpSessionId && connection.supports('session/close')) {
-      await connection.closeSession(session.acpSessionId).catch((e: unknown) => this.o.log.warn(`session/close failed: ${errorMessage(e)}`));
+      await connection.closeSession(session.acpSessionId).catch((e: unknown) => this.deps.log.warn(`session/close failed: ${errorMessage(e)}`));
     }
     // Closed while session/close was in flight (a second close): already gone.
-    if (!this.o.sessions.isOpen(session)) return;
-    this.o.sessions.remove(session);
-    this.o.fs.forgetSession(session.scopedId);
-    this.o.host.checkpoints.forget(session.key);
+    if (!this.deps.sessions.isOpen(session)) return;
+    this.deps.sessions.remove(session);
+    this.deps.fs.forgetSession(session.scopedId);
+    this.deps.host.checkpoints.forget(session.key);
     session.dispose();
-    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId());
-    this.o.history.changed();
+    this.deps.tabs.persist(this.deps.sessions.values(), this.deps.sessions.activeTabId());
+    this.deps.history.changed();
   }
 
   /** Saves every open transcript (window closing). */
   async saveAll(): Promise<void> {
-    await Promise.all(this.o.sessions.values().map((s) => this.o.tabs.save(s)));
+    await Promise.all(this.deps.sessions.values().map((s) => this.deps.tabs.save(s)));
   }
 
   /** A transcript saved by Switchboard, not bound to a live agent session yet: the first prompt loads it. */
   private async openLocal(key: string): Promise<void> {
-    if (this.o.sessions.has(key)) return this.o.sessions.select(key);
-    const { meta, transcript } = await this.o.tabs.load(key);
+    if (this.deps.sessions.has(key)) return this.deps.sessions.select(key);
+    const { meta, transcript } = await this.deps.tabs.load(key);
     // A second open of the same tab while the store was read: the first one won.
-    if (this.o.sessions.has(key)) return;
-    const session = new Session(this.o.host, key, meta.agentId, meta.acpSessionId, meta.cwd, additionalDirectories(meta.cwd), transcript);
+    if (this.deps.sessions.has(key)) return;
+    const session = new Session(this.deps.host, key, meta.agentId, meta.acpSessionId, meta.cwd, additionalDirectories(meta.cwd), transcript);
     session.detached = true;
     // Saved in the middle of a turn (a window reload): that turn is over.
     session.replayEnded();
     this.add(session);
-    this.o.history.changed();
+    this.deps.history.changed();
   }
 
   private add(session: Session, runtime?: AgentRuntime): Session {
-    if (runtime) this.o.host.bind(session, session.acpSessionId, runtime);
-    this.o.sessions.add(session);
-    this.o.host.turnFiles.prepare([session.cwd, ...session.additionalDirectories]);
+    if (runtime) this.deps.host.bind(session, session.acpSessionId, runtime);
+    this.deps.sessions.add(session);
+    this.deps.host.turnFiles.prepare([session.cwd, ...session.additionalDirectories]);
     return session;
   }
 
   private async saveTabs(session: Session): Promise<void> {
-    await this.o.tabs.save(session);
-    this.o.tabs.persist(this.o.sessions.values(), this.o.sessions.activeTabId());
+    await this.deps.tabs.save(session);
+    this.deps.tabs.persist(this.deps.sessions.values(), this.deps.sessions.activeTabId());
   }
 }

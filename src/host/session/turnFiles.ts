@@ -11,8 +11,8 @@ import type { FsBridge } from '../fs/fsBridge';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
-/** What a turn is, to the diff review: the agent-qualified session id, the turn's id, its folders and its label. */
-export interface TurnRef {
+/** A turn as the diff review records it (its key, diff/changeStore.ts TurnRef, is the session and turn ids): the agent-qualified session id, the turn's id, its folders and its label. */
+export interface ReviewTurn {
   readonly scopedId: string;
   readonly turnId: string;
   readonly folders: readonly string[];
@@ -52,12 +52,12 @@ export class TurnFiles {
     this.diffReview.prepareFolders(folders);
   }
 
-  begin(turn: TurnRef): Promise<FolderSnapshot[] | undefined> {
+  begin(turn: ReviewTurn): Promise<FolderSnapshot[] | undefined> {
     return this.diffReview.beginTurn(turn.scopedId, turn.turnId, turn.folders, turn.label);
   }
 
   /** The turn ended: waits for writes in flight, checks the files its tool calls named once more, lists them. */
-  async end(turn: TurnRef, toolCalls: readonly ToolCallItem[]): Promise<void> {
+  async end(turn: ReviewTurn, toolCalls: readonly ToolCallItem[]): Promise<void> {
     await settledWithin(this.fs.settled(turn.scopedId), WRITES_SETTLE_MS);
     for (const call of toolCalls) await this.noticeToolCall(turn, call);
     await this.diffReview.endTurn(turn.scopedId);
@@ -68,7 +68,7 @@ export class TurnFiles {
    * `oldText` of the call's own diff); without either, one seen first is snapshotted (missing counts: it
    * is then new when it appears) and a later change is recorded against that snapshot.
    */
-  async noticeToolCall(turn: TurnRef, call: ToolCallItem): Promise<void> {
+  async noticeToolCall(turn: ReviewTurn, call: ToolCallItem): Promise<void> {
     for (const p of filesNamedBy(call)) {
       const uri = vscode.Uri.file(p);
       const diff = call.content.find((c) => c.type === 'diff' && c.path === p);
@@ -92,7 +92,7 @@ export class TurnFiles {
    * writing, so this is the baseline of a change it then makes itself (a new file included), whatever the
    * timing of its tool-call updates.
    */
-  async snapshotAsked(turn: TurnRef, toolCall: unknown): Promise<void> {
+  async snapshotAsked(turn: ReviewTurn, toolCall: unknown): Promise<void> {
     const call = toolCallFromRequest(toolCall);
     if (!call) return;
     for (const p of filesNamedBy(call)) {

@@ -22,7 +22,7 @@ export function composerTarget(backend: SessionBackend, chat: ChatViewProvider, 
       if (mentions.length > 0 && !backend.sessions.activeTabId()) {
         await chat.addToComposer([]);
         try {
-          await backend.lifecycle.open();
+          await chat.controller.newSession(undefined);
         } catch (error) {
           // The chat shows why the session did not open (sign-in, no agent); the chips still wait in the composer.
           log.warn(`Add to Chat: no session opened: ${error instanceof Error ? error.message : String(error)}`);

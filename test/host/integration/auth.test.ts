@@ -1,5 +1,6 @@
-// Every sign-in method type an agent can advertise, finished end to end: the request that needed
-// sign-in is retried afterwards. The fake agent answers -32000 until signed in.
+// Every sign-in method type an agent can advertise, finished end to end: what needed sign-in (a New
+// session, a message, both asked for through the chat) goes afterwards. The fake agent answers -32000
+// until signed in.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -38,7 +39,7 @@ describe('sign-in flows', function () {
 
   // The fake agent refuses `authenticate` with its terminal method (the schema says a client MUST NOT).
   it("terminal: runs the agent with the method's args and env in a VS Code terminal; exit 0 retries, never authenticate", async () => {
-    await assert.rejects(sb.backend.lifecycle.open('Auth Terminal'), /auth/i);
+    await assert.rejects(sb.chat.controller.newSession('Auth Terminal'), /auth/i);
     await waitForAgentStatus(sb, 'Auth Terminal', 'auth_required');
     const before = sb.backend.sessions.snapshots().length;
     await sb.backend.agents.authenticate('Auth Terminal', 'terminal-login');
@@ -48,7 +49,7 @@ describe('sign-in flows', function () {
   });
 
   it('terminal: a login that exits non-zero says sign-in failed in the banner and keeps the methods', async () => {
-    await assert.rejects(sb.backend.lifecycle.open('Auth Terminal Fails'), /auth/i);
+    await assert.rejects(sb.chat.controller.newSession('Auth Terminal Fails'), /auth/i);
     await waitForAgentStatus(sb, 'Auth Terminal Fails', 'auth_required');
     const before = sb.backend.sessions.snapshots().length;
     await sb.backend.agents.authenticate('Auth Terminal Fails', 'terminal-login');
@@ -61,7 +62,7 @@ describe('sign-in flows', function () {
   });
 
   it('env_var: asks for the variable, keeps it in secret storage, restarts the agent with it, then retries', async () => {
-    await assert.rejects(sb.backend.lifecycle.open('Auth Env'), /auth/i);
+    await assert.rejects(sb.chat.controller.newSession('Auth Env'), /auth/i);
     await waitForAgentStatus(sb, 'Auth Env', 'auth_required');
     const asked: string[] = [];
     sb.backend.agents.authUi = {
@@ -83,15 +84,16 @@ describe('sign-in flows', function () {
   });
 
   it('agent: a prompt refused for sign-in is sent again after signing in, and shown once', async () => {
-    await assert.rejects(sb.backend.lifecycle.open('Auth Prompt'), /auth/i);
+    await assert.rejects(sb.chat.controller.newSession('Auth Prompt'), /auth/i);
     const before = sb.backend.sessions.snapshots().length;
     await sb.backend.agents.authenticate('Auth Prompt', 'agent-login');
     await waitFor(() => sb.backend.sessions.snapshots().length === before + 1, 'the retried session/new');
     const sessionId = sb.backend.sessions.snapshots().at(-1)!.view.sessionId;
     // Signed out at the agent: the next prompt answers -32000.
     await sb.backend.agents.logout('Auth Prompt');
-    await sb.backend.sessions.require(sessionId).prompt(prompt('hello after sign-in'));
+    sb.chat.controller.handleMessage({ type: 'prompt', sessionId, prompt: prompt('hello after sign-in') });
     await waitForAgentStatus(sb, 'Auth Prompt', 'auth_required');
+    await waitFor(() => sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)?.view.turn === 'idle', 'the turn to stop for sign-in');
     const refused = sb.backend.sessions.snapshots().find((s) => s.view.sessionId === sessionId)!;
     assert.match(refused.view.error?.message ?? '', /sign in.*sent again/);
     await sb.backend.agents.authenticate('Auth Prompt', 'agent-login');

@@ -93,7 +93,7 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
   }
 
   /** Sends `permission` and waits until its request is pending; returns the request. */
-  async function permissionWaits(id: string): Promise<{ sent: Thenable<void>; requestId: string }> {
+  async function permissionWaits(id: string): Promise<{ sent: Thenable<unknown>; requestId: string }> {
     const sent = backend().sessions.require(id).prompt(prompt('permission'));
     const requestId = await waitFor(() => viewOf(id)?.permissions[0]?.requestId, 'the permission request', 60_000);
     return { sent, requestId };

@@ -165,7 +165,8 @@ describe('sessions with a real agent process', function () {
   });
 
   it('shows exactly the sign-in methods the agent advertises, and signs in with the agent method', async () => {
-    await assert.rejects(sb.backend.lifecycle.open('Fake Auth'), /auth/i);
+    // New session as the chat asks for it: the chat opens it again once signed in.
+    await assert.rejects(sb.chat.controller.newSession('Fake Auth'), /auth/i);
     await waitForAgentStatus(sb, 'Fake Auth', 'auth_required');
     const agent = sb.backend.agents.views().find((a) => a.id === 'Fake Auth')!;
     assert.deepStrictEqual(

@@ -41,7 +41,7 @@ describe('real agents from npm: sign-in through the extension, another session o
     const gemini = await defineRealAgent(sb, geminiRecipe, [new GeminiApi()], { permissions: 'ask', signedOut: true });
     agents.push(gemini);
     const active = sb.backend.sessions.activeTabId();
-    await assert.rejects(sb.backend.lifecycle.open(gemini.name), /API key is missing|auth/i);
+    await assert.rejects(sb.chat.controller.newSession(gemini.name), /API key is missing|auth/i);
     const waiting = await waitFor(() => (methodsOf(gemini.name)?.status === 'auth_required' ? methodsOf(gemini.name) : undefined), 'Gemini to wait for sign-in');
     assert.deepStrictEqual(waiting.authMethods?.map((m) => m.id), ['oauth-personal', 'gemini-api-key', 'vertex-ai', 'gateway']);
     assert.strictEqual(waiting.afterSignIn, 'starts the session');

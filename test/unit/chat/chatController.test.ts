@@ -242,10 +242,10 @@ describe('ChatController: switching agents, then New session', () => {
   /** A backend whose sessions open when the test says, as the real one: the session, its activation, then the answer. */
   function opening() {
     const t = setup();
-    const pending: { agentId?: string; afterSignIn?: (id: string) => void; resolve(id: string): void; reject(e: unknown): void }[] = [];
-    t.backend.lifecycle.open = (agentId?: string, afterSignIn?: (id: string) => void) => {
+    const pending: { agentId?: string; resolve(id: string): void; reject(e: unknown): void }[] = [];
+    t.backend.lifecycle.open = (agentId?: string) => {
       t.backend.calls.push(['newSession', agentId]);
-      return new Promise<string>((resolve, reject) => pending.push({ agentId, afterSignIn, resolve, reject }));
+      return new Promise<string>((resolve, reject) => pending.push({ agentId, resolve, reject }));
     };
     const open = (i: number, sessionId: string) => {
       t.backend.em.emit('session', { ...t.backend.view, sessionId, agentId: pending[i].agentId ?? 'A', turn: 'idle' });
@@ -303,7 +303,7 @@ describe('ChatController: switching agents, then New session', () => {
   });
 
   it('waiting for sign-in: the snapshot says which request waits, the message goes to the session opened after it', async () => {
-    const { backend, ctl, posted, pending, sent, uiLog } = opening();
+    const { backend, ctl, posted, pending, open, sent, uiLog } = opening();
     ctl.handleMessage({ type: 'newSession', agentId: 'B', requestId: 'r1' });
     pending[0].reject(new AuthRequiredError('session/new', 'Authentication required', undefined, []));
     ctl.handleMessage({ type: 'prompt', agentId: 'B', newSessionRequestId: 'r1', prompt: text('after sign-in') });
@@ -312,8 +312,10 @@ describe('ChatController: switching agents, then New session', () => {
     ctl.handleMessage({ type: 'resync', reason: 'test' });
     const init = [...posted].reverse().find((m) => m.type === 'init');
     assert.deepEqual(init?.type === 'init' && init.snapshot.starting, { requestId: 'r1', agentId: 'B' });
-    backend.em.emit('session', { ...backend.view, sessionId: 'b1', agentId: 'B' });
-    pending[0].afterSignIn?.('b1');
+    backend.em.emit('signIn', 'B');
+    await tick();
+    assert.equal(pending.length, 2, 'signing in opened the session again');
+    open(1, 'b1');
     await tick();
     assert.deepEqual(sent(), ['b1:after sign-in']);
     assert.deepEqual(flatten(posted).find((m) => m.type === 'newSessionSettled'), { type: 'newSessionSettled', requestId: 'r1', sessionId: 'b1' });

@@ -16,6 +16,7 @@ import type {
   HostUi,
   LifecyclePort,
   MentionsPort,
+  PromptOutcome,
   ProvidersPort,
   RequestsPort,
   SessionsPort,
@@ -47,6 +48,8 @@ export class FakeBackend implements ChatBackend {
   get transcript(): Transcript { return this.state.transcript; }
   terminalSnapshots: TerminalSnapshot[] = [];
   turnResolvers: (() => void)[] = [];
+  /** How the next turns end (a turn stops for sign-in when this says so). */
+  outcomes: PromptOutcome[] = [];
 
   constructor(view: Partial<BackendSessionView> = {}) {
     this.view = { ...this.view, ...view };
@@ -59,10 +62,11 @@ export class FakeBackend implements ChatBackend {
       agentId: this.view.agentId,
       transcript: this.transcript,
       failedPrompt: undefined,
-      prompt: (prompt: ComposerPrompt) => {
-        log('sendPrompt', tabId, prompt.text);
+      prompt: (prompt: ComposerPrompt, options) => {
+        log('sendPrompt', tabId, prompt.text, ...(options?.shownAlready ? ['shownAlready'] : []));
         this.setTurn('running');
-        return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(); }));
+        const outcome = this.outcomes.shift() ?? { signInRequired: false };
+        return new Promise((resolve) => this.turnResolvers.push(() => { this.setTurn('idle'); resolve(outcome); }));
       },
       steer: async (prompt) => { log('steer', tabId, prompt.text); return 'promptRequired'; },
       cancel: () => log('cancel', tabId),
@@ -99,6 +103,7 @@ export class FakeBackend implements ChatBackend {
     authenticate: async (a, m) => void this.calls.push(['authenticate', a, m]),
     logout: async (a) => void this.calls.push(['logout', a]),
     onDidChange: event<void>(this.em, 'agents'),
+    onDidSignIn: event<string>(this.em, 'signIn'),
   };
   providers: ProvidersPort = { run: async (a, action) => void this.calls.push(['providerAction', a, action]) };
   history: HistoryPort = {

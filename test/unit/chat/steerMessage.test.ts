@@ -2,7 +2,7 @@
 // again; what it left to us (promptRequired) or did not take (failed, a rejection) is queued behind a running
 // turn and sent once, or sent at once when no turn runs.
 import * as assert from 'node:assert/strict';
-import type { SteerAnswer } from '../../../src/chat/chatBackend';
+import type { PromptOutcome, SteerAnswer } from '../../../src/chat/chatBackend';
 import { PromptQueue } from '../../../src/chat/promptQueue';
 import { steerMessage } from '../../../src/chat/steerMessage';
 import type { ComposerPrompt } from '../../../src/shared/messages';
@@ -19,8 +19,10 @@ function setup(running: boolean) {
     send: (_id, p) => {
       sent.push(p.text);
       state.running = true;
-      return new Promise<void>((resolve) => ends.push(() => ((state.running = false), resolve())));
+      return new Promise<PromptOutcome>((resolve) => ends.push(() => ((state.running = false), resolve({ signInRequired: false }))));
     },
+    open: async () => 's1',
+    agentOf: () => 'A',
     turnRunning: () => state.running,
     cancel: async () => undefined,
     changed: () => undefined,
