@@ -7,14 +7,13 @@
 // repository the test makes, as a unified diff.
 // Nothing is sent until Send is clicked.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { button, configureAgents, editorTabs, FAKE_AGENT, openChat, REPO, until, workspaceFile } from './helpers/chat';
-import { closeWorkbench, e2eEnv, openSwitchboardView, openWorkbench, reportFailure, runCommand, saveConsole, updateSettings, type Workbench } from './helpers/workbench';
+import { button, editorTabs, FAKE_AGENT, until, workspaceFile } from './helpers/chat';
+import { clearChips, closeContextSettings, contextMenuItem, openContextWorkbench, repositoryWithChange } from './helpers/contextChat';
+import { closeWorkbench, e2eEnv, openSwitchboardView, reportFailure, runCommand, saveConsole, type Workbench } from './helpers/workbench';
 
-const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 const DIR = 'addtochat';
 const LINES = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
 const BROKEN_JSON = '{\n  "first": 1,\n  "second": 2\n  "third": 3\n}\n';
@@ -84,15 +83,6 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     await input.waitFor({ state: 'hidden' });
   }
 
-  async function contextMenuItem(page: Page, label: string): Promise<void> {
-    const item = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^${label}$`) }).first();
-    await item.waitFor({ state: 'visible', timeout: 20_000 });
-    // A click on a menu item sometimes leaves the menu open here: the item is hovered (focused), then Enter.
-    await item.hover();
-    await until(async () => (await item.locator('xpath=ancestor::*[contains(@class,"action-item")][1]').getAttribute('class'))?.includes('focused'), `${label} focused in the menu`, 10_000);
-    await page.keyboard.press('Enter');
-    await item.waitFor({ state: 'hidden', timeout: 10_000 });
-  }
 
   before(async () => {
     const ws = e2eEnv().workspace!;
@@ -103,37 +93,12 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     fs.writeFileSync(path.join(ws, DIR, 'broken.json'), BROKEN_JSON);
     fs.writeFileSync(path.join(ws, DIR, 'folder', 'inside.txt'), 'inside\n');
     // A Git repository with a committed file, then changed in the working tree.
-    const repo = path.join(ws, REPO_DIR);
-    fs.mkdirSync(repo, { recursive: true });
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: repo });
-    git('init', '-q');
-    fs.writeFileSync(path.join(repo, 'tracked.txt'), 'kept line\nold line\n');
-    git('add', 'tracked.txt');
-    git('commit', '-qm', 'first');
-    fs.writeFileSync(path.join(repo, 'tracked.txt'), 'kept line\nnew line\n');
-    configureAgents(FAKE_AGENT);
-    updateSettings({
-      'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [FAKE, `--record=${record}`] } },
-      'switchboard.defaultAgent': FAKE_AGENT,
-      'terminal.integrated.rightClickBehavior': 'default',
-      'files.autoSave': 'off',
-      // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); this file turns it on for its repository.
-      'git.enabled': true,
-      'git.autoRepositoryDetection': true,
-    });
-    wb = await openWorkbench({ width: 1400, height: 900 });
-    // The terminal's selection is read through the clipboard, as in a
-    // browser where the user allowed it.
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
-    chat = await openChat(wb.page);
+    repositoryWithChange(path.join(ws, REPO_DIR), 'tracked.txt', 'kept line\nold line\n', 'kept line\nnew line\n');
+    ({ wb, chat } = await openContextWorkbench(record, { 'files.autoSave': 'off' }));
   });
 
-  beforeEach(async () => {
-    // Chips a failed test left behind are removed, so each test sees only its own.
-    await openSwitchboardView(wb!.page);
-    const remove = chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /^Remove / });
-    while ((await remove.count()) > 0) await remove.first().click();
-  });
+  // Chips a failed test left behind are removed, so each test sees only its own.
+  beforeEach(() => clearChips(wb!, chat));
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `addtochat-${this.currentTest.title}`);
@@ -144,7 +109,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   after(async () => {
     if (wb) saveConsole(wb, 'addtochat');
     await closeWorkbench(wb);
-    updateSettings({ 'git.enabled': false, 'git.autoRepositoryDetection': false });
+    closeContextSettings();
   });
 
   it('selected lines become the chip lines.txt:3-9 and reach the agent as exactly those lines of the unsaved buffer', async () => {

@@ -3,14 +3,13 @@
 // Git extension's diff of the file; a terminal selection, once sent, opens from the message as a read-only
 // editor holding the text the agent got. Opening sends nothing.
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { button, configureAgents, editorTabs, FAKE_AGENT, openChat, REPO, until } from './helpers/chat';
-import { closeWorkbench, e2eEnv, openSwitchboardView, openWorkbench, reportFailure, runCommand, saveConsole, updateSettings, type Workbench } from './helpers/workbench';
+import { button, editorTabs, until } from './helpers/chat';
+import { clearChips, closeContextSettings, contextMenuItem, openContextWorkbench, repositoryWithChange } from './helpers/contextChat';
+import { closeWorkbench, e2eEnv, openSwitchboardView, reportFailure, runCommand, saveConsole, type Workbench } from './helpers/workbench';
 
-const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 const DIR = 'chipopen';
 const REPO_DIR = 'chipopen-repo';
 const LINES = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
@@ -31,14 +30,6 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await until(async () => !(await editorTabs(page)).includes(name), `${name} closed`, 30_000);
   }
 
-  async function contextMenuItem(page: Page, label: string): Promise<void> {
-    const item = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^${label}$`) }).first();
-    await item.waitFor({ state: 'visible', timeout: 20_000 });
-    await item.hover();
-    await until(async () => (await item.locator('xpath=ancestor::*[contains(@class,"action-item")][1]').getAttribute('class'))?.includes('focused'), `${label} focused in the menu`, 10_000);
-    await page.keyboard.press('Enter');
-    await item.waitFor({ state: 'hidden', timeout: 10_000 });
-  }
 
   before(async () => {
     const ws = e2eEnv().workspace!;
@@ -46,33 +37,11 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     fs.rmSync(record, { force: true });
     fs.mkdirSync(path.join(ws, DIR), { recursive: true });
     fs.writeFileSync(path.join(ws, DIR, 'rows.txt'), LINES.join('\n') + '\n');
-    const repo = path.join(ws, REPO_DIR);
-    fs.mkdirSync(repo, { recursive: true });
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: repo });
-    git('init', '-q');
-    fs.writeFileSync(path.join(repo, 'changed.txt'), 'same line\nbefore\n');
-    git('add', 'changed.txt');
-    git('commit', '-qm', 'first');
-    fs.writeFileSync(path.join(repo, 'changed.txt'), 'same line\nafter\n');
-    configureAgents(FAKE_AGENT);
-    updateSettings({
-      'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [FAKE, `--record=${record}`] } },
-      'switchboard.defaultAgent': FAKE_AGENT,
-      'terminal.integrated.rightClickBehavior': 'default',
-      // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); this file turns it on for its repository.
-      'git.enabled': true,
-      'git.autoRepositoryDetection': true,
-    });
-    wb = await openWorkbench({ width: 1400, height: 900 });
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
-    chat = await openChat(wb.page);
+    repositoryWithChange(path.join(ws, REPO_DIR), 'changed.txt', 'same line\nbefore\n', 'same line\nafter\n');
+    ({ wb, chat } = await openContextWorkbench(record));
   });
 
-  beforeEach(async () => {
-    await openSwitchboardView(wb!.page);
-    const remove = chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /^Remove / });
-    while ((await remove.count()) > 0) await remove.first().click();
-  });
+  beforeEach(() => clearChips(wb!, chat));
 
   afterEach(async function () {
     if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `chipopen-${this.currentTest.title}`);
@@ -82,7 +51,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
   after(async () => {
     if (wb) saveConsole(wb, 'chipopen');
     await closeWorkbench(wb);
-    updateSettings({ 'git.enabled': false, 'git.autoRepositoryDetection': false });
+    closeContextSettings();
   });
 
   it("a selection's chip opens its file with those lines selected", async () => {

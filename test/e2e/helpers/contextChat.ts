@@ -1,0 +1,63 @@
+// What the e2e tests of handing context to the chat share: a Git repository with a working-tree change, a
+// workbench with the fake agent recording its prompts and Git on, the composer's chips cleared between tests,
+// and picking an item of a context menu.
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { configureAgents, FAKE_AGENT, openChat, REPO, until } from './chat';
+import { e2eEnv, openSwitchboardView, openWorkbench, updateSettings, type Workbench } from './workbench';
+
+const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
+
+/** A repository with `file` committed as `committed`, then changed in the working tree to `changed`. */
+export function repositoryWithChange(repo: string, file: string, committed: string, changed: string): void {
+  fs.mkdirSync(repo, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd: repo });
+  git('init', '-q');
+  fs.writeFileSync(path.join(repo, file), committed);
+  git('add', file);
+  git('commit', '-qm', 'first');
+  fs.writeFileSync(path.join(repo, file), changed);
+}
+
+/** A workbench whose default agent is the fake agent recording to `record`, with Git on and the clipboard allowed. */
+export async function openContextWorkbench(record: string, settings: Record<string, unknown> = {}): Promise<{ wb: Workbench; chat: FrameLocator }> {
+  configureAgents(FAKE_AGENT);
+  updateSettings({
+    'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [FAKE, `--record=${record}`] } },
+    'switchboard.defaultAgent': FAKE_AGENT,
+    'terminal.integrated.rightClickBehavior': 'default',
+    // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); these tests turn it on for their repository.
+    'git.enabled': true,
+    'git.autoRepositoryDetection': true,
+    ...settings,
+  });
+  const wb = await openWorkbench({ width: 1400, height: 900 });
+  // A terminal's selection is read through the clipboard, as in a browser where the user allowed it.
+  await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
+  return { wb, chat: await openChat(wb.page) };
+}
+
+/** Git off again, as the other e2e files expect. */
+export function closeContextSettings(): void {
+  updateSettings({ 'git.enabled': false, 'git.autoRepositoryDetection': false });
+}
+
+/** Removes the chips a failed test left behind, so each test sees only its own. */
+export async function clearChips(wb: Workbench, chat: FrameLocator): Promise<void> {
+  await openSwitchboardView(wb.page);
+  const remove = chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /^Remove / });
+  while ((await remove.count()) > 0) await remove.first().click();
+}
+
+/** Picks `label` in the open context menu. */
+export async function contextMenuItem(page: Page, label: string): Promise<void> {
+  const item = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^${label}$`) }).first();
+  await item.waitFor({ state: 'visible', timeout: 20_000 });
+  // A click on a menu item sometimes leaves the menu open here: the item is hovered (focused), then Enter.
+  await item.hover();
+  await until(async () => (await item.locator('xpath=ancestor::*[contains(@class,"action-item")][1]').getAttribute('class'))?.includes('focused'), `${label} focused in the menu`, 10_000);
+  await page.keyboard.press('Enter');
+  await item.waitFor({ state: 'hidden', timeout: 10_000 });
+}
