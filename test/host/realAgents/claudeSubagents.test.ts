@@ -2,7 +2,9 @@
 // claude-agent-acp 0.101 runs the model's Agent (Task) tool as a native child session (subagent_update, the
 // child's own session/update stream, session_message from the parent). The child's model requests are a
 // conversation of their own: the endpoint tells them from the parent's by the prompt each carries (never by
-// order), and scripts each side separately.
+// order), and scripts each side separately. Measured with 0.101.0 / Claude Code 2.1.318: the child runs in the
+// background, the parent's model may answer before the child ends, and Claude Code tells the parent of the
+// child's end in a request whose last message is a `<task-notification>`, during or after the turn.
 import * as assert from 'assert';
 import { AnthropicApi, messagesText, offeredTools, type MessagesRequest, type NamedToolStep } from '../../fixtures/modelEndpoint/anthropic';
 import type { ApiHandler, ApiRequest, Step } from '../../fixtures/modelEndpoint/endpoint';
@@ -19,9 +21,14 @@ const PARENT_ANSWER = 'The helper has looked at the README.';
 /** The launcher tool as a script names it; the endpoint answers with the one the agent offers (Agent or Task). */
 const LAUNCHER = 'Agent';
 
+/** What the parent's model says when Claude Code tells it a child ended (a `<task-notification>`). */
+const AFTER_CHILD = 'Noted that the helper ended.';
+
 /**
  * The Anthropic API with two scripts: requests whose conversation carries the child's prompt and not the
- * parent's take the child's steps; every other main request takes the endpoint's script (the parent's).
+ * parent's take the child's steps; the parent's request that only tells it a child ended (Claude Code runs the
+ * Agent tool's child in the background and tells the parent when it ends, during or after the turn) gets
+ * AFTER_CHILD and takes no step; every other main request takes the endpoint's script (the parent's).
  */
 class ChildScriptedApi implements ApiHandler {
   readonly api = 'anthropic' as const;
@@ -48,6 +55,10 @@ class ChildScriptedApi implements ApiHandler {
       };
       return this.inner.handle({ ...request, takeStep });
     }
+    const last = body.messages?.at(-1);
+    if (messagesText({ messages: last === undefined ? [] : [last] }).includes('<task-notification>')) {
+      return this.inner.handle({ ...request, takeStep: () => ({ text: AFTER_CHILD }) });
+    }
     // The parent's launch step names the tool the agent offers to start a subagent.
     const launcher = offeredTools(body).find((t) => t.name === 'Agent' || t.name === 'Task')?.name;
     const takeStep = (): Step => {
@@ -67,6 +78,15 @@ describe('real agent Claude Agent (real): subagents through the extension', func
 
   const nests = (id: string): SubagentItem[] => transcript(ctx.sb, id).items.filter((i): i is SubagentItem => i.kind === 'subagent');
   const said = (items: readonly TranscriptItem[]) => items.filter((i) => i.kind === 'agent_message').map(textOf).join(' ');
+  /** The parent's turn ended on its own (after the child's nest), not cancelled; the child may outlive it. */
+  const assertTurnEnded = (id: string) => {
+    const items = transcript(ctx.sb, id).items;
+    const ends = items.filter((i) => i.kind === 'turn_end');
+    const shape = JSON.stringify(items.map((i) => [i.kind, i.kind === 'turn_end' ? i.stopReason : '']));
+    assert.deepStrictEqual(ends.map((e) => e.kind === 'turn_end' && e.stopReason), ['end_turn'], `one turn, ended by the agent: ${shape}`);
+    assert.ok(items.indexOf(ends[0]) > items.findIndex((i) => i.kind === 'subagent'), `the turn ends after the child's nest: ${shape}`);
+    assert.strictEqual(view(ctx.sb, id)?.turn, 'idle');
+  };
   /** The parent's step that starts the child. */
   const launch: NamedToolStep = {
     text: 'Handing this to a helper.',
@@ -95,9 +115,24 @@ describe('real agent Claude Agent (real): subagents through the extension', func
       !transcript(ctx.sb, id).items.some((i) => i.kind === 'tool_call' && JSON.stringify(i.rawInput ?? {}).includes('README.md')),
       "the child's Read is not among the session's own calls",
     );
-    const items = transcript(ctx.sb, id).items;
-    const end = items.at(-1);
-    assert.ok(end?.kind === 'turn_end' && end.stopReason === 'end_turn', `the parent's turn ended: ${JSON.stringify(end)}`);
+    assertTurnEnded(id);
     assert.ok(api.childRequests >= 2, `the child made its own requests: ${api.childRequests}`);
+  });
+
+  it('Cancel from the chat while the child waits for its model: the child ends cancelled, the parent turn goes on', async () => {
+    const id = await ctx.sb.backend.lifecycle.open(ctx.agent.name);
+    ctx.sessionId = id;
+    api.scriptChild([{ hang: true }]);
+    ctx.agent.endpoint.script([launch, { text: PARENT_ANSWER }]);
+    const before = api.childRequests;
+    const turn = ctx.sb.backend.sessions.require(id).prompt(prompt(PARENT_PROMPT));
+    const nest = await waitFor(() => (api.childRequests > before ? nests(id).find((n) => n.state?.state === 'running') : undefined), 'the child to run and wait for its model', REAL_TURN_TIMEOUT_MS);
+    assert.strictEqual(nest.cancellable, true, 'Claude lets the client cancel a child');
+    await ctx.sb.chat.controller.handleMessage({ type: 'cancelSubagent', sessionId: id, subagentSessionId: nest.sessionId });
+    await turn;
+    assert.strictEqual(view(ctx.sb, id)?.error, undefined, `no error: ${view(ctx.sb, id)?.error?.message}`);
+    await waitFor(() => nests(id)[0]?.state?.state === 'idle', 'the child to end', REAL_TURN_TIMEOUT_MS);
+    assert.strictEqual(nests(id)[0].state?.state === 'idle' && nests(id)[0].state?.stopReason, 'cancelled', JSON.stringify(nests(id)[0].state));
+    assertTurnEnded(id);
   });
 });
