@@ -20,9 +20,10 @@ const ACTIVATION_MAX_BYTES = 20_000;
  * baselines' watcher, the IDE tools' starter, Add to Chat's command and quick fix, the @ groups' terminal
  * recorder, checkpoints' recording); 295 KB once the registry's list and update check, the JSONC parser,
  * the login shell's environment with the process-tree code and the agents' terminals' processes load on
- * first use (USED_LATER). 300 KB is the goal and the budget; zod's classic API would add ~105 KB.
+ * first use (USED_LATER); 303 KB with the subagents, the chat's ports and the restart banner. 300 KB is the goal, 305 KB
+ * the budget; zod's classic API would add ~105 KB.
  */
-const SERVICES_MAX_BYTES = 300_000;
+const SERVICES_MAX_BYTES = 305_000;
 
 interface MetaOutput {
   entryPoint?: string;

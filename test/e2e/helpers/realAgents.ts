@@ -49,7 +49,9 @@ export async function prepareRealAgent(
     definition: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } },
     async dispose() {
       await endpoint.close();
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+      // The agent may still be writing there until the closed window's extension host has ended it (within a
+      // few seconds, longer on a loaded machine): retried meanwhile.
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     },
   };
 }

@@ -167,9 +167,10 @@ describe('checkpoints: restore the files to before a message', function () {
     const doc = await vscode.workspace.openTextDocument(uri);
     // The buffer shows what the agent wrote before the user types into it.
     await waitFor(() => doc.getText() === fs.readFileSync(uri.fsPath, 'utf8'), 'the buffer to show the disk');
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(uri, new vscode.Position(0, 0), 'typed, not saved\n');
-    assert.ok(await vscode.workspace.applyEdit(edit));
+    // Typed in an editor, as a user would: a workspace edit of a file without an editor may be saved by VS Code
+    // itself (files.refactoring.autoSave), later on a loaded machine.
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'typed, not saved\n')));
     const typed = doc.getText();
     const [first] = userMessages(id);
     assert.ok(listed(await act(id, first, { kind: 'preview' })).some((l) => l.startsWith('created.txt delete blocked: it has unsaved changes')));
