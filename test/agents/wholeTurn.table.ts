@@ -107,15 +107,18 @@ function updatesOf(c: TurnClient, id: string): ToolUpdate[] {
   return (c.updatesOf('tool_call_update') as unknown as ToolUpdate[]).filter((u) => u.toolCallId === id);
 }
 
-/** The tool_call and its tool_call_updates for the (first) tool call of this kind, and the call as they leave it. */
-export function toolCallOf(c: TurnClient, kind: string): { start: Json; final: Json } {
+/**
+ * The tool_call and its tool_call_updates for the (first) tool call of this kind, and the call as they leave it.
+ * `updates: 'optional'` for a call the agent may never update (the caller checks how the chat shows that).
+ */
+export function toolCallOf(c: TurnClient, kind: string, updates: 'required' | 'optional' = 'required'): { start: Json; final: Json } {
   const all = c.updates.map((n) => n.update as unknown as Json);
   const start = all.find((u) => u.sessionUpdate === 'tool_call' && u.kind === kind);
   assert.ok(start, `a ${kind} tool_call\n${c.diagnostics()}`);
-  const updates = all.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === start.toolCallId);
-  assert.ok(updates.length > 0, `a tool_call_update for ${String(start.toolCallId)}`);
+  const own = all.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === start.toolCallId);
+  if (updates === 'required') assert.ok(own.length > 0, `a tool_call_update for ${String(start.toolCallId)}`);
   // Each update sets only its fields; Codex may send a last _meta-only update after the completing one.
-  const final: Json = Object.assign({}, ...updates.map((u) => Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null))));
+  const final: Json = Object.assign({}, ...own.map((u) => Object.fromEntries(Object.entries(u).filter(([, v]) => v !== undefined && v !== null))));
   return { start, final };
 }
 
