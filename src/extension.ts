@@ -3,7 +3,6 @@
 import * as vscode from 'vscode';
 import { LogChannels } from './host/log/logChannels';
 import { LazyServices } from './host/startup/lazyServices';
-import { shutDownAgents } from './host/startup/shutdown';
 import type { SwitchboardApi } from './host/startup/services';
 
 export type { SwitchboardApi } from './host/startup/services';
@@ -40,7 +39,11 @@ export async function deactivate(): Promise<void> {
   // Stop every agent (and its process tree) before the extension host goes away.
   const backend = servicesForDeactivate?.api?.backend;
   try {
-    await shutDownAgents(backend && (() => backend.dispose()));
+    // From the services' module (loaded once the backend exists), so activation loads nothing more.
+    if (backend) {
+      const { shutDownAgents } = await import('./host/startup/services');
+      await shutDownAgents(() => backend.dispose());
+    }
   } finally {
     servicesForDeactivate = undefined;
     logsForDeactivate?.dispose();

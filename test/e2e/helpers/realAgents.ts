@@ -49,9 +49,10 @@ export async function prepareRealAgent(
     definition: { command, args, env: { ...blanked, HOME: home, USERPROFILE: home, ...env } },
     async dispose() {
       await endpoint.close();
-      // The agent may still be writing there until the closed window's extension host has ended it (within a
-      // few seconds, longer on a loaded machine): retried meanwhile.
-      fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+      // code-server keeps a closed window's extension host (and so its agents) alive for reconnection: the
+      // agent's processes would go on writing into the home being removed.
+      killProcessesWithHome(home);
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
@@ -192,4 +193,16 @@ export function toolCallTitles(trace: readonly TracedMessage[]): string[] {
 export async function persistedOpenTabs(page: Page): Promise<string[] | undefined> {
   const tabs = (await persistedWorkspaceState(page))?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined;
   return Array.isArray(tabs?.keys) ? tabs.keys.filter((k): k is string => typeof k === 'string') : undefined;
+}
+
+/** SIGKILLs every process whose environment has HOME=`home` (the agent and whatever it started). */
+function killProcessesWithHome(home: string): void {
+  const marker = `HOME=${home}\0`;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
 }
