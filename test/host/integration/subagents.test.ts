@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { sessionWait } from '../../../src/host/attention/waits';
 import type { SubagentItem, TranscriptItem } from '../../../src/shared/transcript';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { prompt, textOf, transcriptOf, withFakeAgents } from './helpers';
@@ -36,6 +37,12 @@ describe('subagents: child sessions nested in the session that started them', fu
     send(id, 'subagent');
     const card = await waitFor(() => view(id)?.permissions.find((p) => p.title === 'Edit notes.txt'), "the child's permission card in the session");
     assert.strictEqual(nests(id)[0]?.state?.state, 'requires_action', 'the child waits for the user');
+    // The card names the child, so the chat shows it in the child's nest; the session is what waits for the user.
+    assert.deepStrictEqual(card.subagentPath, [nests(id)[0].sessionId], 'the path from the session to the child that asks');
+    assert.strictEqual(card.toolCallId, `${nests(id)[0].sessionId}-edit`, "the child's own tool call");
+    const wait = sessionWait(undefined, view(id)!, { agentName: 'Subagent Fake', stopReason: undefined, turnEnds: 0 });
+    assert.strictEqual(wait?.kind, 'permission', 'attention counts the session as waiting for the permission');
+    assert.strictEqual(wait?.requestId, card.requestId);
     sb().backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
     await idle(id, 'the turn to end');
     const [nest] = nests(id);
