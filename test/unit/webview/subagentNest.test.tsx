@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { parseSessionUpdate, TranscriptState } from '../../../src/acp';
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
+import { findMatches, nestsOfMatch } from '../../../webview-ui/src/find/transcriptSearch';
 import { click, getByRole, keydown, mount, queryAllByRole, snapshot, typeInto } from './helpers';
 
 const u = (raw: Record<string, unknown>) => parseSessionUpdate(raw);
@@ -122,5 +123,20 @@ describe('webview: a subagent nest', () => {
     typeInto(box, 'Read README');
     assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/, "a nested tool call's title");
     h.unmount();
+  });
+
+  it('find counts matches in nests in order and says which nests hold each (none for a match in a header)', () => {
+    const items = nested();
+    const matches = findMatches(items, 'e');
+    const inNest = matches.filter((m) => items[m.index].kind === 'subagent');
+    assert.ok(inNest.length > 5);
+    const first = nestsOfMatch(items[inNest[0].index], 'e', 0);
+    assert.deepEqual(first, [], 'the first "e" is in the title "Explore the code", which shows without opening');
+    const needles = findMatches(items, 'needle').map((m) => nestsOfMatch(items[m.index], 'needle', m.occurrence));
+    const outer = items.find((i) => i.kind === 'subagent');
+    const deeper = outer?.kind === 'subagent' ? outer.transcript.items.find((c) => c.kind === 'subagent') : undefined;
+    assert.ok(outer && deeper);
+    assert.deepEqual(needles, [[outer.id], [outer.id, deeper.id]], 'the first needle in the child, the second in the grandchild');
+    assert.deepEqual(nestsOfMatch(items[0], 'go', 0), [], 'not a nest');
   });
 });
