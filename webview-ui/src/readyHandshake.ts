@@ -12,7 +12,8 @@ export class ReadyHandshake {
   private answered = false;
 
   constructor(
-    private readonly sendReady: () => void,
+    /** Posts `ready`; `attempt` counts from 1. */
+    private readonly sendReady: (attempt: number) => void,
     private readonly delaysMs: readonly number[] = READY_RETRY_MS,
   ) {}
 
@@ -32,8 +33,8 @@ export class ReadyHandshake {
 
   private ask(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.sendReady();
-    const delay = this.delaysMs[Math.min(this.attempts++, this.delaysMs.length - 1)];
+    this.sendReady(++this.attempts);
+    const delay = this.delaysMs[Math.min(this.attempts - 1, this.delaysMs.length - 1)];
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.answered) this.ask();

@@ -40,7 +40,7 @@ export class ChatStore {
   private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
   /** What each open checkpoint card shows, by session and user message (absent: closed). */
   private readonly checkpoints = new Map<string, CheckpointView>();
-  private readonly handshake = new ReadyHandshake(() => this.post({ type: 'ready', protocolVersion: CHAT_PROTOCOL_VERSION }));
+  private readonly handshake = new ReadyHandshake((attempt) => this.post({ type: 'ready', protocolVersion: CHAT_PROTOCOL_VERSION, ...(attempt > 1 ? { attempt } : {}) }));
 
   constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
     this.api = api;

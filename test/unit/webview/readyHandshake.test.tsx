@@ -32,6 +32,7 @@ describe('webview: the ready handshake', () => {
     assert.match(h.root.textContent ?? '', /Connecting/);
     // The host's first init never arrives; the webview asks again after 2 s.
     await until(() => readies(h!) === 2, 'a second ready');
+    assert.deepEqual(h.posted.filter((m) => m.type === 'ready'), [{ type: 'ready', protocolVersion: 2 }, { type: 'ready', protocolVersion: 2, attempt: 2 }]);
     h.send({ type: 'init', protocolVersion: 2, snapshot: snapshot([], { agentId: 'Fake Agent', title: 'First chat' }) });
     h.settle();
     assert.doesNotMatch(h.root.textContent ?? '', /Connecting/);
@@ -40,10 +41,12 @@ describe('webview: the ready handshake', () => {
 
   it('backs off between asks and stops once init arrived', async () => {
     const sent: number[] = [];
+    const attempts: number[] = [];
     const start = Date.now();
-    const handshake = new ReadyHandshake(() => sent.push(Date.now() - start), [40, 80, 160]);
+    const handshake = new ReadyHandshake((attempt) => (attempts.push(attempt), sent.push(Date.now() - start)), [40, 80, 160]);
     handshake.start();
     await until(() => sent.length === 4, 'four asks', 5000);
+    assert.deepEqual(attempts, [1, 2, 3, 4]);
     const gaps = sent.slice(1).map((t, i) => t - sent[i]);
     assert.ok(gaps[0] >= 35 && gaps[1] >= 75 && gaps[2] >= 155, `backing off: ${gaps.join(', ')} ms`);
     handshake.initReceived();
