@@ -20,7 +20,7 @@
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
-//   BENCH_TRACE=long: scrolling the day-long session to its start)
+//   BENCH_TRACE=long: scrolling the day-long session to its start; BENCH_TRACE_LIGHT=1: no V8 samples)
 //   --vsix <path>   install that VSIX (another build, for a before/after pair)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -115,15 +115,29 @@ function watchStream({ first, last, timeoutMs }) {
   return new Promise((resolve) => {
     const started = performance.now();
     let tFirst;
-    const lastAgent = () => {
+    // The first or last ~400 characters of the last agent message, read from its text nodes: its whole
+    // textContent (200 KB and more for the long shapes) each frame would be the probe's own long task.
+    const SPAN = 400;
+    const edge = (fromEnd) => {
       const all = document.querySelectorAll('.message.agent');
-      return all.length ? all[all.length - 1].textContent ?? '' : '';
+      const el = all[all.length - 1];
+      if (!el) return '';
+      const walk = document.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+      let text = '';
+      if (fromEnd) {
+        let deepest = el;
+        while (deepest.lastChild) deepest = deepest.lastChild;
+        walk.currentNode = deepest;
+        for (let n = deepest.nodeType === 3 ? deepest : walk.previousNode(); n && text.length < SPAN; n = walk.previousNode()) text = (n.nodeValue ?? '') + text;
+      } else {
+        for (let n = walk.nextNode(); n && text.length < SPAN; n = walk.nextNode()) text += n.nodeValue ?? '';
+      }
+      return text;
     };
     const check = () => {
-      const text = lastAgent();
       const now = performance.now();
-      if (tFirst === undefined && text.includes(first)) tFirst = now;
-      if (tFirst !== undefined && text.includes(last)) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: false });
+      if (tFirst === undefined && edge(false).includes(first)) tFirst = now;
+      if (tFirst !== undefined && edge(true).includes(last)) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: false });
       if (now - started > timeoutMs) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: true });
       requestAnimationFrame(check);
     };
@@ -505,11 +519,15 @@ async function main() {
   if (!opts['no-write']) writeSection(md);
 }
 
-/** A Chrome trace with V8 CPU samples, to test-results/bench/trace.json. */
+/**
+ * A Chrome trace with V8 CPU samples, to test-results/bench/trace.json. BENCH_TRACE_LIGHT=1 leaves the
+ * samples out: the timeline alone (tasks, script calls, style, layout, paint) slows the page far less.
+ */
 function startTrace(browser, page) {
+  const samples = process.env.BENCH_TRACE_LIGHT ? [] : ['v8', 'blink', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc'];
   return browser.startTracing(page, {
     path: join(TEST_RESULTS, 'bench', 'trace.json'),
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc'],
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', ...samples],
   });
 }
 
