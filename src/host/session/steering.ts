@@ -21,7 +21,7 @@ export interface SteerTarget {
 
 /** What the session lends a steer. */
 export interface SteerHooks {
-  readonly log: vscode.LogOutputChannel;
+  readonly log: Pick<vscode.LogOutputChannel, 'warn'>;
   connect(): Promise<AcpClientConnection>;
   /** The message as content blocks (promptBuilder.ts). */
   build(): Promise<BuiltPrompt>;
