@@ -58,14 +58,16 @@ describe('host: a turn the agent started itself', () => {
   });
 
   it('every update restarts the quiet time; subagents count as activity', async () => {
-    // Four updates 100 ms apart, each well within the quiet time of the one before.
-    const w = watch(2000);
-    for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    // Updates 200 ms apart for longer than the quiet time, each well within the quiet time of the one before.
+    const w = watch(1000);
+    const started = Date.now();
+    for (let i = 0; i < 8; i++) {
+      await new Promise((r) => setTimeout(r, 200));
       if (i % 2) w.saw(chunk(`more ${i}`));
       else w.heard();
     }
     assert.strictEqual(await within(w, 50), 'running');
+    assert.ok(Date.now() - started > 1000, 'longer than one quiet time');
     assert.notStrictEqual(await within(w, 5000), 'running');
   });
 
