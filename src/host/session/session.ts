@@ -286,12 +286,14 @@ export class Session implements ChatSession, vscode.Disposable {
     const turn = this.turnRef;
     const firstItem = this.transcript.items.length;
     this.host.log.info(`${this.agentId} started a turn of its own in ${this.key}`);
+    // The baseline is taken while the turn runs: its end (a Stop) shows at once, whatever the baseline takes.
+    const begun = this.settling.then(() => this.host.checkpoints.begin(this, turn));
+    begun.catch(() => undefined);
     try {
-      await this.settling;
-      await this.host.checkpoints.begin(this, turn);
       const end = await watch.ended;
       this.host.log.info(`The turn ${this.agentId} started in ${this.key} ended: ${end.why}`);
       this.emit(this.state.recordTurnEnd(end.stopReason));
+      await begun;
     } catch (error) {
       this.fail(error);
     } finally {
