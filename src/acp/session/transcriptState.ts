@@ -19,6 +19,7 @@ import type { SessionUpdate } from '../schema/sessionUpdate';
 import type { LoadSessionResult, SetConfigOptionResult } from '../schema/agentResponses';
 import { appendContent } from './contentMerge';
 import { patchSubagent, snapshotSubagent, unannouncedSubagent } from './subagentItems';
+import { SubagentNests, sessionMessageItem } from './subagentNests';
 import { announceAgain, fieldsOf, mergeToolCall, newToolCall, type ToolCallItem } from './toolCalls';
 
 type ItemOf<K extends TranscriptItem['kind']> = Extract<TranscriptItem, { kind: K }>;
@@ -43,10 +44,14 @@ export class TranscriptState {
   private readonly updatedFields = new Map<string, number>();
   /** Where the last chunk with a messageId went (positions change only on reindex). */
   private lastChunk: { kind: ChunkKind; messageId: string; at: number } | undefined;
-  /** Per child session nested here, the reducer of its own transcript (the item's `transcript`). */
-  private readonly nests = new Map<string, TranscriptState>();
-  /** Messages between sessions that went into a child's nest, by messageId (their chunks follow them). */
-  private readonly nestedMessages = new Map<string, string>();
+  /** The child sessions nested here (subagents), each with the reducer of its own transcript. */
+  private readonly nests = new SubagentNests({
+    itemAt: (at) => this.transcript.items[at],
+    indexOf: (key) => this.index.get(key),
+    push: (key, item) => this.push(key, item),
+    replace: (at, item) => this.replace(at, item),
+    nextId: () => this.nextId(),
+  });
 
   /** `idPrefix`: a nested child's items get ids of their own (`<its item id>.i1`), unique in the whole chat. */
   constructor(
@@ -140,21 +145,18 @@ export class TranscriptState {
         return this.upsertWith(`subagent:${update.sessionId}`, (id, previous?: SubagentItem) =>
           patchSubagent(previous ?? unannouncedSubagent(id, update.sessionId), update),
         );
-      case 'session_message': {
+      case 'session_message':
         // A message to or from a child nested here is shown in that child's nest.
-        const child = [update.recipientSessionId, update.senderSessionId].find((s) => s != null && this.nests.has(s));
-        if (child) return this.messageToNest(child, update);
-        return this.sessionMessage(update);
-      }
-      case 'session_message_chunk': {
-        const child = this.nestedMessages.get(update.messageId);
-        if (child !== undefined) return this.inNest(child, (nest) => nest.apply(update));
-        return this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => ({
-          ...(previous ?? { kind: 'session_message' as const, messageId: update.messageId }),
-          id,
-          content: appendContent(previous?.content ?? [], update.content),
-        }));
-      }
+        return this.nests.message(update) ?? this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => sessionMessageItem(id, update, previous));
+      case 'session_message_chunk':
+        return (
+          this.nests.messageChunk(update) ??
+          this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => ({
+            ...(previous ?? { kind: 'session_message' as const, messageId: update.messageId }),
+            id,
+            content: appendContent(previous?.content ?? [], update.content),
+          }))
+        );
       case '$unsupported':
         return this.push(undefined, { kind: 'unsupported', id: this.nextId(), updateType: update.updateType, raw: update.raw });
     }
@@ -167,61 +169,17 @@ export class TranscriptState {
   applyNested(path: readonly string[], update: SessionUpdate): TranscriptOp[] {
     if (path.length === 0) return this.apply(update);
     const [child, ...rest] = path;
-    return this.inNest(child, (nest) => nest.applyNested(rest, update));
+    return this.nests.applyNested(child, rest, update);
   }
 
   /** The child session ids nested here, at any depth. */
   nestedSessions(): string[] {
-    return [...this.nests].flatMap(([id, nest]) => [id, ...nest.nestedSessions()]);
+    return this.nests.sessions();
   }
 
   /** The nest of a child session (at any depth), or undefined. */
   nestOf(sessionId: string): SubagentItem | undefined {
-    const at = this.index.get(`subagent:${sessionId}`);
-    if (at !== undefined) return this.transcript.items[at] as SubagentItem;
-    for (const nest of this.nests.values()) {
-      const found = nest.nestOf(sessionId);
-      if (found) return found;
-    }
-    return undefined;
-  }
-
-  /** Runs `change` on the child's reducer (a nest made for it if none) and wraps its ops as `nest`. */
-  private inNest(child: string, change: (nest: TranscriptState) => TranscriptOp[]): TranscriptOp[] {
-    const key = `subagent:${child}`;
-    const ops = this.index.has(key) ? [] : this.push(key, unannouncedSubagent(this.nextId(), child));
-    const at = this.index.get(key)!;
-    const inner = change(this.nests.get(child)!);
-    if (inner.length > 0) ops.push({ op: 'nest', index: at, id: this.transcript.items[at].id, ops: inner });
-    return ops;
-  }
-
-  /** A message to or from the child nested here; the first from this session names the call that started it. */
-  private messageToNest(child: string, update: Extract<SessionUpdate, { sessionUpdate: 'session_message' }>): TranscriptOp[] {
-    this.nestedMessages.set(update.messageId, child);
-    const ops: TranscriptOp[] = [];
-    const at = this.index.get(`subagent:${child}`)!;
-    const item = this.transcript.items[at] as SubagentItem;
-    const fromHere = update.recipientSessionId === child && (update.senderSessionId == null || !this.nests.has(update.senderSessionId));
-    if (fromHere && item.toolCallId === undefined) ops.push(...this.replace(at, { ...item, toolCallId: update.messageId }));
-    ops.push(...this.inNest(child, (nest) => nest.apply(update)));
-    return ops;
-  }
-
-  private sessionMessage(update: Extract<SessionUpdate, { sessionUpdate: 'session_message' }>): TranscriptOp[] {
-    return this.upsertWith(`session_message:${update.messageId}`, (id, previous?: ItemOf<'session_message'>) => {
-      const item: ItemOf<'session_message'> = {
-        kind: 'session_message',
-        id,
-        messageId: update.messageId,
-        content: update.content === null ? [] : (update.content ?? previous?.content ?? []),
-      };
-      const sender = update.senderSessionId === null ? undefined : (update.senderSessionId ?? previous?.senderSessionId);
-      const recipient = update.recipientSessionId === null ? undefined : (update.recipientSessionId ?? previous?.recipientSessionId);
-      if (sender !== undefined) item.senderSessionId = sender;
-      if (recipient !== undefined) item.recipientSessionId = recipient;
-      return item;
-    });
+    return this.nests.nestOf(sessionId);
   }
 
   /** The user's own prompt, recorded live the way a session/load replay would show it. */
@@ -384,10 +342,10 @@ export class TranscriptState {
   /** A subagent item's transcript is its child reducer's (made here for a new child): it changes in place. */
   private adopt(item: TranscriptItem): TranscriptItem {
     if (item.kind !== 'subagent') return item;
-    const nest = this.nests.get(item.sessionId);
+    const nest = this.nests.reducerOf(item.sessionId);
     if (nest?.transcript === item.transcript) return item;
     const state = new TranscriptState(item.transcript ?? emptyTranscript(item.sessionId), `${item.id}.`);
-    this.nests.set(item.sessionId, state);
+    this.nests.keep(item.sessionId, state);
     return item.transcript === state.transcript ? item : { ...item, transcript: state.transcript };
   }
 

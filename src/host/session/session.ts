@@ -16,11 +16,12 @@ import {
 } from '../../acp';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import type { SubagentItem, Transcript, TranscriptItem } from '../../shared/transcript';
+import type { SubagentItem, Transcript } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import { AgentTurnWatch } from './agentTurn';
 import type { SessionHost } from './sessionHost';
+import { TurnBookkeeping } from './turnBookkeeping';
 import type { ReviewTurn } from './turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
@@ -35,8 +36,6 @@ const CANCEL_GRACE_MS = 5000;
  * script finding that button by name would close the new tab instead).
  */
 const UNTITLED = 'Untitled session';
-
-type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
 export class Session implements ChatSession, vscode.Disposable {
   acpSessionId: string;
@@ -58,8 +57,8 @@ export class Session implements ChatSession, vscode.Disposable {
   private abort: AbortController | undefined;
   /** Set while a turn the agent started itself runs (agentTurn.ts). */
   private agentTurn: AgentTurnWatch | undefined;
-  /** The last turn's bookkeeping after its end (changed files, checkpoint): the next baseline and a restore wait for it. */
-  private settling: Promise<void> = Promise.resolve();
+  /** The checkpoint a turn starts from, and its changed files and checkpoint after its end. */
+  private readonly bookkeeping: TurnBookkeeping;
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** The transcript changed: the ops the reducer applied, in order. */
@@ -81,6 +80,7 @@ export class Session implements ChatSession, vscode.Disposable {
   ) {
     this.acpSessionId = acpSessionId;
     this.state = new TranscriptState(transcript ?? acpSessionId);
+    this.bookkeeping = new TurnBookkeeping(host, this);
   }
 
   /**
@@ -233,8 +233,7 @@ export class Session implements ChatSession, vscode.Disposable {
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
-      await this.settling;
-      await this.host.checkpoints.begin(this, turn);
+      await this.bookkeeping.begin(turn);
       if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
       else await this.run(connection, built.blocks, abort.signal);
     } catch (error) {
@@ -268,10 +267,10 @@ export class Session implements ChatSession, vscode.Disposable {
     this.emit(this.state.recordTurnStopped());
     this.turn = 'idle';
     this.abort = undefined;
-    if (turn) this.settling = this.settle(turn, firstItem);
+    if (turn) this.bookkeeping.end(turn, firstItem);
     this.changed();
     this.host.turnChanged(this);
-    await this.settling;
+    await this.bookkeeping.settled();
   }
 
   /**
@@ -287,7 +286,7 @@ export class Session implements ChatSession, vscode.Disposable {
     const firstItem = this.transcript.items.length;
     this.host.log.info(`${this.agentId} started a turn of its own in ${this.key}`);
     // The baseline is taken while the turn runs: its end (a Stop) shows at once, whatever the baseline takes.
-    const begun = this.settling.then(() => this.host.checkpoints.begin(this, turn));
+    const begun = this.bookkeeping.begin(turn);
     begun.catch(() => undefined);
     try {
       const end = await watch.ended;
@@ -305,16 +304,7 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
   settled(): Promise<void> {
-    return this.settling;
-  }
-
-  private async settle(turn: ReviewTurn, firstItem: number): Promise<void> {
-    try {
-      await this.host.turnFiles.end(turn, this.toolCallsFrom(firstItem));
-      await this.host.checkpoints.end(this, turn);
-    } catch (error) {
-      this.host.log.warn(`The end of a turn of ${this.key} was not fully recorded: ${errorMessage(error)}`);
-    }
+    return this.bookkeeping.settled();
   }
 
   private async run(connection: AcpClientConnection, blocks: ContentBlock[], signal: AbortSignal): Promise<void> {
@@ -351,10 +341,6 @@ export class Session implements ChatSession, vscode.Disposable {
     if (!this.error || error instanceof AuthRequiredError) return;
     this.error = { ...this.error, retryable: true };
     this.failedPrompt = prompt;
-  }
-
-  private toolCallsFrom(firstItem: number): ToolCallItem[] {
-    return this.transcript.items.slice(firstItem).filter((i): i is ToolCallItem => i.kind === 'tool_call');
   }
 
   /** Steer: the message into the running turn (steering.ts, loaded on the first steer). */
