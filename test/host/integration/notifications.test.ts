@@ -170,8 +170,9 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
     ctx.sb.chat.controller.handleMessage({ type: 'steer', sessionId: id, prompt: prompt('new-turn of its own') });
     await ours;
     await waitFor(() => noticesOf(id, /finished/).length === 1, "the end of our turn notified", 30_000);
-    await waitFor(() => viewOf(id)?.turn === 'running', "the agent's own turn to run", 30_000);
-    await hideChat();
+    // It takes a steer once it has spoken (the fake agent's own turn waits for one from then on).
+    const ownTurnSpoke = () => transcriptOf(ctx.sb, id).items.some((i) => i.kind === 'agent_message' && JSON.stringify(i.content).includes('new turn:'));
+    await waitFor(() => viewOf(id)?.turn === 'running' && ownTurnSpoke(), "the agent's own turn to run and speak", 30_000);
     ctx.sb.chat.controller.handleMessage({ type: 'steer', sessionId: id, prompt: prompt('wrap it up') });
     await waitFor(() => noticesOf(id, /finished/).length === 2, "the end of the agent's own turn notified too", 30_000).catch((e: Error) => {
       throw new Error(`${e.message} (turn ${viewOf(id)?.turn}, chat visible ${ctx.sb.chat.isVisible}): ${JSON.stringify(transcriptOf(ctx.sb, id).items.slice(-6))}`);
