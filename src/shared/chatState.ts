@@ -120,6 +120,8 @@ export interface PendingPermission {
   /** Host-assigned id of the pending request (the JSON-RPC id may be 0; the host stringifies it). */
   requestId: string;
   toolCallId?: string;
+  /** A subagent's request: the child session ids from the session's own child down to the one that asks. */
+  subagentPath?: string[];
   title: string;
   toolKind?: ToolKind;
   locations?: ToolLocation[];

@@ -1,7 +1,7 @@
 // A transcript as Markdown: the whole session for "Export Session as Markdown", one item for "Copy".
 // Pure: the host exports with it, the webview copies with it. Long texts are cut, and the cut is said.
 import { stripAnsi } from './ansi';
-import type { ToolCallContentItem, Transcript, TranscriptContent, TranscriptItem } from './transcript';
+import type { SubagentItem, ToolCallContentItem, Transcript, TranscriptContent, TranscriptItem } from './transcript';
 
 /** The most characters one text block, diff or tool output contributes; the rest is cut, with a note. */
 export const MAX_EXPORT_BLOCK = 20_000;
@@ -77,6 +77,34 @@ function toolCallMarkdown(t: Extract<TranscriptItem, { kind: 'tool_call' }>, max
   return parts.join('\n\n');
 }
 
+/** A child's work state in words ('' when the agent never said). */
+function subagentState(item: SubagentItem): string {
+  const st = item.state;
+  if (!st) return '';
+  if (st.state === 'requires_action') return 'waiting for the user';
+  if (st.state !== 'idle') return st.state;
+  if (st.stopReason === 'error') return `failed${st.error ? `: ${st.error}` : ''}`;
+  return st.stopReason === undefined || st.stopReason === 'end_turn' ? 'finished' : st.stopReason;
+}
+
+/** Every line quoted once more, so a nest's transcript reads as nested under its heading. */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
+}
+
+/** A subagent: its heading (title, state), then its own transcript quoted under it, nests in nests quoted deeper. */
+function subagentMarkdown(item: SubagentItem, options: MarkdownExportOptions): string {
+  const name = item.title ?? (item.unannounced ? 'Unknown subagent' : 'Subagent');
+  const state = subagentState(item);
+  const head = [`### Subagent: ${name}${state ? ` (${state})` : ''}`];
+  if (item.description) head.push(`*${item.description}*`);
+  const body = item.transcript.items.map((i) => itemMarkdown(i, { ...options, agentName: name })).filter((t) => t !== '');
+  return quoted([...head, ...body].join('\n\n'));
+}
+
 /** One transcript item as Markdown ('' for items that say nothing on their own, such as a plain turn end). */
 export function itemMarkdown(item: TranscriptItem, options: MarkdownExportOptions = {}): string {
   const max = options.maxBlock ?? MAX_EXPORT_BLOCK;
@@ -98,7 +126,7 @@ export function itemMarkdown(item: TranscriptItem, options: MarkdownExportOption
     case 'compaction':
       return `> *Context compacted (${item.status})*${item.summary.length ? `\n\n${contents(item.summary, max)}` : ''}`;
     case 'subagent':
-      return `> *Subagent ${item.title ?? item.sessionId}*`;
+      return subagentMarkdown(item, options);
     case 'session_message':
       return `> *Message ${item.senderSessionId ? `from ${item.senderSessionId}` : `to ${item.recipientSessionId ?? 'another session'}`}:* ${contents(item.content, max)}`;
     case 'turn_end':

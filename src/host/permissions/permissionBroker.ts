@@ -17,6 +17,8 @@ export interface PermissionPrompt {
   toolCall: ToolCallUpdate;
   options: readonly PermissionOption[];
   request: RequestPermissionRequest;
+  /** A subagent's request: the child session ids from the session's own child down to the one that asks. */
+  subagentPath?: readonly string[];
 }
 
 export interface PermissionPresenter {
@@ -60,6 +62,8 @@ export interface PermissionContext {
    * Absent for a question Switchboard asks itself, which names its own kind.
    */
   toolKindOf?(toolCallId: string): string | undefined;
+  /** The request is a subagent's (a child session of the session named): the path to it. */
+  subagentPath?: readonly string[];
 }
 
 interface Pending {
@@ -156,6 +160,7 @@ export class PermissionBroker implements vscode.Disposable {
       toolCall,
       options: Array.isArray(req.options) ? req.options : [],
       request: req,
+      ...(context.subagentPath?.length ? { subagentPath: context.subagentPath } : {}),
     };
   }
 

@@ -90,7 +90,9 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
         const { params, session } = scoped(raw, incoming);
         if (session) await deps.turnFiles.snapshotAsked(session.turnRef, params.toolCall);
         const request = params as Parameters<PermissionBroker['handle']>[0];
-        return deps.permissions.handle(request, session ? requestContext(session) : { agentName });
+        // A subagent's card shows in its nest: the path to it goes down with the request.
+        const nest = incoming.route?.kind === 'child' ? { subagentPath: incoming.route.path } : {};
+        return deps.permissions.handle(request, { ...(session ? requestContext(session) : { agentName }), ...nest });
       }),
     // Request-scoped elicitations (before a session exists) carry no sessionId.
     'elicitation/create': (raw, request) =>

@@ -62,6 +62,7 @@ export function permissionView(prompt: PermissionPrompt): PendingPermission {
   const view: PendingPermission = {
     requestId: prompt.id,
     toolCallId: call.toolCallId,
+    ...(prompt.subagentPath ? { subagentPath: [...prompt.subagentPath] } : {}),
     title: call.title ?? 'The agent asks for permission',
     options: prompt.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
   };

@@ -7,6 +7,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as vscode from 'vscode';
+import { sessionWait } from '../../../src/host/attention/waits';
 import type { SubagentItem, TranscriptItem } from '../../../src/shared/transcript';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { prompt, textOf, transcriptOf, withFakeAgents } from './helpers';
@@ -36,6 +38,12 @@ describe('subagents: child sessions nested in the session that started them', fu
     send(id, 'subagent');
     const card = await waitFor(() => view(id)?.permissions.find((p) => p.title === 'Edit notes.txt'), "the child's permission card in the session");
     assert.strictEqual(nests(id)[0]?.state?.state, 'requires_action', 'the child waits for the user');
+    // The card names the child, so the chat shows it in the child's nest; the session is what waits for the user.
+    assert.deepStrictEqual(card.subagentPath, [nests(id)[0].sessionId], 'the path from the session to the child that asks');
+    assert.strictEqual(card.toolCallId, `${nests(id)[0].sessionId}-edit`, "the child's own tool call");
+    const wait = sessionWait(undefined, view(id)!, { agentName: 'Subagent Fake', stopReason: undefined, turnEnds: 0 });
+    assert.strictEqual(wait?.kind, 'permission', 'attention counts the session as waiting for the permission');
+    assert.strictEqual(wait?.requestId, card.requestId);
     sb().backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
     await idle(id, 'the turn to end');
     const [nest] = nests(id);
@@ -53,6 +61,25 @@ describe('subagents: child sessions nested in the session that started them', fu
     assert.deepStrictEqual(nest.transcript.usage, { used: 1200, size: 200000 });
     assert.ok(said(items(id)).includes('parent continues after the child (allow)'));
     assert.ok(!items(id).some((i) => i.kind === 'tool_call'), "none of the child's calls leaks into the session's own");
+  });
+
+  it("Export Session as Markdown writes the child's transcript quoted under its heading, with its tool calls", async () => {
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
+    send(id, 'subagent');
+    const card = await waitFor(() => view(id)?.permissions.find((p) => p.title === 'Edit notes.txt'), "the child's permission card");
+    sb().backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
+    await idle(id, 'the turn to end');
+    sb().backend.sessions.select(id);
+    await vscode.commands.executeCommand('switchboard.exportSession');
+    const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    const order = ['## You', '> ### Subagent: Explore the code (finished)', '> ### Tool: Read README.md (read, completed)', '> ### Tool: Edit notes.txt (edit, completed)', '> child permission: allow', '> ## Explore the code\n>\n> child done', 'parent continues after the child (allow)'];
+    let at = 0;
+    for (const piece of order) {
+      const i = text.indexOf(piece, at);
+      assert.ok(i >= 0, `missing or out of order: ${JSON.stringify(piece)}\n${text}`);
+      at = i + piece.length;
+    }
   });
 
   it("Cancel from the chat sends session/cancel on the child alone; the session's turn goes on", async () => {

@@ -1,13 +1,9 @@
 // Subagents with the real Claude Agent from npm through the extension: Switchboard advertises `subagents`, so
 // claude-agent-acp 0.101 runs the model's Agent (Task) tool as a native child session (subagent_update, the
-// child's own session/update stream, session_message from the parent). The child's model requests are a
-// conversation of their own: the endpoint tells them from the parent's by the prompt each carries (never by
-// order), and scripts each side separately. Measured with 0.101.0 / Claude Code 2.1.318: the child runs in the
-// background, the parent's model may answer before the child ends, and Claude Code tells the parent of the
-// child's end in a request whose last message is a `<task-notification>`, during or after the turn.
+// child's own session/update stream, session_message from the parent). The endpoint scripts the parent and
+// the child separately (test/fixtures/modelEndpoint/claudeSubagents.ts).
 import * as assert from 'assert';
-import { AnthropicApi, messagesText, offeredTools, type MessagesRequest, type NamedToolStep } from '../../fixtures/modelEndpoint/anthropic';
-import type { ApiHandler, ApiRequest, Step } from '../../fixtures/modelEndpoint/endpoint';
+import { launchStep, SubagentScriptedApi } from '../../fixtures/modelEndpoint/claudeSubagents';
 import { claudeRecipe } from '../../fixtures/realAgents/claude';
 import type { SubagentItem, TranscriptItem } from '../../../src/shared/transcript';
 import { waitFor } from '../index';
@@ -18,62 +14,10 @@ const PARENT_PROMPT = 'Ask a helper to look at the README for you.';
 const CHILD_PROMPT = 'Read README.md and say what the project is.';
 const CHILD_ANSWER = 'The README describes a sample project.';
 const PARENT_ANSWER = 'The helper has looked at the README.';
-/** The launcher tool as a script names it; the endpoint answers with the one the agent offers (Agent or Task). */
-const LAUNCHER = 'Agent';
-
-/** What the parent's model says when Claude Code tells it a child ended (a `<task-notification>`). */
-const AFTER_CHILD = 'Noted that the helper ended.';
-
-/**
- * The Anthropic API with two scripts: requests whose conversation carries the child's prompt and not the
- * parent's take the child's steps; the parent's request that only tells it a child ended (Claude Code runs the
- * Agent tool's child in the background and tells the parent when it ends, during or after the turn) gets
- * AFTER_CHILD and takes no step; every other main request takes the endpoint's script (the parent's).
- */
-class ChildScriptedApi implements ApiHandler {
-  readonly api = 'anthropic' as const;
-  private readonly inner = new AnthropicApi();
-  private childSteps: Step[] = [];
-  /** How many main requests of the child arrived (a held one counts). */
-  childRequests = 0;
-
-  scriptChild(steps: readonly Step[]): void {
-    this.childSteps = [...steps];
-  }
-
-  matches(method: string, url: URL): boolean {
-    return this.inner.matches(method, url);
-  }
-
-  async handle(request: ApiRequest): Promise<void> {
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as MessagesRequest;
-    const text = messagesText(body);
-    if (text.includes(CHILD_PROMPT) && !text.includes(PARENT_PROMPT) && request.url.pathname === '/v1/messages') {
-      const takeStep = (): Step => {
-        this.childRequests++;
-        return this.childSteps.shift() ?? { text: 'Done.' };
-      };
-      return this.inner.handle({ ...request, takeStep });
-    }
-    const last = body.messages?.at(-1);
-    if (messagesText({ messages: last === undefined ? [] : [last] }).includes('<task-notification>')) {
-      return this.inner.handle({ ...request, takeStep: () => ({ text: AFTER_CHILD }) });
-    }
-    // The parent's launch step names the tool the agent offers to start a subagent.
-    const launcher = offeredTools(body).find((t) => t.name === 'Agent' || t.name === 'Task')?.name;
-    const takeStep = (): Step => {
-      const step: NamedToolStep = request.takeStep();
-      if (!launcher || !step.namedTools) return step;
-      const renamed: NamedToolStep = { ...step, namedTools: step.namedTools.map((t) => (t.name === LAUNCHER ? { ...t, name: launcher } : t)) };
-      return renamed;
-    };
-    return this.inner.handle({ ...request, takeStep });
-  }
-}
 
 describe('real agent Claude Agent (real): subagents through the extension', function () {
   this.timeout(REAL_TURN_TIMEOUT_MS * 2);
-  const api = new ChildScriptedApi();
+  const api = new SubagentScriptedApi(PARENT_PROMPT, CHILD_PROMPT);
   const ctx = withRealAgent(claudeRecipe, () => [api], { permissions: 'auto' });
 
   const nests = (id: string): SubagentItem[] => transcript(ctx.sb, id).items.filter((i): i is SubagentItem => i.kind === 'subagent');
@@ -88,10 +32,7 @@ describe('real agent Claude Agent (real): subagents through the extension', func
     assert.strictEqual(view(ctx.sb, id)?.turn, 'idle');
   };
   /** The parent's step that starts the child. */
-  const launch: NamedToolStep = {
-    text: 'Handing this to a helper.',
-    namedTools: [{ name: LAUNCHER, input: { description: 'Look at the README', prompt: CHILD_PROMPT, subagent_type: 'general-purpose' } }],
-  };
+  const launch = launchStep('Handing this to a helper.', 'Look at the README', CHILD_PROMPT);
 
   it("a Task call starts a child nested under it: the child's Read inside, the child finished, the parent's turn ends", async () => {
     const id = await ctx.sb.backend.lifecycle.open(ctx.agent.name);

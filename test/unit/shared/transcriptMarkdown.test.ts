@@ -70,6 +70,35 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
     assert.match(itemMarkdown({ kind: 'turn_end', id: 'e', stopReason: 'end_turn', empty: true }), /no response/);
   });
 
+  it("writes a subagent's own transcript quoted under its heading, with its tool calls, and a nest in it quoted deeper", () => {
+    const child = emptyTranscript('c1');
+    const grandchild = emptyTranscript('c2');
+    grandchild.items = [{ kind: 'agent_message', id: 'g1', content: [{ type: 'text', text: 'deep work' }] }];
+    child.items = [
+      { kind: 'session_message', id: 'm1', messageId: 'toolu_1', senderSessionId: 's1', recipientSessionId: 'c1', content: [{ type: 'text', text: 'Find the tests' }] },
+      { kind: 'tool_call', id: 'r', toolCallId: 'r1', title: 'Read README.md', toolKind: 'read', status: 'completed', locations: [], content: [{ type: 'diff', path: '/w/a.ts', oldText: 'x', newText: 'y' }] },
+      { kind: 'agent_message', id: 'a', content: [{ type: 'text', text: 'child done\nsecond line' }] },
+      { kind: 'subagent', id: 'n2', sessionId: 'c2', title: 'Deeper', state: { state: 'running' }, transcript: grandchild },
+    ];
+    const t = emptyTranscript('s1');
+    t.items = [
+      { kind: 'user_message', id: 'u', content: [{ type: 'text', text: 'go' }] },
+      { kind: 'subagent', id: 'n1', sessionId: 'c1', title: 'Explore the code', description: 'Explore', state: { state: 'idle', stopReason: 'end_turn' }, transcript: child },
+      { kind: 'subagent', id: 'n3', sessionId: 'ghost', unannounced: true, state: { state: 'idle', stopReason: 'cancelled' }, transcript: emptyTranscript('ghost') },
+      { kind: 'agent_message', id: 'b', content: [{ type: 'text', text: 'parent again' }] },
+    ];
+    const md = transcriptMarkdown(t, { agentName: 'Claude Agent' });
+    const order = ['## You', '> ### Subagent: Explore the code (finished)', '> *Explore*', 'Find the tests', '> ### Tool: Read README.md (read, completed)', '> ```diff\n> --- a//w/a.ts', '> ## Explore the code\n>\n> child done\n> second line', '> > ### Subagent: Deeper (running)', '> > ## Deeper\n> >\n> > deep work', '> ### Subagent: Unknown subagent (cancelled)', '## Claude Agent\n\nparent again'];
+    let at = 0;
+    for (const piece of order) {
+      const i = md.indexOf(piece, at);
+      assert.ok(i >= 0, `missing or out of order: ${JSON.stringify(piece)}\n${md}`);
+      at = i + piece.length;
+    }
+    const nest = md.slice(md.indexOf('> ### Subagent: Explore'), md.indexOf('## Claude Agent'));
+    assert.ok(nest.split('\n').every((l) => l === '' || l.startsWith('>')), `every line of the nest is quoted:\n${nest}`);
+  });
+
   it('an empty session still has its heading', () => {
     assert.strictEqual(transcriptMarkdown(emptyTranscript('s')), '# Switchboard session\n');
   });

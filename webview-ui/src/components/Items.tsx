@@ -1,6 +1,7 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
 import { planFileName } from '../../../src/shared/planFile';
 import type { StopReason, TranscriptItem } from '../../../src/shared/transcript';
+import type { NestReveal } from '../find/transcriptSearch';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { memo } from './memo';
@@ -123,9 +124,13 @@ export interface ItemProps {
   sessionId: string;
   /** The permission request pending for this tool call: its card shows the options. */
   permission?: PendingPermission;
+  /** For a subagent: the pending requests of it and of its own children, shown in its card. */
+  permissions?: readonly PendingPermission[];
+  /** For a subagent: find's current match is inside it. */
+  reveal?: NestReveal;
 }
 
-export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, permission }: ItemProps) {
+export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, permission, permissions, reveal }: ItemProps) {
   switch (item.kind) {
     case 'user_message':
       return (
@@ -204,7 +209,15 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
       );
     }
     case 'subagent':
-      return <SubagentNest item={item} sessionId={sessionId} renderItem={(child) => <TranscriptItemView item={child} sessionId={sessionId} />} />;
+      return (
+        <SubagentNest
+          item={item}
+          sessionId={sessionId}
+          permissions={permissions}
+          reveal={reveal}
+          renderItem={(child, place) => <TranscriptItemView item={child} sessionId={sessionId} {...place} />}
+        />
+      );
     case 'turn_end': {
       const text = stopReasonText(item.stopReason, item.empty);
       const usage = item.usage && usageText(item.usage);

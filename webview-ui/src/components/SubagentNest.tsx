@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact';
+import type { PendingPermission } from '../../../src/shared/chatState';
 import type { SubagentItem, SubagentWorkState, TranscriptItem } from '../../../src/shared/transcript';
+import type { NestReveal } from '../find/transcriptSearch';
 import { Collapsible } from './Collapsible';
+import { PermissionCard } from './Permission';
+import { placePermissions } from './permissionPlaces';
 import { Icon } from './Icon';
 import { memo } from './memo';
 import { useStore } from './storeHooks';
@@ -34,20 +38,32 @@ function who(sessionId: string | undefined, child: SubagentItem, name: string): 
   return sessionId === undefined ? 'another session' : 'parent';
 }
 
+/** What a child item is drawn with: its pending request, or a nested subagent's requests and find's reveal. */
+export interface ChildPlace {
+  permission?: PendingPermission;
+  permissions?: readonly PendingPermission[];
+  reveal?: NestReveal;
+}
+
 /**
  * A subagent (a child session the agent runs) as the card of the tool call that started it: its title,
- * state, usage, a Cancel button where the agent allows it, and its own transcript nested in a disclosure.
- * `renderItem` draws the child's items as the chat draws its own (passed in, so the nest does not import
- * the item view that renders it).
+ * state, usage, a Cancel button where the agent allows it, and its own transcript nested in a disclosure,
+ * which stays open while a permission request of the child (or of its children) waits, shown in the card of
+ * the child's tool call, and which find opens to show a match. `renderItem` draws the child's items as the
+ * chat draws its own (passed in, so the nest does not import the item view that renders it).
  */
 export const SubagentNest = memo(function SubagentNest({
   item,
   sessionId,
+  permissions = [],
+  reveal,
   renderItem,
 }: {
   item: SubagentItem;
   sessionId: string;
-  renderItem: (child: TranscriptItem) => ComponentChildren;
+  permissions?: readonly PendingPermission[];
+  reveal?: NestReveal;
+  renderItem: (child: TranscriptItem, place: ChildPlace) => ComponentChildren;
 }) {
   const store = useStore();
   const name = item.title || (item.unannounced ? 'Unknown subagent' : 'Subagent');
@@ -56,6 +72,12 @@ export const SubagentNest = memo(function SubagentNest({
   const usage = item.state?.usage ? usageText(item.state.usage) : undefined;
   const context = item.transcript.usage;
   const items = item.transcript.items;
+  const places = placePermissions(permissions, items, item.sessionId);
+  const placeOf = (child: TranscriptItem): ChildPlace => {
+    if (child.kind === 'tool_call') return { permission: places.inCard.get(child.toolCallId) };
+    if (child.kind !== 'subagent') return {};
+    return { permissions: places.inNest.get(child.id), reveal: reveal?.nests.includes(child.id) ? reveal : undefined };
+  };
   return (
     <div class={`tool-call subagent-nest state-${item.state?.state ?? 'none'}${item.unannounced ? ' unannounced' : ''}`} role="group" aria-label={name}>
       <div class="tool-header">
@@ -86,8 +108,15 @@ export const SubagentNest = memo(function SubagentNest({
           {context && `${usage ? ' · ' : ''}context ${context.used.toLocaleString()} / ${context.size.toLocaleString()}`}
         </div>
       )}
-      {items.length > 0 && (
-        <Collapsible id={`sa-${item.id}`} label={`Subagent transcript (${items.length})`} ariaLabel={`Transcript of subagent ${name}`} defaultOpen={true}>
+      {(items.length > 0 || permissions.length > 0) && (
+        <Collapsible
+          id={`sa-${item.id}`}
+          label={`Subagent transcript (${items.length})`}
+          ariaLabel={`Transcript of subagent ${name}`}
+          defaultOpen={true}
+          openRequest={reveal?.nests.includes(item.id) ? reveal : undefined}
+          forceOpen={permissions.length > 0}
+        >
           {() => (
             <div class="subagent-items">
               {items.map((child) => (
@@ -100,9 +129,12 @@ export const SubagentNest = memo(function SubagentNest({
                       <ContentList content={child.content} idBase={child.id} />
                     </div>
                   ) : (
-                    renderItem(child)
+                    renderItem(child, placeOf(child))
                   )}
                 </div>
+              ))}
+              {places.standalone.map((p) => (
+                <PermissionCard key={p.requestId} request={p} sessionId={sessionId} />
               ))}
             </div>
           )}

@@ -1,5 +1,4 @@
 import { useMemo, useRef } from 'preact/hooks';
-import type { PendingPermission } from '../../../src/shared/chatState';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { useTranscriptFind } from '../find/useTranscriptFind';
 import type { SessionState } from '../store';
@@ -10,25 +9,7 @@ import { ElicitationCard } from './Elicitation';
 import { FindBar } from './FindBar';
 import { TranscriptItemView } from './Items';
 import { PermissionCard } from './Permission';
-
-/**
- * Where each pending permission request shows: in the card of its tool call (the first request per tool
- * call), or, when that tool call is not rendered (unknown to the transcript, or scrolled out of the DOM),
- * in a card of its own after the items, so its buttons are always reachable.
- */
-function placePermissions(
-  permissions: readonly PendingPermission[],
-  rendered: readonly TranscriptItem[],
-): { inCard: Map<string, PendingPermission>; standalone: PendingPermission[] } {
-  const toolCalls = new Set(rendered.flatMap((i) => (i.kind === 'tool_call' ? [i.toolCallId] : [])));
-  const inCard = new Map<string, PendingPermission>();
-  const standalone: PendingPermission[] = [];
-  for (const p of permissions) {
-    if (p.toolCallId && toolCalls.has(p.toolCallId) && !inCard.has(p.toolCallId)) inCard.set(p.toolCallId, p);
-    else standalone.push(p);
-  }
-  return { inCard, standalone };
-}
+import { placePermissions } from './permissionPlaces';
 
 function lastUserMessageId(items: readonly TranscriptItem[]): string | undefined {
   for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === 'user_message') return items[i].id;
@@ -52,7 +33,7 @@ export function Transcript({ session }: { session: SessionState }) {
   const list = useVirtualList(view.sessionId, ids, classes, ref, area, after);
   const find = useTranscriptFind(items, list, ref, area);
   const rendered = items.slice(list.range.start, list.range.end);
-  const { inCard, standalone } = placePermissions(view.permissions, rendered);
+  const { inCard, inNest, standalone } = placePermissions(view.permissions, rendered);
   // A new message from the user (sent, or a loaded session's last) brings the view back to the end.
   const lastUser = lastUserMessageId(items);
   const seenUser = useRef(lastUser);
@@ -106,7 +87,13 @@ export function Transcript({ session }: { session: SessionState }) {
             <div class="virtual-spacer" style={{ height: `${list.padTop}px` }} aria-hidden="true" />
             {rendered.map((item) => (
               <div class="item" key={item.id} data-kind={item.kind} data-item-id={item.id} data-size-class={sizeClass(item)}>
-                <TranscriptItemView item={item} sessionId={view.sessionId} permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined} />
+                <TranscriptItemView
+                  item={item}
+                  sessionId={view.sessionId}
+                  permission={item.kind === 'tool_call' ? inCard.get(item.toolCallId) : undefined}
+                  permissions={inNest.get(item.id)}
+                  reveal={find.reveal?.itemId === item.id ? find.reveal : undefined}
+                />
               </div>
             ))}
             <div class="virtual-spacer" style={{ height: `${list.padBottom}px` }} aria-hidden="true" />

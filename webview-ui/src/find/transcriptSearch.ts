@@ -1,11 +1,18 @@
-// Find in the session: searched in the transcript model (every item, rendered or not), literally and
-// ignoring case, so a match far above the rendered part of the virtual list is found and counted.
-import type { TranscriptContent, TranscriptItem } from '../../../src/shared/transcript';
+// Find in the session: searched in the transcript model (every item, rendered or not, a subagent's own
+// transcript included), literally and ignoring case, so a match far above the rendered part of the virtual
+// list, or inside a collapsed subagent, is found and counted.
+import type { SubagentItem, TranscriptContent, TranscriptItem } from '../../../src/shared/transcript';
 
 /** One occurrence of the query: in item `index`, the `occurrence`-th (from 0) in that item's text. */
 export interface FindMatch {
   index: number;
   occurrence: number;
+}
+
+/** Where find reveals its current match: the item, and the subagents in it to open (outermost first). */
+export interface NestReveal {
+  readonly itemId: string;
+  readonly nests: readonly string[];
 }
 
 /** Counting stops here: a one-letter query in a day's session would otherwise list millions. */
@@ -46,9 +53,16 @@ function itemText(item: TranscriptItem): string {
       return `${item.message}\n${item.detail ?? ''}`;
     case 'compaction':
       return contentText(item.summary);
+    case 'subagent':
+      return nestHeader(item) + item.transcript.items.map(lowerText).join('');
     default:
       return '';
   }
+}
+
+/** What a subagent's card shows of it above its transcript. */
+function nestHeader(item: SubagentItem): string {
+  return `${item.title ?? ''}\n${item.description ?? ''}\n`;
 }
 
 /** Items are immutable (a change replaces the item), so their lower-cased text is kept per item object. */
@@ -61,6 +75,36 @@ function lowerText(item: TranscriptItem): string {
     lowered.set(item, t);
   }
   return t;
+}
+
+function occurrences(text: string, q: string): number {
+  let n = 0;
+  for (let at = text.indexOf(q); at >= 0; at = text.indexOf(q, at + q.length)) n++;
+  return n;
+}
+
+/**
+ * The ids of the subagent items, outermost first, whose transcripts hold the `occurrence`-th match of
+ * `query` in `item` (they must be open for it to show); empty when it is not inside a nest's transcript.
+ */
+export function nestsOfMatch(item: TranscriptItem, query: string, occurrence: number): string[] {
+  const q = query.toLowerCase();
+  let left = occurrence;
+  const walk = (nest: SubagentItem): string[] | undefined => {
+    left -= occurrences(nestHeader(nest).toLowerCase(), q);
+    if (left < 0) return [];
+    for (const child of nest.transcript.items) {
+      if (child.kind === 'subagent') {
+        const inner = walk(child);
+        if (inner) return [nest.id, ...inner];
+        continue;
+      }
+      left -= occurrences(lowerText(child), q);
+      if (left < 0) return [nest.id];
+    }
+    return undefined;
+  };
+  return q && item.kind === 'subagent' ? (walk(item) ?? []) : [];
 }
 
 /** Every occurrence of `query` (literal, case-insensitive) in the items, in order, at most MAX_MATCHES. */

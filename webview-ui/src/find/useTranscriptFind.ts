@@ -7,7 +7,7 @@ import type { TranscriptItem } from '../../../src/shared/transcript';
 import type { FindBarProps } from '../components/FindBar';
 import type { VirtualList } from '../virtual/useVirtualList';
 import { paintMatches, rangesOf } from './highlight';
-import { type FindMatch, findMatches, promptIndexes } from './transcriptSearch';
+import { type FindMatch, findMatches, type NestReveal, nestsOfMatch, promptIndexes } from './transcriptSearch';
 
 /** A revealed item sits this far below the viewport's top (px). */
 const REVEAL_MARGIN = 4;
@@ -17,6 +17,8 @@ export interface TranscriptFind {
   bar?: FindBarProps;
   /** What the last prompt jump said (for a screen reader's status region). */
   promptStatus: string;
+  /** The current match's item and the subagents to open for it; a new object each time find moves. */
+  reveal?: NestReveal;
 }
 
 interface FindState {
@@ -24,6 +26,7 @@ interface FindState {
   query: string;
   current: number;
   focus: number;
+  reveal?: NestReveal;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
@@ -36,12 +39,18 @@ export function useTranscriptFind(items: readonly TranscriptItem[], list: Virtua
   const pendingReveal = useRef(false);
   const current = find.current < matches.length ? find.current : matches.length - 1;
 
+  /** Where match `m` of `query` is: its item, and the subagents that must open to show it. */
+  const revealOf = (m: FindMatch, query: string): NestReveal | undefined => {
+    const item = items[m.index];
+    return item && { itemId: item.id, nests: nestsOfMatch(item, query, m.occurrence) };
+  };
+
   const go = (index: number) => {
     const m = matches[index];
     if (!m) return;
     pendingReveal.current = true;
     list.reveal(m.index, (scroller.current?.clientHeight ?? 0) / 3);
-    setFind((f) => ({ ...f, current: index }));
+    setFind((f) => ({ ...f, current: index, reveal: revealOf(m, f.query) }));
   };
 
   const jumpToPrompt = (direction: 1 | -1) => {
@@ -117,9 +126,9 @@ export function useTranscriptFind(items: readonly TranscriptItem[], list: Virtua
           // The first match at or below what is on screen, as a browser's find does.
           const top = list.position();
           const first = next.findIndex((m) => list.itemTop(m.index + 1) > top);
-          setFind((f) => ({ ...f, query, current: next.length ? Math.max(0, first) : -1 }));
-          if (next.length) {
-            const target = next[Math.max(0, first)];
+          const target = next[Math.max(0, first)];
+          setFind((f) => ({ ...f, query, current: next.length ? Math.max(0, first) : -1, reveal: target && revealOf(target, query) }));
+          if (target) {
             pendingReveal.current = true;
             list.reveal(target.index, (scroller.current?.clientHeight ?? 0) / 3);
           }
@@ -134,7 +143,7 @@ export function useTranscriptFind(items: readonly TranscriptItem[], list: Virtua
         },
       }
     : undefined;
-  return { bar, promptStatus };
+  return { bar, promptStatus, reveal: find.open ? find.reveal : undefined };
 }
 
 function findLast<T>(xs: readonly T[], f: (x: T) => boolean): T | undefined {
