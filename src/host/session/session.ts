@@ -7,7 +7,6 @@ import {
   AuthRequiredError,
   TranscriptState,
   composerCapabilities,
-  errorMessage,
   type AcpClientConnection,
   type ContentBlock,
   type InitializeResult,
@@ -21,7 +20,9 @@ import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import { AgentTurnWatch } from './agentTurn';
 import type { SessionHost } from './sessionHost';
+import { sessionTitle } from './sessionTitle';
 import { TurnBookkeeping } from './turnBookkeeping';
+import { TurnErrors } from './turnErrors';
 import type { ReviewTurn } from './turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
@@ -30,21 +31,11 @@ const loadPromptBuilder = () => import('./promptBuilder');
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
 
-/**
- * The title of a session before its first message. Not "New session": every tab's close button is named
- * "Close session <title>", and no other button's name may contain the "New session" button's (a user or a
- * script finding that button by name would close the new tab instead).
- */
-const UNTITLED = 'Untitled session';
-
 export class Session implements ChatSession, vscode.Disposable {
   acpSessionId: string;
   turn: TurnState = 'idle';
   /** Counts prompt turns; the diff review and write history key changes by it. */
   turnNumber = 0;
-  error: SessionError | undefined;
-  /** The prompt of the turn that failed with `error` (what "Retry" sends again, attachments included). */
-  failedPrompt: ComposerPrompt | undefined;
   loading = false;
   /** The agent process this session lived in is gone: the next prompt binds it again. */
   detached = false;
@@ -59,6 +50,8 @@ export class Session implements ChatSession, vscode.Disposable {
   private agentTurn: AgentTurnWatch | undefined;
   /** The checkpoint a turn starts from, and its changed files and checkpoint after its end. */
   private readonly bookkeeping: TurnBookkeeping;
+  /** The banner's error and what its Retry sends again. */
+  private readonly errors: TurnErrors;
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   /** The transcript changed: the ops the reducer applied, in order. */
@@ -81,6 +74,15 @@ export class Session implements ChatSession, vscode.Disposable {
     this.acpSessionId = acpSessionId;
     this.state = new TranscriptState(transcript ?? acpSessionId);
     this.bookkeeping = new TurnBookkeeping(host, this);
+    this.errors = new TurnErrors(host, this);
+  }
+
+  get error(): SessionError | undefined {
+    return this.errors.error;
+  }
+
+  get failedPrompt(): ComposerPrompt | undefined {
+    return this.errors.failedPrompt;
   }
 
   /**
@@ -111,11 +113,7 @@ export class Session implements ChatSession, vscode.Disposable {
   }
 
   get title(): string {
-    if (this.transcript.title) return this.transcript.title;
-    const firstUser = this.transcript.items.find((i) => i.kind === 'user_message');
-    const text = firstUser && firstUser.kind === 'user_message' ? firstUser.content.find((c) => c.type === 'text') : undefined;
-    const words = text && text.type === 'text' ? text.text.trim().replace(/\s+/g, ' ') : '';
-    return words ? (words.length > 60 ? `${words.slice(0, 57)}…` : words) : UNTITLED;
+    return sessionTitle(this.transcript);
   }
 
   // ---- the transcript: every change goes through the reducer and out as ops
@@ -239,8 +237,8 @@ export class Session implements ChatSession, vscode.Disposable {
     } catch (error) {
       // The prompt shows in the transcript once a turn began (or from the turn that stopped before).
       if (error instanceof AuthRequiredError) outcome = { signInRequired: true, shown: shownAlready || turn !== undefined };
-      this.fail(error);
-      this.offerRetry(prompt, error);
+      this.errors.fail(error);
+      this.errors.offerRetry(prompt, error);
     } finally {
       await this.endTurn(turn, firstItem);
     }
@@ -249,8 +247,7 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** The turn runs from now; Stop works from this first moment (its abort exists before anything is awaited). */
   private beginTurn(): AbortController {
-    this.error = undefined;
-    this.failedPrompt = undefined;
+    this.errors.clear();
     this.turn = 'running';
     this.turnNumber++;
     const abort = (this.abort = new AbortController());
@@ -294,7 +291,7 @@ export class Session implements ChatSession, vscode.Disposable {
       this.emit(this.state.recordTurnEnd(end.stopReason));
       await begun;
     } catch (error) {
-      this.fail(error);
+      this.errors.fail(error);
     } finally {
       watch.dispose();
       this.agentTurn = undefined;
@@ -314,33 +311,7 @@ export class Session implements ChatSession, vscode.Disposable {
       'sends your message again',
     );
     this.emit(this.state.recordTurnEnd(result.stopReason, result.usage));
-    if (result.cancelledLocally) {
-      this.recordError(`${this.agentId} did not confirm the cancellation; the turn was ended here.`, 'If the agent keeps working, use Restart Agent.');
-      this.host.offerRestart(this.agentId);
-    }
-  }
-
-  private fail(error: unknown): void {
-    if (error instanceof AuthRequiredError) {
-      this.error = { message: `${this.agentId} needs you to sign in. Choose a sign-in method above; your message is sent again once you have signed in.` };
-      return;
-    }
-    const message = errorMessage(error);
-    this.host.log.error(`Turn failed in ${this.key}: ${message}`);
-    if (this.host.agentCrashed(this.agentId)) {
-      // The crash banner has the details; the session says why this message went nowhere.
-      this.error = { message: `Not sent: ${message}` };
-      return;
-    }
-    this.recordError(message);
-    this.error = { message };
-  }
-
-  /** A failed turn (not one waiting for sign-in, which sends it again itself) can be sent again. */
-  private offerRetry(prompt: ComposerPrompt, error: unknown): void {
-    if (!this.error || error instanceof AuthRequiredError) return;
-    this.error = { ...this.error, retryable: true };
-    this.failedPrompt = prompt;
+    if (result.cancelledLocally) this.errors.cancelUnconfirmed();
   }
 
   /** Steer: the message into the running turn (steering.ts, loaded on the first steer). */
@@ -389,15 +360,14 @@ export class Session implements ChatSession, vscode.Disposable {
   }
 
   dismissError(): void {
-    this.error = undefined;
-    this.failedPrompt = undefined;
+    this.errors.clear();
     this.changed();
   }
 
   /** A session/load or resume finished (with the error it failed with). */
   loaded(error?: SessionError): void {
     this.loading = false;
-    if (error) this.error = error;
+    if (error) this.errors.show(error);
     this.replayEnded();
     this.changed();
   }
@@ -409,7 +379,7 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** Something the user asked of this session failed: said in its banner. */
   showError(error: SessionError): void {
-    this.error = error;
+    this.errors.show(error);
     this.changed();
   }
 
