@@ -20,7 +20,7 @@ export class TurnErrors {
   private retry: ComposerPrompt | undefined;
 
   constructor(
-    private readonly host: Pick<SessionHost, 'log' | 'agentCrashed' | 'offerRestart'>,
+    private readonly host: Pick<SessionHost, 'agentCrashed' | 'offerRestart'> & { readonly log: Pick<SessionHost['log'], 'error'> },
     private readonly session: ErrorSession,
   ) {}
 
