@@ -240,7 +240,18 @@ function shownTexts(content: ToolCallContentItem[], terminals: ReadonlyMap<strin
   return { whole, tails };
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
+export const ToolCallCard = memo(function ToolCallCard({
+  item,
+  sessionId,
+  permission,
+  openRequest,
+}: {
+  item: ToolCallItem;
+  sessionId: string;
+  permission?: PendingPermission;
+  /** A new value opens "Details" (find revealing a match in it). */
+  openRequest?: object;
+}) {
   const store = useStore();
   const awaiting = permission !== undefined;
   const st: StatusView = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
@@ -267,7 +278,7 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
       </div>
       <Locations locations={item.locations} />
       {hasBody && (
-        <Collapsible id={`tc-${item.id}`} label="Details" ariaLabel={`Details of ${title}`} defaultOpen={!quiet}>
+        <Collapsible id={`tc-${item.id}`} label="Details" ariaLabel={`Details of ${title}`} defaultOpen={!quiet} openRequest={openRequest}>
           {() => (
             <>
               {command !== undefined && <pre class="tool-command">$ {command}</pre>}
