@@ -194,6 +194,7 @@ export class ChatController implements Disposable {
     if (m.type === 'ready' && m.protocolVersion !== CHAT_PROTOCOL_VERSION) {
       this.ui.log('warn', `chat: webview protocol ${m.protocolVersion}, host ${CHAT_PROTOCOL_VERSION}`);
     }
+    if (m.type === 'ready' && m.attempt !== undefined) this.ui.log('warn', `chat: the webview asked for its state again (ask ${m.attempt}): an earlier ready or init was lost`);
     const handlers = this.clients.get(from);
     if (!handlers) return;
     const handler = handlers[m.type] as (message: typeof m) => unknown;

@@ -104,16 +104,18 @@ export class WebviewChannel {
   private deliver(message: HostToWebviewMessage): void {
     const port = this.port;
     if (!port) return;
-    const lost = () => {
-      // Not delivered: the webview is gone or hidden; it gets a snapshot on its next `ready`.
+    const lost = (why: unknown) => {
+      // Not delivered: the webview is gone, hidden or still starting; it gets a snapshot on its next `ready`
+      // (a webview without its `init` keeps asking).
+      if (message.type === 'init') this.options.warn(`chat: the webview did not take its init (${why === false ? 'postMessage resolved false' : String(why)}); it gets one on its next ready`);
       if (this.port === port) this.ready = false;
     };
     try {
       const r = port.postMessage(message);
-      if (r && typeof (r as PromiseLike<boolean>).then === 'function') (r as PromiseLike<boolean>).then((ok) => ok === false && lost(), lost);
+      if (r && typeof (r as PromiseLike<boolean>).then === 'function') (r as PromiseLike<boolean>).then((ok) => ok === false && lost(false), lost);
     } catch (e) {
-      lost();
-      this.options.warn(`chat: postMessage failed: ${String(e)}`);
+      lost(e);
+      if (message.type !== 'init') this.options.warn(`chat: postMessage failed: ${String(e)}`);
     }
   }
 

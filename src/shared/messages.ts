@@ -1,9 +1,9 @@
 // THE typed protocol between the chat host (src/chat) and the chat webview (webview-ui).
 // Discriminated unions on `type`; plain JSON only; no `any`.
 //
-// Handshake: the webview posts `ready` once its script runs (also after every reload / re-show). The host
-// answers with `init` (a full ChatSnapshot), then flushes anything it queued while the view was not
-// ready. After that the host sends changes (`batch` of transcript ops etc.), coalesced per ~frame.
+// Handshake: the webview posts `ready` once its script runs (also after every reload / re-show), and again,
+// backing off, until `init` arrives. The host answers every `ready` with `init` (a full ChatSnapshot), then
+// flushes anything it queued while the view was not ready. After that the host sends changes (`batch` of transcript ops etc.), coalesced per ~frame.
 // Transcripts travel only as a snapshot (`init`, `transcriptReset`) or as the reducer's own ops.
 
 import type {

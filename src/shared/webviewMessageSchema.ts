@@ -63,7 +63,8 @@ const providerAction = z.discriminatedUnion('kind', [
 const message = <T extends string, S extends z.core.$ZodShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
-  message('ready', { protocolVersion: z.number() }),
+  /** `attempt`: the webview asked before and got no `init` (absent on the first ask). */
+  message('ready', { protocolVersion: z.number(), attempt: z.optional(z.number()) }),
   /** The webview's copy drifted (an op did not apply, or a seq was missed): the host answers with a fresh `init`. */
   message('resync', { reason: stringUpTo(2000) }),
   /** `requestId`: a prompt sent before the session opens names it to wait for that session. */

@@ -4,6 +4,7 @@
 import type { AgentView, MentionCandidate, MentionRef, StartingSession } from '../../src/shared/chatState';
 import type { CheckpointView } from '../../src/shared/checkpoints';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
+import { ReadyHandshake } from './readyHandshake';
 import { revealRequest } from './revealRequest';
 import { type ChatState, emptyChatState, HostStateReducer, type SessionState } from './storeHostState';
 import { UiStore } from './storeUi';
@@ -39,6 +40,7 @@ export class ChatStore {
   private readonly planFileErrors = new Map<string, { uri: string; error: string }>();
   /** What each open checkpoint card shows, by session and user message (absent: closed). */
   private readonly checkpoints = new Map<string, CheckpointView>();
+  private readonly handshake = new ReadyHandshake((attempt) => this.post({ type: 'ready', protocolVersion: CHAT_PROTOCOL_VERSION, ...(attempt > 1 ? { attempt } : {}) }));
 
   constructor(api: VsCodeApi = getVsCodeApi(), raf?: (cb: () => void) => number) {
     this.api = api;
@@ -74,12 +76,13 @@ export class ChatStore {
     this.changed();
   }
 
-  /** Tell the host we are ready (answered by `init`). */
+  /** Tell the host we are ready, again until it answers with `init`. */
   start(): void {
-    this.post({ type: 'ready', protocolVersion: CHAT_PROTOCOL_VERSION });
+    this.handshake.start();
   }
 
   receive(message: HostToWebviewMessage): void {
+    if (message.type === 'init') this.handshake.initReceived();
     const starting = this.state.starting;
     try {
       this.apply(message);

@@ -101,7 +101,7 @@ export async function applyText(uri: vscode.Uri, target: string | null, label: s
   const edit = new vscode.WorkspaceEdit();
   edit.set(uri, edits);
   if (!(await vscode.workspace.applyEdit(edit))) return { ok: false };
-  if (!wasDirty && !(await saveWithRetry(doc))) return { ok: false };
+  if (!wasDirty && !(await saveWithRetry(doc, doc.version))) return { ok: false };
   if (targetEol === 'mixed' && !doc.isDirty && doc.getText() !== target) {
     // Mixed line endings cannot live in a text model: write the exact bytes (the buffer reloads).
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(target));
@@ -133,9 +133,14 @@ async function settled(doc: vscode.TextDocument): Promise<boolean> {
   }
 }
 
-/** A save can lose a race with a just-noticed outside change; it succeeds once the model settles. */
-async function saveWithRetry(doc: vscode.TextDocument): Promise<boolean> {
+/**
+ * Saves the buffer while it holds exactly our edit (`version`): once the user types into it, what it holds is
+ * theirs to save, never saved here. A save can lose a race with a just-noticed outside change; it succeeds
+ * once the model settles.
+ */
+async function saveWithRetry(doc: vscode.TextDocument, version: number): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
+    if (doc.version !== version) return true;
     if (await doc.save()) return true;
     if (attempt >= 3) return false;
     await sleep(250);

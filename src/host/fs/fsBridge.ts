@@ -213,21 +213,23 @@ async function applyAndSave(doc: vscode.TextDocument, content: string): Promise<
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(old.length - tail)), next.slice(start, next.length - tail));
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   }
-  await saveIfDirty(doc);
+  await saveIfDirty(doc, doc.version);
 }
 
 /**
- * VS Code may already have saved a file a workspace edit touched while it had no editor
- * (files.refactoring.autoSave). One retry: on a loaded machine a save can fail once when another
- * extension's onWillSave participant is aborted (seen in code-server under heavy load).
+ * VS Code may already have saved the file (auto save: the web workbench's default is "afterDelay"). Retried:
+ * on a loaded machine a save can fail once when another extension's onWillSave participant is aborted (seen
+ * in code-server under heavy load).
  */
-async function saveIfDirty(doc: vscode.TextDocument): Promise<void> {
+async function saveIfDirty(doc: vscode.TextDocument, version: number): Promise<void> {
+  // Only the agent's text is saved: once the user types into the buffer (its version moved), it is theirs.
+  const done = () => !doc.isDirty || doc.version !== version;
   // Backs off on a loaded machine (seen in CI: two quick attempts were not always enough).
   for (const wait of [250, 500, 1000, 2000]) {
-    if (!doc.isDirty || (await doc.save()) || !doc.isDirty) return;
+    if (done() || (await doc.save()) || !doc.isDirty) return;
     await new Promise((r) => setTimeout(r, wait));
   }
-  if (!doc.isDirty || (await doc.save()) || !doc.isDirty) return;
+  if (done() || (await doc.save()) || !doc.isDirty) return;
   throw new Error('saving failed (see the window log for the reason)');
 }
 

@@ -53,8 +53,13 @@ describe('checkpoints: restore the files to before a message', function () {
     for (const [name, bytes] of Object.entries(BEFORE)) fs.writeFileSync(path.join(dir, name), bytes);
   });
 
+  /** Puts back a setting a test changed. */
+  let restoreAutoSave: (() => Thenable<void>) | undefined;
+
   afterEach(async () => {
     await closeAllEditors();
+    await restoreAutoSave?.();
+    restoreAutoSave = undefined;
     for (const f of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, f), 0o644);
     while (ctx.sb.diffReview.pendingTurns().length > 0) ctx.sb.diffReview.keepAll();
     for (const s of ctx.sb.backend.sessions.snapshots()) await ctx.sb.backend.lifecycle.close(s.view.sessionId);
@@ -167,8 +172,13 @@ describe('checkpoints: restore the files to before a message', function () {
     const doc = await vscode.workspace.openTextDocument(uri);
     // The buffer shows what the agent wrote before the user types into it.
     await waitFor(() => doc.getText() === fs.readFileSync(uri.fsPath, 'utf8'), 'the buffer to show the disk');
-    // Typed in an editor, as a user would: a workspace edit of a file without an editor may be saved by VS Code
-    // itself (files.refactoring.autoSave), later on a loaded machine.
+    // Typed in an editor, as a user would. The web workbench (code-server) defaults files.autoSave to
+    // "afterDelay" (desktop VS Code: "off"): VS Code itself would save the typing after a second, so unsaved
+    // changes exist only with auto save off, as here.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    restoreAutoSave = () => files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor(() => vscode.workspace.getConfiguration('files').get('autoSave') === 'off', 'auto save off');
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'typed, not saved\n')));
     const typed = doc.getText();

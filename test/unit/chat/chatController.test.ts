@@ -47,6 +47,18 @@ describe('ChatController: handshake and queueing while not ready', () => {
     assert.deepEqual(flatten(posted).find((m) => m.type === 'focusComposer'), { type: 'focusComposer', insert: 'fix @problems:a.ts', mentions });
   });
 
+  it('answers a repeated ready (the webview asked again) with init and logs that an earlier one was lost', () => {
+    const { ctl, posted, uiLog } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    assert.equal(uiLog.length, 0, uiLog.join('\n'));
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2, attempt: 2 });
+    assert.deepEqual(posted.map((m) => m.type), ['init', 'init']);
+    assert.equal(uiLog.length, 1);
+    assert.match(uiLog[0], /asked for its state again \(ask 2\)/);
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2, attempt: 'x' });
+    assert.equal(posted.length, 2, 'a malformed ready is ignored');
+  });
+
   it('stops sending when hidden and resyncs on the next ready', async () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });

@@ -260,6 +260,18 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(h.root.querySelector('.virtual-items')?.getAttribute('aria-live'), null, 'at the end, additions are announced by the log');
   });
 
+  it('a second init of the same session (the webview asked for its state again) leaves the reader where they were', () => {
+    h = open(session(2000));
+    scrollTo(h, 1000 * ITEM);
+    const seen = renderedIds(h).find((id) => viewportTop(h, id!) >= 0)!;
+    const top = viewportTop(h, seen);
+    h.send({ type: 'init', protocolVersion: 2, snapshot: snapshot(session(2000)) });
+    h.settle();
+    layOut();
+    assert.equal(scroller(h).scrollTop, 1000 * ITEM, 'not sent back to the end');
+    assert.equal(viewportTop(h, seen), top);
+  });
+
   it('find (Ctrl+F) searches the whole session, literally, and scrolls to a match far above', () => {
     h = open(session(5000, { 3: 'the needle is here', 4001: 'a.c literally', 4002: 'abc is not a match' }));
     assert.ok(!renderedIds(h).includes('m3'));
