@@ -57,6 +57,24 @@ describe('webview: find opens the collapsed section that holds its match', () =>
     h.unmount();
   });
 
+  it("opens the Contents of a file attached to a prompt when the match is in them, not when it is in the prompt's text", () => {
+    const host = new TranscriptState('s1');
+    host.apply(u({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'look at the needle file' } }));
+    host.apply(u({ sessionUpdate: 'user_message_chunk', content: { type: 'resource', resource: { uri: 'file:///w/notes.md', text: 'an attached needle' } } }));
+    const h = mount(snapshot(host.transcript.items));
+    assert.equal(expanded(h.root, 'Contents of notes.md'), 'false');
+    keydown(h.root.querySelector('textarea')!, 'f', { ctrlKey: true });
+    const box = getByRole(h.root, 'searchbox', 'Find in session') as HTMLInputElement;
+    typeInto(box, 'needle');
+    assert.match(count(h.root), /1 of 2/);
+    assert.equal(expanded(h.root, 'Contents of notes.md'), 'false', "the prompt's own text shows without opening");
+    keydown(box, 'Enter');
+    assert.match(count(h.root), /2 of 2/);
+    assert.equal(expanded(h.root, 'Contents of notes.md'), 'true', "find opened the attachment's contents");
+    assert.match(h.root.textContent!, /an attached needle/);
+    h.unmount();
+  });
+
   it('names the item whose section holds a match, and none for a match in what shows without opening', () => {
     const items = session();
     const read = items.find((i) => i.kind === 'tool_call')!;

@@ -151,14 +151,14 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
             <ForkFromHere sessionId={sessionId} itemId={item.id} />
             <RestoreCheckpointButton sessionId={sessionId} itemId={item.id} />
           </div>
-          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} openRequest={opening(reveal, item)} />
           <CheckpointCard sessionId={sessionId} itemId={item.id} />
         </div>
       );
     case 'agent_message':
       return (
         <div class="message agent" role="article" aria-label="Agent">
-          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} openRequest={opening(reveal, item)} />
           <div class="message-actions">
             <CopyMessage content={item.content} who="the agent's" />
           </div>
@@ -209,7 +209,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
           <div class="session-message-header muted">
             <Icon name="mail" /> {label}
           </div>
-          <ContentList content={item.content} idBase={item.id} />
+          <ContentList content={item.content} idBase={item.id} openRequest={opening(reveal, item)} />
         </div>
       );
     }

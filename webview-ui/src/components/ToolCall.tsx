@@ -157,11 +157,14 @@ export function ToolContent({
   toolCallId,
   idBase,
   ownOutput = false,
+  openRequest,
 }: {
   content: ToolCallContentItem[];
   sessionId: string;
   toolCallId?: string;
   idBase: string;
+  /** A new value opens the resources' contents (find revealing a match in them). */
+  openRequest?: object;
   /** The tool call carries its own output: a terminal the client never created (the agent's own shell) shows that instead. */
   ownOutput?: boolean;
 }) {
@@ -171,7 +174,7 @@ export function ToolContent({
       {content.map((c, i) => {
         switch (c.type) {
           case 'content':
-            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} />;
+            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} openRequest={openRequest} />;
           case 'diff':
             return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
           case 'terminal':
@@ -282,7 +285,7 @@ export const ToolCallCard = memo(function ToolCallCard({
           {() => (
             <>
               {command !== undefined && <pre class="tool-command">$ {command}</pre>}
-              <ToolContent content={content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={output !== undefined} />
+              <ToolContent content={content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={output !== undefined} openRequest={openRequest} />
               {output !== undefined && <CommandOutput output={output} title={title} />}
             </>
           )}

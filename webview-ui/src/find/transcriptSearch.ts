@@ -126,31 +126,44 @@ export function nestsOfMatch(item: TranscriptItem, query: string, occurrence: nu
   return q ? placeOfMatch(item, q, occurrence).nests : [];
 }
 
-/** The part of an item's text that shows without opening anything (the rest is in a collapsed section). */
-function headText(item: TranscriptItem): string | undefined {
+/** Whether the `at`-th occurrence of `q` in blocks' text is inside a resource's (collapsed) contents. */
+function inResource(blocks: readonly TranscriptContent[], q: string, at: number): boolean {
+  for (const b of blocks) {
+    const n = occurrences(contentText([b]).toLowerCase(), q);
+    if (at < n) return b.type === 'resource';
+    at -= n;
+  }
+  return false;
+}
+
+/** Whether the `at`-th occurrence of `q` in the item's text is in a section that opens ("Details", a thought, a resource). */
+function inSection(item: TranscriptItem, q: string, at: number): boolean {
   switch (item.kind) {
     case 'tool_call':
-      return `${item.title}\n`;
+      return at >= occurrences(`${item.title}\n`.toLowerCase(), q);
     case 'error':
-      return `${item.message}\n`;
+      return at >= occurrences(`${item.message}\n`.toLowerCase(), q);
     case 'thought':
     case 'compaction':
-      return '';
+      return true;
+    case 'user_message':
+    case 'agent_message':
+    case 'session_message':
+      return inResource(item.content, q, at);
     default:
-      return undefined;
+      return false;
   }
 }
 
 /**
  * The id of the item, at the innermost nest's level (the session's own when none), whose collapsible
- * section ("Details", "Thinking", "Summary") holds the `occurrence`-th match of `query` in `item`: find opens
+ * section ("Details", "Thinking", "Summary", a resource's "Contents") holds the `occurrence`-th match of `query` in `item`: find opens
  * it to show the match. Undefined when the match shows without opening a section.
  */
 export function sectionOfMatch(item: TranscriptItem, query: string, occurrence: number): string | undefined {
   const q = query.toLowerCase();
   const { leaf, occurrence: at } = q ? placeOfMatch(item, q, occurrence) : { leaf: undefined, occurrence: 0 };
-  const head = leaf && headText(leaf);
-  return head !== undefined && at >= occurrences(head.toLowerCase(), q) ? leaf?.id : undefined;
+  return leaf && inSection(leaf, q, at) ? leaf.id : undefined;
 }
 
 /** Every occurrence of `query` (literal, case-insensitive) in the items, in order, at most MAX_MATCHES. */
