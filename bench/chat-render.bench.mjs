@@ -18,9 +18,10 @@
 //      end to the first item, heap (bench/lib/long-session.mjs).
 // Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>] [--vsix <path>]
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
-//   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace.json
+//   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace-<what>.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
-//   BENCH_TRACE=long: scrolling the day-long session to its start)
+//   BENCH_TRACE=long: scrolling the day-long session to its start; BENCH_TRACE=all: each of them, a file each;
+//   BENCH_TRACE_LIGHT=1: no V8 samples). bench/lib/trace-tasks.mjs reads the renderer's tasks from a trace.
 //   --vsix <path>   install that VSIX (another build, for a before/after pair)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -59,6 +60,8 @@ const LONG = Number(opts.long);
 /** Chromium's CPU throttling of the renderer (DevTools' "CPU: Nx slowdown"): a slower machine, reproducibly. */
 const CPU_THROTTLE = Number(opts['cpu-throttle']);
 const TRANSCRIPT_AGENT = join(REPO, 'bench', 'lib', 'transcript-agent.mjs');
+/** Whether BENCH_TRACE asks for a trace of `what` (a command, or stream, messages, long). */
+const traced = (what) => process.env.BENCH_TRACE === 'all' || (process.env.BENCH_TRACE !== undefined && process.env.BENCH_TRACE !== '' && what.startsWith(process.env.BENCH_TRACE));
 const CODE_LINES = 5000;
 const SECTIONS = 500;
 /** Streamed shapes besides the plain paragraph; chunk counts follow bench/lib/transcript-agent.mjs. */
@@ -115,15 +118,29 @@ function watchStream({ first, last, timeoutMs }) {
   return new Promise((resolve) => {
     const started = performance.now();
     let tFirst;
-    const lastAgent = () => {
+    // The first or last ~400 characters of the last agent message, read from its text nodes: its whole
+    // textContent (200 KB and more for the long shapes) each frame would be the probe's own long task.
+    const SPAN = 400;
+    const edge = (fromEnd) => {
       const all = document.querySelectorAll('.message.agent');
-      return all.length ? all[all.length - 1].textContent ?? '' : '';
+      const el = all[all.length - 1];
+      if (!el) return '';
+      const walk = document.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+      let text = '';
+      if (fromEnd) {
+        let deepest = el;
+        while (deepest.lastChild) deepest = deepest.lastChild;
+        walk.currentNode = deepest;
+        for (let n = deepest.nodeType === 3 ? deepest : walk.previousNode(); n && text.length < SPAN; n = walk.previousNode()) text = (n.nodeValue ?? '') + text;
+      } else {
+        for (let n = walk.nextNode(); n && text.length < SPAN; n = walk.nextNode()) text += n.nodeValue ?? '';
+      }
+      return text;
     };
     const check = () => {
-      const text = lastAgent();
       const now = performance.now();
-      if (tFirst === undefined && text.includes(first)) tFirst = now;
-      if (tFirst !== undefined && text.includes(last)) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: false });
+      if (tFirst === undefined && edge(false).includes(first)) tFirst = now;
+      if (tFirst !== undefined && edge(true).includes(last)) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: false });
       if (now - started > timeoutMs) return resolve({ enter: b.marks.enter, tFirst, tLast: now, timedOut: true });
       requestAnimationFrame(check);
     };
@@ -251,16 +268,18 @@ async function settleHeap(frame) {
   });
 }
 
-async function streamRun(frame, { agent, command, first, last, n }) {
+async function streamRun(frame, { agent, command, first, last, n, trace }) {
   await freshSession(frame, agent);
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
+  if (trace) await trace.start();
   const watching = frame.evaluate(watchStream, { first, last, timeoutMs: 300_000 });
   await send(frame, command);
   const t = await watching;
   // Collected before any locator query: Playwright's role and visibility checks run in the webview's
   // document and take 20-60 ms on a transcript of thousands of nodes, which would count as our long tasks.
   await sleep(COLLECT_AFTER_MS);
+  if (trace) await trace.stop();
   const c = await frame.evaluate(collect, { from: t.enter ?? t.tFirst, to: t.tLast + COLLECT_AFTER_MS });
   await waitIdle(frame);
   return { ...t, ...c, heapStart, n, command, renderMs: t.tLast - t.tFirst, sendToFirst: t.tFirst - (t.enter ?? t.tFirst), chunksPerSec: n / ((t.tLast - t.tFirst) / 1000) };
@@ -468,32 +487,28 @@ async function main() {
 
   const streams = [];
   for (let i = 0; i < RUNS; i++) {
-    const trace = i === 0 && process.env.BENCH_TRACE === 'stream';
-    if (trace) await startTrace(browser, page);
-    const r = await streamRun(frame, { agent: 'Demo Agent', command: `stream ${CHUNKS}`, first: 'chunk 0', last: `chunk ${CHUNKS - 1}`, n: CHUNKS });
-    if (trace) await browser.stopTracing();
+    const trace = i === 0 && traced('stream') && tracer(browser, page, 'stream');
+    const r = await streamRun(frame, { agent: 'Demo Agent', command: `stream ${CHUNKS}`, first: 'chunk 0', last: `chunk ${CHUNKS - 1}`, n: CHUNKS, trace });
     say(`stream ${CHUNKS}: ${fmt(r.renderMs)} ms first→last, ${fmt(r.chunksPerSec)} chunks/s, longest task ${fmt(r.longestTask)} ms, longest frame gap ${fmt(r.maxFrameGap)} ms, heap ${fmt(r.heapAfterGc / MB, 1)} MB${r.timedOut ? ' (TIMED OUT)' : ''}`);
     streams.push(r);
   }
   // Other Markdown shapes: a big code block and many small blocks, streamed.
   const shapes = [];
   for (const shape of SHAPES) {
-    const trace = process.env.BENCH_TRACE && shape.command.startsWith(process.env.BENCH_TRACE);
-    if (trace) await startTrace(browser, page);
-    const r = await streamRun(frame, { agent: 'Bench Transcript Agent', ...shape });
-    if (trace) await browser.stopTracing();
+    const trace = traced(shape.command) && tracer(browser, page, shape.command.split(' ')[0]);
+    const r = await streamRun(frame, { agent: 'Bench Transcript Agent', ...shape, trace });
     say(`${shape.command}: ${fmt(r.renderMs)} ms first→last, ${fmt(r.chunksPerSec)} chunks/s, longest task ${fmt(r.longestTask)} ms`);
     shapes.push(r);
   }
   let tr;
   if (MESSAGES > 0) {
-    const trace = process.env.BENCH_TRACE === 'messages' && { start: () => startTrace(browser, page), stop: () => browser.stopTracing() };
+    const trace = traced('messages') && tracer(browser, page, 'messages');
     tr = await transcriptRun(frame, page, MESSAGES, trace);
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(e2eRate(tr.streamOnTop))} chunks/s end to end`);
   }
   let long;
   if (LONG > 0) {
-    const trace = process.env.BENCH_TRACE === 'long' && { start: () => startTrace(browser, page), stop: () => browser.stopTracing() };
+    const trace = traced('long') && tracer(browser, page, 'long');
     long = await longSessionRun(frame, LONG, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep, trace });
     say(`session ${LONG}: open ${fmt(long.open.t1 - long.open.t0)} ms, scroll to the start: longest task ${fmt(long.scroll.longestTask)} ms, heap ${fmt(long.open.heapAfterGc / MB, 1)} MB`);
   }
@@ -505,11 +520,19 @@ async function main() {
   if (!opts['no-write']) writeSection(md);
 }
 
-/** A Chrome trace with V8 CPU samples, to test-results/bench/trace.json. */
-function startTrace(browser, page) {
+/**
+ * A Chrome trace with V8 CPU samples, to test-results/bench/trace-<what>.json. BENCH_TRACE_LIGHT=1 leaves the
+ * samples out: the timeline alone (tasks, script calls, style, layout, paint) slows the page far less.
+ */
+function tracer(browser, page, what) {
+  return { start: () => startTrace(browser, page, what), stop: () => browser.stopTracing() };
+}
+
+function startTrace(browser, page, what) {
+  const samples = process.env.BENCH_TRACE_LIGHT ? [] : ['v8', 'blink', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc'];
   return browser.startTracing(page, {
-    path: join(TEST_RESULTS, 'bench', 'trace.json'),
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc'],
+    path: join(TEST_RESULTS, 'bench', `trace-${what}.json`),
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', ...samples],
   });
 }
 

@@ -14,14 +14,15 @@ import { run } from './lib/proc.mjs';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 /**
- * The whole chat webview (script and styles, minified, Markdown and highlighting included). Issue 6 set
+ * The whole chat webview (script and styles, minified, Markdown and highlighting included). It began at
  * 300 KB; the Model provider panel, plan cards and title checks added about 7 KB (301.3 KB), the virtualized
  * transcript with find in the session and prompt jumps about 9 KB (317.6 KB), the @ context groups, rate
- * limits and standing instructions about 3 KB, and steering, checkpoints, Retry / Copy and Add to Chat chips
- * are on their way, so the budget is 340 KB; the ready handshake and find opening collapsed sections took it
- * to 341.4 KB, so it is 342 KB: growth beyond that still fails the build.
+ * limits and standing instructions about 3 KB, steering, checkpoints, Retry / Copy and Add to Chat chips
+ * took it to 340 KB; subagent nests (their cards, permission placement, find and export inside them) and the
+ * ready handshake's retry about 1 KB more (340.8 KB), so the budget is 345 KB: growth beyond that still fails
+ * the build.
  */
-export const WEBVIEW_MAX_BYTES = 342_000;
+export const WEBVIEW_MAX_BYTES = 345_000;
 
 /** Entries of a zip file (name, uncompressed size) read from its central directory. */
 export function zipEntries(file) {

@@ -102,6 +102,8 @@ function readResults(file) {
 function testEnv(dirs, host) {
   return {
     SWITCHBOARD_TEST_RESULTS: join(dirs.root, 'results.json'),
+    // Where the window's logs are (user-data/logs): a test can wait for what Switchboard's log channel says.
+    SWITCHBOARD_TEST_USER_DATA: dirs.userDataDir,
     SWITCHBOARD_TEST_GREP: opts.grep ?? '',
     SWITCHBOARD_TEST_COLOR: process.stdout.isTTY ? '1' : '0',
     SWITCHBOARD_TEST_HOST: host,

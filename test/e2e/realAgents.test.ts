@@ -2,8 +2,8 @@
 // one talks to its own scripted model endpoint (127.0.0.1, started in this process). Picked in the Agent
 // picker, a typed message does a whole turn: streamed text, a read, an edit allowed with the agent's own
 // allow_once button, a shell command whose output shows in its card; "Open diff" on the edit opens a diff
-// editor; Undo All restores the file byte for byte; Stop ends a hanging turn and a second message in the
-// same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
+// editor; Undo All restores the file byte for byte; Stop (with Claude) ends a hanging turn and a second
+// message in the same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
 // shows its methods in the chat (no error notification), also when picked with Codex's session open, and
 // its API-key method asks for the key in VS Code's input box, opens the session, and a turn completes.
 // Kilo, Cline and Droid (agents beyond the big five) do the same turn; after the window reload none of the
@@ -63,6 +63,11 @@ interface AgentCase {
   /** Only the whole turn and its changed files here (CI time): the host tier runs Stop and a second turn. */
   readonly lean?: boolean;
   /**
+   * Stop from the chat's button, then a second message (one agent: the button and the turn end it shows are
+   * the chat's; every agent's own cancel and next turn are checked in the host tier, wholeTurns.test.ts).
+   */
+  readonly stopInChat?: boolean;
+  /**
    * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): its card has no
    * "Open diff"; the changed-files list still catches the write (the turn's baseline on disk).
    */
@@ -70,7 +75,7 @@ interface AgentCase {
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: () => [new AnthropicApi()] },
+  { recipe: claudeRecipe, handlers: () => [new AnthropicApi()], stopInChat: true },
   { recipe: qwenRecipe, handlers: () => [openaiChat] },
   { recipe: opencodeRecipe, handlers: () => [openaiChat] },
   { recipe: codex, handlers: () => [openaiResponses] },
@@ -249,7 +254,7 @@ describe('Real agents from npm in the chat', function () {
       await changed.waitFor({ state: 'detached', timeout: 30_000 });
     });
 
-    if (!c.lean) it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
+    if (c.stopInChat) it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
       const agent = agents.get(id)!;
       const log = transcript(chat);
       const stop = button(chat, 'Stop');

@@ -10,6 +10,7 @@
 //   SWITCHBOARD_TEST_HOST     "code-server" or "electron"
 //   SWITCHBOARD_TEST_WORKSPACE "multi-root" (a .code-workspace of two folders is open): only the files
 //                             under multiRoot/ run; otherwise every file but those
+//   SWITCHBOARD_TEST_USER_DATA the window's user data folder (its logs/ has Switchboard's log channel)
 //
 // Helpers for host tests are exported at the bottom (import them from './index').
 import * as fs from 'fs';
@@ -157,6 +158,23 @@ export function switchboardExtension(): vscode.Extension<unknown> {
   const ext = vscode.extensions.getExtension('switchboard-dev.switchboard');
   if (!ext) throw new Error('extension switchboard-dev.switchboard is not installed in this extension host');
   return ext;
+}
+
+/**
+ * What Switchboard's log channel ("Switchboard", a LogOutputChannel) has written so far in this window: its
+ * files under the user data folder's logs/ (VS Code writes them a moment after the line is logged: poll).
+ */
+export function switchboardLog(): string {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && depth < 4) walk(full, depth + 1);
+      else if (entry.name === 'Switchboard.log' && path.basename(dir).toLowerCase() === switchboardExtension().id.toLowerCase()) found.push(full);
+    }
+  };
+  walk(path.join(process.env.SWITCHBOARD_TEST_USER_DATA ?? '', 'logs'), 0);
+  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 }
 
 /** Absolute path of the opened workspace folder (a temp copy of test/fixtures/workspace). */

@@ -52,7 +52,11 @@ export function renderNextFrame(render: () => void): () => void {
   return () => void waiting.delete(render);
 }
 
-/** One callback at the next animation frame: it ends the budget window, then renders what waits for it. */
+/**
+ * One callback at the next animation frame: it ends the budget window; what waits for it renders in the
+ * task after the frame, like the store's renders (frameTask.ts), so the frame's own task is style, layout
+ * and paint.
+ */
 function requestFrame(): void {
   if (frameRequested) return;
   frameRequested = true;
@@ -62,6 +66,10 @@ function requestFrame(): void {
 function onFrame(): void {
   frameRequested = false;
   windowOpen = false;
+  if (waiting.size) setTimeout(renderWaiting, 0);
+}
+
+function renderWaiting(): void {
   const due = [...waiting];
   waiting.clear();
   for (const render of due) render();

@@ -1,9 +1,11 @@
 // The webview's store: the host's state (storeHostState.ts, applied as messages arrive), the persisted UI
 // state (storeUi.ts), what the user asks for (sessions, agents) and the cards' transient answers.
-// Subscribers are notified once per animation frame, or at once when where a message goes changed.
+// Subscribers are notified once per animation frame (in a task after it: frameTask.ts), or at once when
+// where a message goes changed.
 import type { AgentView, MentionCandidate, MentionRef, StartingSession } from '../../src/shared/chatState';
 import type { CheckpointView } from '../../src/shared/checkpoints';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage, type WebviewToHostMessage } from '../../src/shared/messages';
+import { afterNextFrame } from './frameTask';
 import { ReadyHandshake } from './readyHandshake';
 import { revealRequest } from './revealRequest';
 import { type ChatState, emptyChatState, HostStateReducer, type SessionState } from './storeHostState';
@@ -46,9 +48,7 @@ export class ChatStore {
     this.api = api;
     this.raf =
       raf ??
-      (typeof requestAnimationFrame === 'function'
-        ? (cb) => requestAnimationFrame(cb)
-        : (cb) => setTimeout(cb, 16) as unknown as number);
+      (typeof requestAnimationFrame === 'function' ? afterNextFrame : (cb) => setTimeout(cb, 16) as unknown as number);
     this.ui = new UiStore(api);
   }
 

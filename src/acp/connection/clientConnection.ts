@@ -313,7 +313,9 @@ export class AcpClientConnection {
    */
   async prompt(sessionId: string, prompt: ContentBlock[], options: PromptOptions = {}): Promise<R.PromptResult> {
     const content = restrictPromptContent(prompt, this.capabilities().promptCapabilities, { downgradeResources: options.downgradeResources });
+    const answered = this.pendingPermissions.turnStarted(sessionId);
     const turn = this.call('session/prompt', { sessionId, prompt: content }, R.PromptResultSchema, { cancelOnAbort: false });
+    turn.then(answered, answered);
     const signal = options.signal;
     if (!signal) return turn;
     return withCancelGrace(turn, { sessionId, signal, cancel: () => this.cancel(sessionId), graceMs: options.cancelGraceMs, logger: this.logger });

@@ -119,7 +119,10 @@ export class IdeToolsServer {
         const connection = this.connections.get(sessionId);
         // Another token's connection is answered as if it did not exist: nothing of it shows.
         if (!connection || connection.grant !== grant) throw new HttpError(404, 'Unknown MCP session for this token.');
+        // The agent has the tools from here on (agents connect in the background; a turn may start before).
+        const listing = isToolsList(body);
         await connection.transport.handleRequest(req, res, body);
+        if (listing) this.log.info(`IDE tools: ${grant.label} listed the tools`);
         return;
       }
       if (req.method !== 'POST') throw new HttpError(405, 'Start with an initialize request (POST).');
@@ -152,6 +155,7 @@ export class IdeToolsServer {
       onsessioninitialized: (id) => {
         this.connections.set(id, { grant, server, transport });
         grant.connections.add(id);
+        this.log.info(`IDE tools: ${grant.label} connected`);
       },
       onsessionclosed: (id) => void this.closeConnection(id),
     });
@@ -197,6 +201,11 @@ export class IdeToolsServer {
       return { isError: true, content: [{ type: 'text', text: errorMessage(error) }] };
     }
   }
+}
+
+function isToolsList(body: unknown): boolean {
+  const one = (m: unknown) => typeof m === 'object' && m !== null && 'method' in m && m.method === 'tools/list';
+  return Array.isArray(body) ? body.some(one) : one(body);
 }
 
 function errorMessage(error: unknown): string {

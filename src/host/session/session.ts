@@ -19,6 +19,7 @@ import type { ComposerPrompt } from '../../shared/messages';
 import type { SubagentItem, Transcript } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
+import { AgentTurnWatch } from './agentTurn';
 import type { SessionHost } from './sessionHost';
 import { TurnBookkeeping } from './turnBookkeeping';
 import type { ReviewTurn } from './turnFiles';
@@ -54,6 +55,8 @@ export class Session implements ChatSession, vscode.Disposable {
   instructions: InstructionsView | undefined;
   private readonly state: TranscriptState;
   private abort: AbortController | undefined;
+  /** Set while a turn the agent started itself runs (agentTurn.ts). */
+  private agentTurn: AgentTurnWatch | undefined;
   /** The checkpoint a turn starts from, and its changed files and checkpoint after its end. */
   private readonly bookkeeping: TurnBookkeeping;
   private readonly opsEmitter = new vscode.EventEmitter<TranscriptOp[]>();
@@ -127,12 +130,16 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** A session/update from the agent. */
   receive(update: SessionUpdate): void {
-    if (!this.suppressReplay) this.take(update, this.state.apply(update));
+    if (this.suppressReplay) return;
+    this.take(update, this.state.apply(update));
+    this.agentTurn?.saw(update);
   }
 
   /** An update of a child session nested in this one (subagents); `path` runs from this session's child down. */
   receiveNested(path: readonly string[], update: SessionUpdate): void {
-    if (!this.suppressReplay) this.take(update, this.state.applyNested(path, update));
+    if (this.suppressReplay) return;
+    this.take(update, this.state.applyNested(path, update));
+    this.agentTurn?.heard();
   }
 
   /** The nest of a child session (at any depth) in this session's transcript. */
@@ -208,14 +215,7 @@ export class Session implements ChatSession, vscode.Disposable {
    */
   async prompt(prompt: ComposerPrompt, { shownAlready = false }: { shownAlready?: boolean } = {}): Promise<PromptOutcome> {
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
-    this.error = undefined;
-    this.failedPrompt = undefined;
-    this.turn = 'running';
-    this.turnNumber++;
-    // Created before anything is awaited so Stop works from the first moment the turn shows as running.
-    const abort = (this.abort = new AbortController());
-    this.changed();
-    this.host.turnChanged(this);
+    const abort = this.beginTurn();
     let turn: ReviewTurn | undefined;
     let outcome: PromptOutcome = { signInRequired: false };
     const firstItem = this.transcript.items.length;
@@ -242,17 +242,64 @@ export class Session implements ChatSession, vscode.Disposable {
       this.fail(error);
       this.offerRetry(prompt, error);
     } finally {
-      // However the turn ended, none of its tool calls runs any more, and it is over for the user now: the
-      // turn is idle when its end shows. Its bookkeeping follows; whatever depends on it waits (`settled`).
-      this.emit(this.state.recordTurnStopped());
-      this.turn = 'idle';
-      this.abort = undefined;
-      if (turn) this.bookkeeping.end(turn, firstItem);
-      this.changed();
-      this.host.turnChanged(this);
-      await this.bookkeeping.settled();
+      await this.endTurn(turn, firstItem);
     }
     return outcome;
+  }
+
+  /** The turn runs from now; Stop works from this first moment (its abort exists before anything is awaited). */
+  private beginTurn(): AbortController {
+    this.error = undefined;
+    this.failedPrompt = undefined;
+    this.turn = 'running';
+    this.turnNumber++;
+    const abort = (this.abort = new AbortController());
+    this.changed();
+    this.host.turnChanged(this);
+    return abort;
+  }
+
+  /**
+   * However the turn ended, none of its tool calls runs any more, and it is over for the user now: the turn is
+   * idle when its end shows. Its bookkeeping follows; whatever depends on it waits (`settled`).
+   */
+  private async endTurn(turn: ReviewTurn | undefined, firstItem: number): Promise<void> {
+    this.emit(this.state.recordTurnStopped());
+    this.turn = 'idle';
+    this.abort = undefined;
+    if (turn) this.bookkeeping.end(turn, firstItem);
+    this.changed();
+    this.host.turnChanged(this);
+    await this.bookkeeping.settled();
+  }
+
+  /**
+   * A turn the agent started itself (it answered a steer `startedNewTurn`): it runs, stops and ends for the user
+   * as one of theirs, until the agent marks its end, Stop, or the agent's silence (agentTurn.ts). A turn of ours
+   * running already is the agent's too: its end covers both.
+   */
+  async followAgentTurn(connection: AcpClientConnection): Promise<void> {
+    if (this.turn !== 'idle' || this.detached) return;
+    const abort = this.beginTurn();
+    const watch = (this.agentTurn = new AgentTurnWatch(abort.signal, connection, this.acpSessionId));
+    const turn = this.turnRef;
+    const firstItem = this.transcript.items.length;
+    this.host.log.info(`${this.agentId} started a turn of its own in ${this.key}`);
+    // The baseline is taken while the turn runs: its end (a Stop) shows at once, whatever the baseline takes.
+    const begun = this.bookkeeping.begin(turn);
+    begun.catch(() => undefined);
+    try {
+      const end = await watch.ended;
+      this.host.log.info(`The turn ${this.agentId} started in ${this.key} ended: ${end.why}`);
+      this.emit(this.state.recordTurnEnd(end.stopReason));
+      await begun;
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      watch.dispose();
+      this.agentTurn = undefined;
+      await this.endTurn(turn, firstItem);
+    }
   }
 
   /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
@@ -301,6 +348,7 @@ export class Session implements ChatSession, vscode.Disposable {
     const [{ steerTurn }, { buildPromptBlocks }] = await Promise.all([import('./steering'), loadPromptBuilder()]);
     return steerTurn(this, {
       log: this.host.log,
+      agentStartedTurn: (connection) => void this.followAgentTurn(connection),
       connect: () => this.host.connect(this),
       build: () => buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this)),
       recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
@@ -331,6 +379,8 @@ export class Session implements ChatSession, vscode.Disposable {
       this.recordError(crash.message, crash.detail);
       this.abort?.abort();
     }
+    // The agent's own turn ended with its process: no answer of it is left to wait for.
+    if (this.agentTurn) this.abort?.abort();
     this.host.cancelRequests(this.scopedId);
     this.host.disposeTerminals(this.scopedId);
     this.host.releaseTools(this.key);
@@ -383,6 +433,7 @@ export class Session implements ChatSession, vscode.Disposable {
   }
 
   dispose(): void {
+    this.agentTurn?.dispose();
     this.opsEmitter.dispose();
     this.changeEmitter.dispose();
     this.refusedEmitter.dispose();

@@ -21,12 +21,14 @@ export interface SteerTarget {
 
 /** What the session lends a steer. */
 export interface SteerHooks {
-  readonly log: vscode.LogOutputChannel;
+  readonly log: Pick<vscode.LogOutputChannel, 'warn'>;
   connect(): Promise<AcpClientConnection>;
   /** The message as content blocks (promptBuilder.ts). */
   build(): Promise<BuiltPrompt>;
   /** The agent took the message: it shows in the transcript here, marked steered. */
   recordSteered(blocks: ContentBlock[]): void;
+  /** The agent runs a turn of its own with the message (`startedNewTurn`): the session follows it as a turn. */
+  agentStartedTurn(connection: AcpClientConnection): void;
 }
 
 /**
@@ -45,7 +47,10 @@ export async function steerTurn(target: SteerTarget, hooks: SteerHooks, timeoutM
     const { outcome } = await connection.steer(target.acpSessionId, built.blocks, { timeoutMs });
     if (outcome === 'promptRequired') return outcome;
     hooks.recordSteered(built.blocks);
-    if (outcome === 'startedNewTurn') target.note(`${target.agentId} started a new turn with your message`, 'Its turn had already ended.', 'info');
+    if (outcome === 'startedNewTurn') {
+      target.note(`${target.agentId} started a new turn with your message`, 'Its turn had already ended.', 'info');
+      hooks.agentStartedTurn(connection);
+    }
     return outcome;
   } catch (error) {
     const why = error instanceof TimeoutError ? `${target.agentId} did not answer within ${Math.round(timeoutMs / 1000)} s` : errorMessage(error);

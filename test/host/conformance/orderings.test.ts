@@ -31,6 +31,18 @@ interface Run {
   steps: readonly Step[];
 }
 
+/** The orderings of a recording replayed here: those that change its canonical turn. */
+function orderingsOf(recording: Recording): string[] {
+  const canonicalTurn = canonicalOrder(recording.turn);
+  return HOST_ORDERINGS.filter((o) => JSON.stringify(ORDERINGS[o](canonicalTurn)) !== JSON.stringify(canonicalTurn));
+}
+
+/** Every replay of a recording by name: the canonical turn, the recorded one and each ordering's. */
+function plannedTurns(recording: Recording): Array<[string, readonly Step[]]> {
+  const canonicalTurn = canonicalOrder(recording.turn);
+  return [['canonical', canonicalTurn], ['recorded', recording.turn], ...orderingsOf(recording).map((o): [string, Step[]] => [o, ORDERINGS[o](canonicalTurn)])];
+}
+
 function view(sb: SwitchboardApi, id: string) {
   return sb.backend.sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
 }
@@ -45,6 +57,8 @@ describe('conformance: orderings real agents send, through the real session (hos
   const recordings = loadRecordings();
   const turns = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-conformance-turns-'));
   const folders: string[] = [];
+  /** Per recording, its runs by name (`plannedTurns`). */
+  const runsOf = new Map<string, Map<string, Run>>();
   let sb: SwitchboardApi;
   let restore: () => Promise<void>;
 
@@ -52,7 +66,25 @@ describe('conformance: orderings real agents send, through the real session (hos
     sb = await api();
     const agents = Object.fromEntries(recordings.map((r) => [agentName(r), { command: 'node', args: [REPLAY_AGENT, r.file] }]));
     restore = await setSettings({ 'switchboard.agents': agents });
+    // Every run's folder, with the files its turn finds, made before any turn starts (all at once, so the
+    // wait below is paid once): a file born just before a turn would pass for one the agent created.
+    const seeded: string[] = [];
+    for (const recording of recordings) {
+      const runs = new Map<string, Run>();
+      runsOf.set(recording.name, runs);
+      for (const [name, turn] of plannedTurns(recording)) {
+        const written = writeTurn(turns, `${recording.name}-${name}`, turn);
+        runs.set(name, { ...written, steps: turn });
+        folders.push(path.join(workspaceRoot(), written.run));
+        for (const [file, text] of Object.entries(startingFiles(recording, workspaceRoot(), written.run))) {
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          fs.writeFileSync(file, text);
+          seeded.push(file);
+        }
+      }
+    }
     await waitFor(() => recordings.every((r) => sb.backend.agents.views().some((a) => a.id === agentName(r))), 'the replay agents in the picker');
+    await waitFor(() => seeded.every((f) => Date.now() - fs.statSync(f).mtimeMs > 1000), 'the starting files to be older than a turn start');
   });
 
   after(async () => {
@@ -107,27 +139,12 @@ describe('conformance: orderings real agents send, through the real session (hos
   for (const recording of recordings) {
     describe(recording.agent, () => {
       const canonicalTurn = canonicalOrder(recording.turn);
-      const orderings = HOST_ORDERINGS.filter((o) => JSON.stringify(ORDERINGS[o](canonicalTurn)) !== JSON.stringify(canonicalTurn));
-      const runs = new Map<string, Run>();
+      const orderings = orderingsOf(recording);
+      const run = (name: string): Run => runsOf.get(recording.name)!.get(name)!;
       let canonical: { id: string; outcome: Outcome };
 
       before(async () => {
-        // Every run's folder, with the files its turn finds, made before any turn starts: a file born just
-        // before a turn would pass for one the agent created.
-        const planned: Array<[string, readonly Step[]]> = [['canonical', canonicalTurn], ['recorded', recording.turn], ...orderings.map((o): [string, Step[]] => [o, ORDERINGS[o](canonicalTurn)])];
-        const seeded: string[] = [];
-        for (const [name, turn] of planned) {
-          const written = writeTurn(turns, `${recording.name}-${name}`, turn);
-          runs.set(name, { ...written, steps: turn });
-          folders.push(path.join(workspaceRoot(), written.run));
-          for (const [file, text] of Object.entries(startingFiles(recording, workspaceRoot(), written.run))) {
-            fs.mkdirSync(path.dirname(file), { recursive: true });
-            fs.writeFileSync(file, text);
-            seeded.push(file);
-          }
-        }
-        await waitFor(() => seeded.every((f) => Date.now() - fs.statSync(f).mtimeMs > 1000), 'the starting files to be older than a turn start');
-        canonical = await replay(recording, runs.get('canonical')!);
+        canonical = await replay(recording, run('canonical'));
       });
 
       it('canonical order: one finished card per tool call, its permission cards answered, every file written through the client listed', () => {
@@ -171,13 +188,13 @@ describe('conformance: orderings real agents send, through the real session (hos
       });
 
       it('the order the agent sends: the same cards, permission cards, changed files and files', async () => {
-        const recorded = await replay(recording, runs.get('recorded')!);
+        const recorded = await replay(recording, run('recorded'));
         assert.deepStrictEqual(recorded.outcome, canonical.outcome);
       });
 
       for (const ordering of orderings) {
         it(`${ordering}: the same cards, permission cards, changed files and files`, async () => {
-          const permuted = await replay(recording, runs.get(ordering)!);
+          const permuted = await replay(recording, run(ordering));
           assert.deepStrictEqual(permuted.outcome, canonical.outcome);
         });
       }

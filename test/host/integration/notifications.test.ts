@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { setSettings, waitFor } from '../index';
-import { prompt, withFakeAgents } from './helpers';
+import { prompt, transcriptOf, withFakeAgents } from './helpers';
 
 const AGENT = 'Notifications agent (host test)';
 const SHOW = 'switchboard.attention.show';
@@ -38,7 +38,8 @@ function recordNotifications(): { shown: Shown[]; dispose(): void } {
 
 describe('switchboard.notifications: off, always, whenHidden', function () {
   this.timeout(180_000);
-  const ctx = withFakeAgents({ [AGENT]: [] });
+  // --steering: a steer can make the agent start a turn of its own (its end is notified as any turn's).
+  const ctx = withFakeAgents({ [AGENT]: ['--steering'] });
   const backend = () => ctx.sb.backend;
   const viewOf = (id: string) => backend().sessions.snapshots().find((s) => s.view.sessionId === id)?.view;
   let recorder: ReturnType<typeof recordNotifications>;
@@ -157,5 +158,25 @@ describe('switchboard.notifications: off, always, whenHidden', function () {
     await sent;
     await waitFor(() => noticesOf(other, /finished/).length === 2, 'the end of the answered turn notified', 30_000);
     assert.strictEqual(noticesOf(other, /asks for your permission/).length, 1, 'one notification for the one request');
+  });
+
+  it("whenHidden: the end of a turn the agent started itself (a steer answered startedNewTurn) is notified as any turn's end", async () => {
+    await notifications('whenHidden');
+    await hideChat();
+    const id = await backend().lifecycle.open(AGENT);
+    const ours = backend().sessions.require(id).prompt(prompt('steerable'));
+    const spoke = () => transcriptOf(ctx.sb, id).items.some((i) => i.kind === 'agent_message');
+    await waitFor(() => viewOf(id)?.turn === 'running' && spoke(), 'our turn to run and the agent to speak', 30_000);
+    ctx.sb.chat.controller.handleMessage({ type: 'steer', sessionId: id, prompt: prompt('new-turn of its own') });
+    await ours;
+    await waitFor(() => noticesOf(id, /finished/).length === 1, "the end of our turn notified", 30_000);
+    // It takes a steer once it has spoken (the fake agent's own turn waits for one from then on).
+    const ownTurnSpoke = () => transcriptOf(ctx.sb, id).items.some((i) => i.kind === 'agent_message' && JSON.stringify(i.content).includes('new turn:'));
+    await waitFor(() => viewOf(id)?.turn === 'running' && ownTurnSpoke(), "the agent's own turn to run and speak", 30_000);
+    ctx.sb.chat.controller.handleMessage({ type: 'steer', sessionId: id, prompt: prompt('wrap it up') });
+    await waitFor(() => noticesOf(id, /finished/).length === 2, "the end of the agent's own turn notified too", 30_000).catch((e: Error) => {
+      throw new Error(`${e.message} (turn ${viewOf(id)?.turn}, chat visible ${ctx.sb.chat.isVisible}): ${JSON.stringify(transcriptOf(ctx.sb, id).items.slice(-6))}`);
+    });
+    assert.strictEqual(viewOf(id)?.turn, 'idle');
   });
 });

@@ -1,8 +1,9 @@
 // Steering through the chat's own handler (the webview's `steer` message) and the real SessionBackend, with the
 // fake agent taught to steer (--steering; the steered text's first word picks the agent's answer): the
 // composer's offer and Enter's setting, a message injected into the running turn (marked where it went), each
-// other answer (promptRequired after a race, startedNewTurn, an error, an answer of no known kind, no answer at
-// all) and a steer after the turn ended: a message the agent did not take is queued and sent exactly once.
+// other answer (promptRequired after a race, startedNewTurn, an error, an answer of no known kind) and a steer
+// after the turn ended: a message the agent did not take is queued and sent exactly once. No answer in time is
+// the same `failed` for the chat; its timeout is checked with a short one in test/unit/hostPure/steerTimeout.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -87,33 +88,90 @@ describe('steering: a message sent into the running turn', function () {
     assert.strictEqual(requests(record, 'session/prompt', 'late steer').length, 1);
   });
 
-  it('startedNewTurn: the message is marked steered and the chat says the agent started a new turn with it', async () => {
+  /** A session whose own turn ended and whose agent started one of its own with the steered `text`. */
+  async function agentsOwnTurn(text: string): Promise<string> {
     const id = await runningTurn();
-    steer(id, 'new-turn here');
-    await waitFor(() => said(id).includes('new turn: new-turn here'), "the agent's own turn to speak", 30_000);
+    steer(id, text);
+    await waitFor(() => said(id).includes(`new turn: ${text}`), "the agent's own turn to speak", 30_000);
+    return id;
+  }
+  const cancels = (id: string) =>
+    (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean) : [])
+      .map((l) => JSON.parse(l) as { method: string; params: { sessionId?: string } })
+      .filter((r) => r.method === 'session/cancel' && r.params.sessionId === sb().backend.sessions.get(id)?.acpSessionId).length;
+
+  it("startedNewTurn: the agent's own turn shows running; a message sent meanwhile is queued, a steer goes into it, and it ends at the agent's end marker", async () => {
+    const id = await agentsOwnTurn('new-turn here');
     assert.ok(shown(id).includes('steered: new-turn here'), shown(id).join(' | '));
     assert.ok(items(id).some((i) => i.kind === 'notice' && /started a new turn with your message/.test(i.title)));
     assert.strictEqual(requests(record, 'session/prompt', 'new-turn here').length, 0, 'not sent again');
+    assert.strictEqual(view(id).turn, 'running', "the agent's own turn shows running");
+    send(id, 'after your turn');
+    await waitFor(() => queued(id).includes('after your turn'), 'the message queued behind the running turn', 30_000);
+    steer(id, 'wrap it up');
+    await idle(id, "the agent's turn to end and the queued message to go");
+    assert.deepStrictEqual(shown(id), [
+      'you: steerable', 'agent: waiting for a steer', 'end',
+      'steered: new-turn here', 'agent: new turn: new-turn here', 'steered: wrap it up', 'agent: steered: wrap it up', 'end',
+      'you: after your turn', 'agent: echo: after your turn', 'end',
+    ]);
+    assert.strictEqual(requests(record, '_session/steering', 'wrap it up').length, 1, 'steered into the running turn');
+    assert.strictEqual(requests(record, 'session/prompt', 'after your turn').length, 1, 'the queued message sent once, after the end');
   });
 
-  it('an error, an answer of no known kind, or no answer in time: said in the chat, the message kept in the queue and sent once after the turn', async () => {
+  it("Stop ends the agent's own turn (session/cancel); what the agent says after that does not make it run again, and the next prompt goes", async () => {
+    const id = await agentsOwnTurn('new-turn to stop');
+    assert.strictEqual(view(id).turn, 'running');
+    await sb().chat.controller.handleMessage({ type: 'cancel', sessionId: id });
+    await waitFor(() => view(id).turn === 'idle', 'the turn stopped', 30_000);
+    const ends = items(id).filter((i) => i.kind === 'turn_end');
+    assert.strictEqual(ends.at(-1)?.kind === 'turn_end' && ends.at(-1)?.stopReason, 'cancelled');
+    await waitFor(() => cancels(id) === 1, 'session/cancel sent to the agent once', 30_000);
+    await waitFor(() => said(id).includes('still talking after the cancel'), 'the agent to speak after the cancel', 30_000);
+    assert.strictEqual(view(id).turn, 'idle', 'still idle');
+    send(id, 'after the stop');
+    await waitFor(() => said(id).includes('echo: after the stop'), 'the next prompt answered', 60_000);
+    await idle(id, 'that turn to end');
+  });
+
+  it('an agent that answers startedNewTurn and then sends nothing: its turn shows running, then ends after its silence; a prompt goes after it', async () => {
     const id = await runningTurn();
-    for (const text of ['error one', 'garbage two', 'silent three']) {
+    steer(id, 'new-turn-mute please');
+    await waitFor(() => shown(id).includes('steered: new-turn-mute please') && view(id).turn === 'running', "the agent's own turn to show running", 30_000);
+    send(id, 'after the silence');
+    await waitFor(() => said(id).includes('echo: after the silence'), 'the silent turn to end and the queued message to go', 100_000);
+    await idle(id, 'that turn to end');
+    assert.deepStrictEqual(shown(id).slice(-5), ['steered: new-turn-mute please', 'end', 'you: after the silence', 'agent: echo: after the silence', 'end']);
+  }).timeout(180_000);
+
+  it("closing the session while the agent's own turn runs: the turn is stopped at the agent and the tab closes", async () => {
+    const id = await agentsOwnTurn('new-turn then close');
+    const acpSessionId = sb().backend.sessions.get(id)!.acpSessionId;
+    await sb().backend.lifecycle.close(id);
+    assert.ok(!sb().backend.sessions.snapshots().some((s) => s.view.sessionId === id), 'the tab is gone');
+    const cancelled = () =>
+      fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method: string; params: { sessionId?: string } })
+        .some((r) => r.method === 'session/cancel' && r.params.sessionId === acpSessionId);
+    await waitFor(cancelled, 'session/cancel sent to the agent', 30_000);
+  });
+
+  it('an error or an answer of no known kind: said in the chat, the message kept in the queue and sent once after the turn', async () => {
+    const id = await runningTurn();
+    for (const text of ['error one', 'garbage two']) {
       steer(id, text);
       await waitFor(() => queued(id).includes(text), `"${text}" kept in the queue`, 30_000);
     }
     const notices = items(id).filter((i) => i.kind === 'notice' && /not steered/.test(i.title));
-    assert.strictEqual(notices.length, 3, 'each said once');
-    assert.ok(notices.some((n) => n.kind === 'notice' && /did not answer within/.test(n.description ?? '')), 'the silent one says the agent did not answer');
+    assert.strictEqual(notices.length, 2, 'each said once');
     assert.ok(notices.every((n) => n.kind === 'notice' && /waits in the queue/.test(n.description ?? '')), 'each says the way forward');
     assert.strictEqual(view(id).turn, 'running', 'the turn kept running');
     steer(id, 'finish now');
     await idle(id, 'the turn and the queue to be done');
-    for (const text of ['error one', 'garbage two', 'silent three']) {
+    for (const text of ['error one', 'garbage two']) {
       assert.strictEqual(requests(record, 'session/prompt', text).length, 1, `"${text}" sent as a prompt exactly once`);
       assert.ok(said(id).includes(`echo: ${text}`));
     }
-    assert.ok(!shown(id).some((l) => /^steered: (error|garbage|silent)/.test(l)), 'none shown as steered');
+    assert.ok(!shown(id).some((l) => /^steered: (error|garbage)/.test(l)), 'none shown as steered');
   });
 
   it('an agent without steering: a Steer is queued as today and sent after the turn', async () => {

@@ -271,6 +271,28 @@ describe('AcpClientConnection against the scripted fake agent', function () {
     assert.ok(harness.sent.some((e) => e.method === 'session/cancel'));
   });
 
+  it('a permission request the agent sends after the user stopped its turn is answered "cancelled", never shown', async () => {
+    const harness = start();
+    const asked: string[] = [];
+    harness.conn.handle('session/request_permission', (params) => {
+      asked.push(params.toolCall.toolCallId);
+      return { outcome: { outcome: 'selected', optionId: 'allow' } };
+    });
+    await harness.conn.initialize({ clientInfo: CLIENT_INFO });
+    const { sessionId } = await harness.conn.newSession({ cwd: '/w' });
+    const state = new TranscriptState(sessionId);
+    harness.conn.onSessionUpdate((n) => state.apply(n.update));
+    const controller = new AbortController();
+    const turn = harness.conn.prompt(sessionId, [text('ask-after-cancel')], { signal: controller.signal });
+    await waitFor(() => state.transcript.items.length > 0);
+    controller.abort();
+    assert.deepEqual(await turn, { stopReason: 'cancelled' });
+    assert.deepEqual(asked, [], 'the late request never reached the handler');
+    // The next turn's requests reach the handler again.
+    assert.equal((await harness.conn.prompt(sessionId, [text('permission')])).stopReason, 'end_turn');
+    assert.deepEqual(asked, ['perm-1']);
+  });
+
   it('a cancelled turn the agent acknowledges ends with its stopReason', async () => {
     const { h, sessionId } = await ready();
     const controller = new AbortController();

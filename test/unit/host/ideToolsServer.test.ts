@@ -118,6 +118,21 @@ describe('host: IDE tools MCP server (official SDK client, stand-in VS Code)', f
     assert.deepStrictEqual([...(definition.inputSchema.required ?? [])].sort(), ['character', 'line', 'path']);
   });
 
+  it('logs when a client connects and when it has listed the tools (agents connect in the background)', async () => {
+    const lines: string[] = [];
+    const logged = await IdeToolsServer.start({ info: (m: string) => void lines.push(m), warn: () => undefined }, '1.2.3');
+    try {
+      const client = await connect(logged, logged.grant('Qwen (session 12345678)', backend));
+      clients.push(client);
+      assert.deepStrictEqual(lines, ['IDE tools: Qwen (session 12345678) connected']);
+      await client.listTools();
+      assert.deepStrictEqual(lines, ['IDE tools: Qwen (session 12345678) connected', 'IDE tools: Qwen (session 12345678) listed the tools']);
+      await client.close();
+    } finally {
+      await logged.close();
+    }
+  });
+
   for (const name of TOOL_NAMES) {
     it(`${name}: valid arguments reach the backend parsed; the result passes the client's output-schema check`, async () => {
       const client = await open(token);

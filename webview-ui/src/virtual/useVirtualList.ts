@@ -138,8 +138,12 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     const top = box?.firstElementChild as HTMLElement | null;
     const bottom = box?.lastElementChild as HTMLElement | null;
     if (top && bottom && top !== bottom) {
-      top.style.height = `${layout.top(r.start)}px`;
-      bottom.style.height = `${layout.total() - layout.top(r.end)}px`;
+      // Unchanged heights are not written (the common case: the last item grew while the list follows
+      // it), so nothing is left to lay out before the restore reads the scroll height.
+      const above = `${layout.top(r.start)}px`;
+      const below = `${layout.total() - layout.top(r.end)}px`;
+      if (top.style.height !== above) top.style.height = above;
+      if (bottom.style.height !== below) bottom.style.height = below;
     }
     restore();
     const next = wanted();
@@ -238,6 +242,9 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     onScroll() {
       const el = scroller.current;
       if (!el) return;
+      // Following the end, the event of our own scroll to it changes nothing (and reading the scroll
+      // height here would lay out what the frame's render changed since).
+      if (state.stick && el.scrollTop === state.scrollTop) return;
       const step = Math.abs(el.scrollTop - state.scrollTop);
       if (state.scrollTop >= 0 && step > FAST_STEP * (state.viewport || el.clientHeight) && typeof requestAnimationFrame === 'function') {
         state.overscan = 0;
