@@ -39,6 +39,7 @@ describe('steer: an agent that does not answer in time', function () {
       connect: () => Promise.resolve(conn),
       build: () => Promise.resolve({ blocks: [text(message)], dropped: [] }),
       recordSteered: (blocks) => steered.push(...blocks.map((b) => (b.type === 'text' ? b.text : b.type))),
+      agentStartedTurn: () => assert.fail('a steer that failed starts no turn'),
     });
 
     assert.equal(await steerTurn(target, hooks('silent please'), 1500), 'failed');
