@@ -1,7 +1,8 @@
 // A subagent's card in the real workbench with the fake agent's `subagent` scenario (child sessions in the
 // form claude-agent-acp sends them): the child's permission request shows inside the child's card, in the
 // card of the child's tool call, and its button answers it; find in the session reaches the child's
-// transcript inside a collapsed card and opens the card to show the match.
+// transcript inside a collapsed card and opens the card, and the collapsed Details of the tool call that
+// holds the match, to show it.
 import * as assert from 'assert';
 import type { FrameLocator } from 'playwright-core';
 import { button, configureAgents, FAKE_AGENT, messageBox, newSession, openChat, selectAgent, sendMessage, toolCall, transcript, turnsEnded, until, waitForTurnEnd } from './helpers/chat';
@@ -55,12 +56,15 @@ describe("A subagent's card: its permission request inside it, find inside it", 
     await toolCall(nest, 'Edit notes.txt').getByText('child permission: allow').waitFor({ timeout: 30_000 });
   });
 
-  it("find reaches the child's tool call output in a collapsed card and opens the card", async () => {
+  it("find reaches the child's tool call output in a collapsed card and opens the card and the call's Details", async () => {
     const { nest, request, ended } = await childAsks();
     await button(request, 'Allow').click();
     await waitForTurnEnd(chat, ended, 60_000);
     const toggle = button(nest, `Transcript of subagent ${CHILD}`);
     await until(async () => (await toggle.isEnabled()) && (await toggle.getAttribute('aria-expanded')) === 'true', 'the card open and closable', 30_000);
+    const details = button(toolCall(nest, 'Edit notes.txt'), 'Details of Edit notes.txt');
+    await details.click();
+    await until(async () => (await details.getAttribute('aria-expanded')) === 'false', "the call's Details collapsed", 30_000);
     await toggle.click();
     await until(async () => (await toggle.getAttribute('aria-expanded')) === 'false', 'the card collapsed', 30_000);
     assert.strictEqual(await nest.getByText('child permission: allow').count(), 0, 'the output is not shown while collapsed');
@@ -71,6 +75,7 @@ describe("A subagent's card: its permission request inside it, find inside it", 
     await box.fill('child permission: allow');
     await until(async () => (await chat.locator('.find-count').innerText()) === '1 of 1', 'the count "1 of 1"', 30_000);
     await until(async () => (await toggle.getAttribute('aria-expanded')) === 'true', 'find to open the card', 30_000);
+    await until(async () => (await details.getAttribute('aria-expanded')) === 'true', "find to open the call's Details", 30_000);
     await nest.getByText('child permission: allow').waitFor({ state: 'visible', timeout: 30_000 });
     const painted = await transcript(chat).evaluate(() => (globalThis as unknown as { CSS: { highlights?: Map<string, Set<unknown>> } }).CSS.highlights?.get('switchboard-find-current')?.size ?? 0);
     assert.strictEqual(painted, 1, 'the match is highlighted');

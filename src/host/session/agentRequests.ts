@@ -19,6 +19,8 @@ export interface AgentRequestDeps {
   turnFiles: TurnFiles;
   /** The session an agent-qualified session id belongs to. */
   sessionOf(scopedId: string): Session | undefined;
+  /** The open session that keeps an agent's never-announced child under "Unknown subagent". */
+  strangerHost(agentName: string): Session | undefined;
 }
 
 /** What the bridges know of the session a request belongs to (each bridge names the part it reads). */
@@ -62,6 +64,16 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
     const sessionId = requestOwner(context.route, agentName, params.sessionId);
     return { params: { ...params, sessionId }, session: deps.sessionOf(sessionId) };
   };
+  /**
+   * Where a permission request shows: its session's cards, in the nest of the subagent that asks; a child
+   * no one announced asks in the session that keeps its updates, under "Unknown subagent".
+   */
+  const asking = <P extends { sessionId: string }>(raw: P, incoming: IncomingRequestContext) => {
+    const route = incoming.route;
+    const host = route?.kind === 'unknown' ? deps.strangerHost(agentName) : undefined;
+    if (host) return { params: { ...raw, sessionId: host.scopedId }, session: host, nest: { subagentPath: [raw.sessionId] } };
+    return { ...scoped(raw, incoming), nest: route?.kind === 'child' ? { subagentPath: route.path } : {} };
+  };
   /** A request that needs its session's context (folders, turn): refused for a session that is not open. */
   const inSession =
     <P extends { sessionId: string }, R>(run: (params: P, context: RequestContext) => R | Promise<R>) =>
@@ -87,11 +99,9 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
     'terminal/release': byId((p) => t.release(p)),
     'session/request_permission': (raw, incoming) =>
       answer(async () => {
-        const { params, session } = scoped(raw, incoming);
+        const { params, session, nest } = asking(raw, incoming);
         if (session) await deps.turnFiles.snapshotAsked(session.turnRef, params.toolCall);
         const request = params as Parameters<PermissionBroker['handle']>[0];
-        // A subagent's card shows in its nest: the path to it goes down with the request.
-        const nest = incoming.route?.kind === 'child' ? { subagentPath: incoming.route.path } : {};
         return deps.permissions.handle(request, { ...(session ? requestContext(session) : { agentName }), ...nest });
       }),
     // Request-scoped elicitations (before a session exists) carry no sessionId.

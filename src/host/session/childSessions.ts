@@ -22,8 +22,11 @@ export function deliverUpdate(sessions: SessionRegistry, agentName: string, noti
   log.debug(`session/update for unknown session ${sessionId}`);
 }
 
-/** Where a stranger's updates go: the agent's session whose turn runs, else the active one, else its latest. */
-function strangerHost(sessions: SessionRegistry, agentName: string): Session | undefined {
+/**
+ * Where a stranger's (a child no one announced) updates and permission requests go: the agent's session
+ * whose turn runs, else the active one, else its latest.
+ */
+export function strangerHost(sessions: SessionRegistry, agentName: string): Session | undefined {
   const mine = sessions.ofAgent(agentName);
   const active = sessions.active;
   return mine.find((s) => s.turn !== 'idle') ?? (active?.agentId === agentName ? active : mine.at(-1));

@@ -25,7 +25,7 @@ import { AgentControl } from '../agents/agentControl';
 import type { AgentProviders } from '../agents/providers';
 import { ActiveAgentStatus } from './activeAgentStatus';
 import { agentRequestHandlers } from './agentRequests';
-import { deliverUpdate } from './childSessions';
+import { deliverUpdate, strangerHost } from './childSessions';
 import { Checkpoints } from './checkpoints';
 import { RequestCards } from './requestCards';
 import { SessionConnector } from './sessionConnector';
@@ -89,7 +89,7 @@ export class SessionBackend implements ChatBackend, vscode.Disposable {
     this.agents = new AgentControl({
       ...options,
       cwd: workspaceCwd,
-      handlers: (name) => agentRequestHandlers(name, { ...options, log, turnFiles, sessionOf: (id) => sessions.scoped(id) }),
+      handlers: (name) => agentRequestHandlers(name, { ...options, log, turnFiles, sessionOf: (id) => sessions.scoped(id), strangerHost: (agent) => strangerHost(sessions, agent) }),
       onUpdate: (name, n) => this.onUpdate(name, n),
       onElicitationComplete: (name, id) => options.elicitations.complete(id) || log.info(`[${name}] elicitation/complete for ${id}, which is not pending: ignored`),
     });

@@ -54,6 +54,7 @@ describe('bridges: agent requests carry their session context', () => {
       elicitations,
       turnFiles,
       sessionOf: (scopedId) => (scopedId === session.scopedId ? session : undefined),
+      strangerHost: () => session,
     });
   });
   afterEach(() => {

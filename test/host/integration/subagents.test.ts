@@ -105,6 +105,24 @@ describe('subagents: child sessions nested in the session that started them', fu
     assert.ok(ghost.transcript.items.some((i) => i.kind === 'tool_call' && i.title === 'Ghost tool'));
   });
 
+  it('asks the permission of a child never announced in the session that keeps it, under "Unknown subagent"', async () => {
+    const id = await sb().backend.lifecycle.open('Subagent Fake');
+    send(id, 'subagent unknown-ask');
+    const card = await waitFor(() => view(id)?.permissions.find((p) => p.title === 'Ghost edit'), "the stranger's permission card in the session");
+    const ghost = nests(id).find((n) => n.unannounced);
+    assert.ok(ghost, 'the "Unknown subagent" nest');
+    assert.deepStrictEqual(card.subagentPath, [ghost.sessionId], 'the card names the stranger, so the chat shows it in its nest');
+    assert.strictEqual(card.toolCallId, `${ghost.sessionId}-edit`);
+    const wait = sessionWait(undefined, view(id)!, { agentName: 'Subagent Fake', stopReason: undefined, turnEnds: 0 });
+    assert.strictEqual(wait?.kind, 'permission', 'attention counts the session as waiting for the permission');
+    assert.strictEqual(wait?.requestId, card.requestId);
+    sb().backend.requests.answerPermission(card.requestId, { optionId: 'allow' });
+    await idle(id, 'the turn to end');
+    assert.ok(said(items(id)).includes('parent done (allow)'), said(items(id)).join(' | '));
+    const calls = nests(id).find((n) => n.unannounced)?.transcript.items.filter((i) => i.kind === 'tool_call') ?? [];
+    assert.match(JSON.stringify(calls), /ghost permission: allow/);
+  });
+
   it('a child that outlives the turn keeps updating its nest; one still working is cancelled when its session closes', async () => {
     const gate = `subagent-gate-${Date.now()}`;
     const id = await sb().backend.lifecycle.open('Subagent Fake');

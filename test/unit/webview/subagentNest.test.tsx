@@ -103,6 +103,18 @@ describe('webview: a subagent nest', () => {
     h.unmount();
   });
 
+  it('shows the request of a child no one announced in its tool call inside the "Unknown subagent" card', () => {
+    const host = new TranscriptState('s1');
+    host.applyNested(['ghost'], u({ sessionUpdate: 'tool_call', toolCallId: 'ghost-edit', title: 'Ghost edit', kind: 'edit', status: 'pending' }));
+    const h = mount(snapshot(host.transcript.items, { turn: 'running', permissions: [ask('p5', 'ghost-edit', 'Ghost edit', ['ghost'])] }));
+    const ghost = getByRole(h.root, 'group', 'Unknown subagent');
+    const request = getByRole(getByRole(ghost, 'group', 'Ghost edit'), 'region', 'Permission: Ghost edit');
+    assert.equal(h.root.querySelectorAll('.transcript-after .permission-card').length, 0, "not among the session's own cards");
+    click(getByRole(request, 'button', 'Allow Ghost edit'));
+    assert.deepEqual(h.last('permissionAnswer'), { type: 'permissionAnswer', sessionId: 's1', requestId: 'p5', answer: { optionId: 'allow' } });
+    h.unmount();
+  });
+
   it('find reaches text in a collapsed nest and in a nest inside it, and opens them to show it', () => {
     const h = mount(snapshot(nested()));
     click(getByRole(h.root, 'button', 'Transcript of subagent Explore the code'));

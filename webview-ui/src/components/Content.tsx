@@ -8,8 +8,11 @@ import { Markdown } from './Markdown';
 const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|bmp)$/i;
 
 /** One content block (text as Markdown, images inline as data: only, resources as chips). */
-/** `stream`: the key under which the host's text appends to this block arrive (message text only). */
-export function ContentBlock({ block, idBase, stream }: { block: TranscriptContent; idBase: string; stream?: string }) {
+/**
+ * `stream`: the key under which the host's text appends to this block arrive (message text only);
+ * `openRequest`: a new value opens a resource's contents (find revealing a match in them).
+ */
+export function ContentBlock({ block, idBase, stream, openRequest }: { block: TranscriptContent; idBase: string; stream?: string; openRequest?: object }) {
   const store = useStore();
   switch (block.type) {
     case 'text':
@@ -49,7 +52,7 @@ export function ContentBlock({ block, idBase, stream }: { block: TranscriptConte
             {basename(block.uri)}
           </button>
           {block.text !== undefined && (
-            <Collapsible id={`${idBase}-res`} label="Contents" ariaLabel={`Contents of ${basename(block.uri)}`}>
+            <Collapsible id={`${idBase}-res`} label="Contents" ariaLabel={`Contents of ${basename(block.uri)}`} openRequest={openRequest}>
               {() => <pre class="resource-text">{block.text!.length > 20000 ? `${block.text!.slice(0, 20000)}\n…` : block.text}</pre>}
             </Collapsible>
           )}
@@ -64,11 +67,21 @@ export function ContentBlock({ block, idBase, stream }: { block: TranscriptConte
   }
 }
 
-export function ContentList({ content, idBase, streamOf }: { content: TranscriptContent[]; idBase: string; streamOf?: (contentIndex: number) => string }) {
+export function ContentList({
+  content,
+  idBase,
+  streamOf,
+  openRequest,
+}: {
+  content: TranscriptContent[];
+  idBase: string;
+  streamOf?: (contentIndex: number) => string;
+  openRequest?: object;
+}) {
   return (
     <>
       {content.map((c, i) => (
-        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} stream={streamOf?.(i)} />
+        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} stream={streamOf?.(i)} openRequest={openRequest} />
       ))}
     </>
   );

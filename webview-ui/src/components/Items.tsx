@@ -126,8 +126,13 @@ export interface ItemProps {
   permission?: PendingPermission;
   /** For a subagent: the pending requests of it and of its own children, shown in its card. */
   permissions?: readonly PendingPermission[];
-  /** For a subagent: find's current match is inside it. */
+  /** Find's current match is inside this item: the nests and the section to open for it. */
   reveal?: NestReveal;
+}
+
+/** Find's reveal, when the item's collapsible section holds the current match (it opens then). */
+function opening(reveal: NestReveal | undefined, item: TranscriptItem): NestReveal | undefined {
+  return reveal?.section === item.id ? reveal : undefined;
 }
 
 export const TranscriptItemView = memo(function TranscriptItemView({ item, sessionId, permission, permissions, reveal }: ItemProps) {
@@ -146,14 +151,14 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
             <ForkFromHere sessionId={sessionId} itemId={item.id} />
             <RestoreCheckpointButton sessionId={sessionId} itemId={item.id} />
           </div>
-          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} openRequest={opening(reveal, item)} />
           <CheckpointCard sessionId={sessionId} itemId={item.id} />
         </div>
       );
     case 'agent_message':
       return (
         <div class="message agent" role="article" aria-label="Agent">
-          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />
+          <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} openRequest={opening(reveal, item)} />
           <div class="message-actions">
             <CopyMessage content={item.content} who="the agent's" />
           </div>
@@ -162,13 +167,13 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
     case 'thought':
       return (
         <div class="thought">
-          <Collapsible id={item.id} label={<span>Thinking</span>} ariaLabel="Thinking" className="thought-toggle">
+          <Collapsible id={item.id} label={<span>Thinking</span>} ariaLabel="Thinking" className="thought-toggle" openRequest={opening(reveal, item)}>
             {() => <ContentList content={item.content} idBase={item.id} streamOf={(i) => streamKey(sessionId, item.id, i)} />}
           </Collapsible>
         </div>
       );
     case 'tool_call':
-      return <ToolCallCard item={item} sessionId={sessionId} permission={permission} />;
+      return <ToolCallCard item={item} sessionId={sessionId} permission={permission} openRequest={opening(reveal, item)} />;
     case 'plan':
       return <PlanView item={item} sessionId={sessionId} />;
     case 'notice':
@@ -190,7 +195,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
           </div>
           {item.error && <div class="error-text">{item.error}</div>}
           {item.summary.length > 0 && (
-            <Collapsible id={item.id} label="Summary">
+            <Collapsible id={item.id} label="Summary" openRequest={opening(reveal, item)}>
               {() => <ContentList content={item.summary} idBase={item.id} />}
             </Collapsible>
           )}
@@ -204,7 +209,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
           <div class="session-message-header muted">
             <Icon name="mail" /> {label}
           </div>
-          <ContentList content={item.content} idBase={item.id} />
+          <ContentList content={item.content} idBase={item.id} openRequest={opening(reveal, item)} />
         </div>
       );
     }
@@ -240,7 +245,7 @@ export const TranscriptItemView = memo(function TranscriptItemView({ item, sessi
           <div>
             <div class="error-text">{item.message}</div>
             {item.detail && (
-              <Collapsible id={item.id} label="Details">
+              <Collapsible id={item.id} label="Details" openRequest={opening(reveal, item)}>
                 {() => <pre class="raw-json">{item.detail}</pre>}
               </Collapsible>
             )}

@@ -74,8 +74,10 @@ export const SubagentNest = memo(function SubagentNest({
   const items = item.transcript.items;
   const places = placePermissions(permissions, items, item.sessionId);
   const placeOf = (child: TranscriptItem): ChildPlace => {
-    if (child.kind === 'tool_call') return { permission: places.inCard.get(child.toolCallId) };
-    if (child.kind !== 'subagent') return {};
+    // Find's match in a collapsed section of a child item of this nest (the innermost one).
+    const section = reveal?.section === child.id && reveal.nests.at(-1) === item.id ? { reveal } : {};
+    if (child.kind === 'tool_call') return { permission: places.inCard.get(child.toolCallId), ...section };
+    if (child.kind !== 'subagent') return section;
     return { permissions: places.inNest.get(child.id), reveal: reveal?.nests.includes(child.id) ? reveal : undefined };
   };
   return (

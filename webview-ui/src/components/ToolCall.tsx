@@ -157,11 +157,14 @@ export function ToolContent({
   toolCallId,
   idBase,
   ownOutput = false,
+  openRequest,
 }: {
   content: ToolCallContentItem[];
   sessionId: string;
   toolCallId?: string;
   idBase: string;
+  /** A new value opens the resources' contents (find revealing a match in them). */
+  openRequest?: object;
   /** The tool call carries its own output: a terminal the client never created (the agent's own shell) shows that instead. */
   ownOutput?: boolean;
 }) {
@@ -171,7 +174,7 @@ export function ToolContent({
       {content.map((c, i) => {
         switch (c.type) {
           case 'content':
-            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} />;
+            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} openRequest={openRequest} />;
           case 'diff':
             return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
           case 'terminal':
@@ -240,7 +243,18 @@ function shownTexts(content: ToolCallContentItem[], terminals: ReadonlyMap<strin
   return { whole, tails };
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permission }: { item: ToolCallItem; sessionId: string; permission?: PendingPermission }) {
+export const ToolCallCard = memo(function ToolCallCard({
+  item,
+  sessionId,
+  permission,
+  openRequest,
+}: {
+  item: ToolCallItem;
+  sessionId: string;
+  permission?: PendingPermission;
+  /** A new value opens "Details" (find revealing a match in it). */
+  openRequest?: object;
+}) {
   const store = useStore();
   const awaiting = permission !== undefined;
   const st: StatusView = awaiting ? { icon: 'shield', label: 'Awaiting permission' } : item.unfinished !== undefined ? unfinishedStatus(item.unfinished) : statusOf(item.status);
@@ -267,11 +281,11 @@ export const ToolCallCard = memo(function ToolCallCard({ item, sessionId, permis
       </div>
       <Locations locations={item.locations} />
       {hasBody && (
-        <Collapsible id={`tc-${item.id}`} label="Details" ariaLabel={`Details of ${title}`} defaultOpen={!quiet}>
+        <Collapsible id={`tc-${item.id}`} label="Details" ariaLabel={`Details of ${title}`} defaultOpen={!quiet} openRequest={openRequest}>
           {() => (
             <>
               {command !== undefined && <pre class="tool-command">$ {command}</pre>}
-              <ToolContent content={content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={output !== undefined} />
+              <ToolContent content={content} sessionId={sessionId} toolCallId={item.toolCallId} idBase={item.id} ownOutput={output !== undefined} openRequest={openRequest} />
               {output !== undefined && <CommandOutput output={output} title={title} />}
             </>
           )}

@@ -9,10 +9,14 @@ export interface FindMatch {
   occurrence: number;
 }
 
-/** Where find reveals its current match: the item, and the subagents in it to open (outermost first). */
+/**
+ * Where find reveals its current match: the item, the subagents in it to open (outermost first), and the
+ * item at the innermost level whose collapsed section to open (sectionOfMatch).
+ */
 export interface NestReveal {
   readonly itemId: string;
   readonly nests: readonly string[];
+  readonly section?: string;
 }
 
 /** Counting stops here: a one-letter query in a day's session would otherwise list millions. */
@@ -83,28 +87,83 @@ function occurrences(text: string, q: string): number {
   return n;
 }
 
+/** Where a match is: the subagents holding it (outermost first), and the item at the innermost level. */
+interface MatchPlace {
+  nests: string[];
+  /** The item that holds the match, unless it is a nest's own header. */
+  leaf?: TranscriptItem;
+  /** Which occurrence in the leaf's own text it is. */
+  occurrence: number;
+}
+
+function placeOfMatch(item: TranscriptItem, q: string, occurrence: number): MatchPlace {
+  let left = occurrence;
+  const walk = (nest: SubagentItem): MatchPlace | undefined => {
+    const inHeader = occurrences(nestHeader(nest).toLowerCase(), q);
+    if (left < inHeader) return { nests: [], occurrence: left };
+    left -= inHeader;
+    for (const child of nest.transcript.items) {
+      if (child.kind === 'subagent') {
+        const inner = walk(child);
+        if (inner) return { ...inner, nests: [nest.id, ...inner.nests] };
+        continue;
+      }
+      const n = occurrences(lowerText(child), q);
+      if (left < n) return { nests: [nest.id], leaf: child, occurrence: left };
+      left -= n;
+    }
+    return undefined;
+  };
+  return (item.kind === 'subagent' ? walk(item) : undefined) ?? { nests: [], leaf: item.kind === 'subagent' ? undefined : item, occurrence };
+}
+
 /**
  * The ids of the subagent items, outermost first, whose transcripts hold the `occurrence`-th match of
  * `query` in `item` (they must be open for it to show); empty when it is not inside a nest's transcript.
  */
 export function nestsOfMatch(item: TranscriptItem, query: string, occurrence: number): string[] {
   const q = query.toLowerCase();
-  let left = occurrence;
-  const walk = (nest: SubagentItem): string[] | undefined => {
-    left -= occurrences(nestHeader(nest).toLowerCase(), q);
-    if (left < 0) return [];
-    for (const child of nest.transcript.items) {
-      if (child.kind === 'subagent') {
-        const inner = walk(child);
-        if (inner) return [nest.id, ...inner];
-        continue;
-      }
-      left -= occurrences(lowerText(child), q);
-      if (left < 0) return [nest.id];
-    }
-    return undefined;
-  };
-  return q && item.kind === 'subagent' ? (walk(item) ?? []) : [];
+  return q ? placeOfMatch(item, q, occurrence).nests : [];
+}
+
+/** Whether the `at`-th occurrence of `q` in blocks' text is inside a resource's (collapsed) contents. */
+function inResource(blocks: readonly TranscriptContent[], q: string, at: number): boolean {
+  for (const b of blocks) {
+    const n = occurrences(contentText([b]).toLowerCase(), q);
+    if (at < n) return b.type === 'resource';
+    at -= n;
+  }
+  return false;
+}
+
+/** Whether the `at`-th occurrence of `q` in the item's text is in a section that opens ("Details", a thought, a resource). */
+function inSection(item: TranscriptItem, q: string, at: number): boolean {
+  switch (item.kind) {
+    case 'tool_call':
+      return at >= occurrences(`${item.title}\n`.toLowerCase(), q);
+    case 'error':
+      return at >= occurrences(`${item.message}\n`.toLowerCase(), q);
+    case 'thought':
+    case 'compaction':
+      return true;
+    case 'user_message':
+    case 'agent_message':
+    case 'session_message':
+      return inResource(item.content, q, at);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The id of the item, at the innermost nest's level (the session's own when none), whose collapsible
+ * section ("Details", "Thinking", "Summary", a resource's "Contents") holds the `occurrence`-th match of `query` in `item`: find opens
+ * it to show the match. Undefined when the match shows without opening a section.
+ */
+export function sectionOfMatch(item: TranscriptItem, query: string, occurrence: number): string | undefined {
+  const q = query.toLowerCase();
+  const { leaf, occurrence: at } = q ? placeOfMatch(item, q, occurrence) : { leaf: undefined, occurrence: 0 };
+  return leaf && inSection(leaf, q, at) ? leaf.id : undefined;
 }
 
 /** Every occurrence of `query` (literal, case-insensitive) in the items, in order, at most MAX_MATCHES. */

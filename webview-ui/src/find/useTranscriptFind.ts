@@ -7,7 +7,7 @@ import type { TranscriptItem } from '../../../src/shared/transcript';
 import type { FindBarProps } from '../components/FindBar';
 import type { VirtualList } from '../virtual/useVirtualList';
 import { paintMatches, rangesOf } from './highlight';
-import { type FindMatch, findMatches, type NestReveal, nestsOfMatch, promptIndexes } from './transcriptSearch';
+import { type FindMatch, findMatches, type NestReveal, nestsOfMatch, promptIndexes, sectionOfMatch } from './transcriptSearch';
 
 /** A revealed item sits this far below the viewport's top (px). */
 const REVEAL_MARGIN = 4;
@@ -39,10 +39,11 @@ export function useTranscriptFind(items: readonly TranscriptItem[], list: Virtua
   const pendingReveal = useRef(false);
   const current = find.current < matches.length ? find.current : matches.length - 1;
 
-  /** Where match `m` of `query` is: its item, and the subagents that must open to show it. */
+  /** Where match `m` of `query` is: its item, and the subagents and the section that must open to show it. */
   const revealOf = (m: FindMatch, query: string): NestReveal | undefined => {
     const item = items[m.index];
-    return item && { itemId: item.id, nests: nestsOfMatch(item, query, m.occurrence) };
+    const section = item && sectionOfMatch(item, query, m.occurrence);
+    return item && { itemId: item.id, nests: nestsOfMatch(item, query, m.occurrence), ...(section ? { section } : {}) };
   };
 
   const go = (index: number) => {
