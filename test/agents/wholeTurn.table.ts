@@ -73,8 +73,11 @@ export interface WholeTurnRow {
     readonly toolCalls: number;
     /** false where a call is announced only inside its permission request (no tool_call). */
     readonly everyCallAnnounced?: boolean;
-    /** [title, kind, status] of each tool_call as first announced, in order. */
-    readonly announced?: ReadonlyArray<readonly [string, string, string]>;
+    /**
+     * [title, kind, status] of each tool_call as first announced, in order. Where the agent announces a call
+     * either while its input streams or once it is whole (its timing, not ours), the title is the list of both.
+     */
+    readonly announced?: ReadonlyArray<readonly [string | readonly string[], string, string]>;
     /** The kind of each permission request, in order. */
     readonly asks: readonly string[];
     readonly askTitles?: readonly string[];
@@ -172,7 +175,8 @@ const CODEX_SHELL = 'echo shell-ran > shell.txt && wc -l notes.txt';
 export const WHOLE_TURN: readonly WholeTurnRow[] = [
   // Claude Agent (claude-agent-acp, running the Claude Code CLI): a side request names the session
   // (session_info_update); thinking streams as agent_thought_chunk; each tool call is announced pending while
-  // streamed (title "Read File" / "Edit" / "Terminal", rawInput {}), then titled with its rawInput, then
+  // streamed (title "Read File" / "Edit" / "Terminal", rawInput {}; or already with its real title when the
+  // input arrived whole before the announcement, seen under load), then titled with its rawInput, then
   // completed with content and rawOutput. It reads, writes and runs the shell itself (no fs/*, no terminal/*);
   // in mode "default" it asks for the edit and a writing command (not for a read-only one). A usage_update
   // follows each model response, the last with the cost.
@@ -196,7 +200,11 @@ export const WHOLE_TURN: readonly WholeTurnRow[] = [
       thought: 'The notes need one word changed.',
       files: { 'notes.txt': 'alpha\nBETA\ngamma\n', 'shell.txt': 'shell-says-hi\n' },
       toolCalls: 3,
-      announced: [['Read File', 'read', 'pending'], ['Edit', 'edit', 'pending'], ['Terminal', 'execute', 'pending']],
+      announced: [
+        [['Read File', 'Read notes.txt'], 'read', 'pending'],
+        [['Edit', 'Edit notes.txt'], 'edit', 'pending'],
+        [['Terminal', CLAUDE_SHELL], 'execute', 'pending'],
+      ],
       asks: ['edit', 'execute'],
       askTitles: ['Edit notes.txt', CLAUDE_SHELL],
       askCalls: [1, 2],
