@@ -1,7 +1,7 @@
 // A transcript as Markdown: the whole session for "Export Session as Markdown", one item for "Copy".
 // Pure: the host exports with it, the webview copies with it. Long texts are cut, and the cut is said.
 import { stripAnsi } from './ansi';
-import type { SubagentItem, ToolCallContentItem, Transcript, TranscriptContent, TranscriptItem } from './transcript';
+import type { SubagentItem, ToolCallContentItem, ToolOutput, Transcript, TranscriptContent, TranscriptItem } from './transcript';
 
 /** The most characters one text block, diff or tool output contributes; the rest is cut, with a note. */
 export const MAX_EXPORT_BLOCK = 20_000;
@@ -13,9 +13,11 @@ export interface MarkdownExportOptions {
   maxBlock?: number;
 }
 
+const cutNote = (chars: number): string => `… (${chars.toLocaleString('en-US')} more characters cut from the export)`;
+
 function bounded(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters cut from the export)`;
+  return `${text.slice(0, max)}\n${cutNote(text.length - max)}`;
 }
 
 /** A fence longer than any run of backticks inside `text`, so the block cannot end early. */
@@ -23,6 +25,24 @@ function fenced(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
+}
+
+/** The start of `text` (at most `max` characters) fenced; a cut is said after the block, never inside it. */
+function fencedBounded(text: string, max: number, lang = ''): string {
+  if (text.length <= max) return fenced(text, lang);
+  return `${fenced(text.slice(0, max), lang)}\n${cutNote(text.length - max)}`;
+}
+
+/** A command's output: its end is kept (where results and errors are); what is missing from its start is said before it. */
+function outputMarkdown(output: ToolOutput, max: number): string {
+  const text = stripAnsi(output.text);
+  const cut = Math.max(0, text.length - max);
+  const notes = [
+    output.truncated && 'the start of this output was not kept',
+    cut > 0 && `${cut.toLocaleString('en-US')} ${output.truncated ? 'more ' : ''}characters cut from its start in the export`,
+  ].filter(Boolean);
+  const exit = output.exitCode === undefined || output.exitCode === null ? '' : `\nExit code ${output.exitCode}`;
+  return `${notes.length ? `… (${notes.join('; ')})\n` : ''}${fenced(text.slice(cut), 'text')}${exit}`;
 }
 
 function contentMarkdown(c: TranscriptContent, max: number): string {
@@ -36,9 +56,9 @@ function contentMarkdown(c: TranscriptContent, max: number): string {
     case 'resource_link':
       return `[${c.title ?? c.name}](${c.uri})`;
     case 'resource':
-      return c.text !== undefined ? `${c.uri}\n\n${fenced(bounded(c.text, max))}` : `*[${c.uri}${c.mimeType ? `, ${c.mimeType}` : ''}: binary, not exported]*`;
+      return c.text !== undefined ? `${c.uri}\n\n${fencedBounded(c.text, max)}` : `*[${c.uri}${c.mimeType ? `, ${c.mimeType}` : ''}: binary, not exported]*`;
     case 'unknown':
-      return fenced(bounded(JSON.stringify(c.raw, null, 2) ?? '', max), 'json');
+      return fencedBounded(JSON.stringify(c.raw, null, 2) ?? '', max, 'json');
   }
 }
 
@@ -56,7 +76,7 @@ function diffMarkdown(d: Extract<ToolCallContentItem, { type: 'diff' }>, max: nu
   const lines = [`--- ${d.oldText === null ? '/dev/null' : `a/${d.path}`}`, `+++ b/${d.path}`];
   if (d.oldText) for (const l of d.oldText.split('\n')) lines.push(`-${l}`);
   for (const l of d.newText.split('\n')) lines.push(`+${l}`);
-  return fenced(bounded(lines.join('\n'), max), 'diff');
+  return fencedBounded(lines.join('\n'), max, 'diff');
 }
 
 function toolCallMarkdown(t: Extract<TranscriptItem, { kind: 'tool_call' }>, max: number): string {
@@ -67,13 +87,9 @@ function toolCallMarkdown(t: Extract<TranscriptItem, { kind: 'tool_call' }>, max
     if (c.type === 'content') parts.push(contentMarkdown(c.content, max));
     else if (c.type === 'diff') parts.push(diffMarkdown(c, max));
     else if (c.type === 'terminal') parts.push(`*[terminal ${c.terminalId}]*`);
-    else parts.push(fenced(bounded(JSON.stringify(c.raw, null, 2) ?? '', max), 'json'));
+    else parts.push(fencedBounded(JSON.stringify(c.raw, null, 2) ?? '', max, 'json'));
   }
-  if (t.output) {
-    const cut = t.output.truncated ? '\n… (the start of this output was not kept)' : '';
-    const exit = t.output.exitCode === undefined || t.output.exitCode === null ? '' : `\nExit code ${t.output.exitCode}`;
-    parts.push(`${fenced(bounded(stripAnsi(t.output.text), max), 'text')}${cut}${exit}`);
-  }
+  if (t.output) parts.push(outputMarkdown(t.output, max));
   return parts.join('\n\n');
 }
 

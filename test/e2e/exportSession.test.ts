@@ -102,7 +102,7 @@ describe('Export Session as Markdown', function () {
       `## ${FAKE_AGENT}`,
       'raw output done',
     ]);
-    assert.ok(!/…\s*\(.*cut from the export\)/.test(text), 'nothing is cut from a short session');
+    assert.ok(!text.includes('characters cut from') && !text.includes('was not kept'), 'nothing is cut from a short session');
   });
 
   it('a 1 MB tool output is cut, and the document says what it cut', async () => {
@@ -114,13 +114,14 @@ describe('Export Session as Markdown', function () {
       '## You',
       'big-output 1000000',
       '### Tool: Print the big log (execute, completed)',
+      '… (the start of this output was not kept; ',
+      ' more characters cut from its start in the export)',
       'big-output line',
-      'more characters cut from the export)',
-      'the start of this output was not kept',
+      'big-output last line',
       'Exit code 0',
       `## ${FAKE_AGENT}`,
       'big output done',
     ]);
-    assert.ok(!text.includes('big-output line 0 '), 'the start of the output is not in the export');
+    assert.ok(!text.includes('big-output line 0 '), 'the start of the output is not in the export, its end is');
   });
 });

@@ -41,7 +41,7 @@ function session(): Transcript {
 describe('shared: a transcript as Markdown (export and copy)', () => {
   it('writes every message, tool call, diff, output and plan in order, under the title and agent', () => {
     const md = transcriptMarkdown(session(), { agentName: 'Claude Agent' });
-    const order = ['# Fix the parser', 'Agent: Claude Agent', '## You', 'Please fix it', '*[image: image/png, 3 bytes, not exported]*', '> *Thought:* line one\n> line two', '## Claude Agent', 'Done: see `parse()`.', '### Tool: Edit parser.ts (edit, completed)', '- /w/parser.ts:3', '-b\n+a\n+c', '### Tool: Run tests (execute, no result (end_turn))', 'ok ```', 'the start of this output was not kept', 'Exit code 0', '### Plan', '- [x] read', '- [ ] write (in progress)', '**Error:** The agent crashed'];
+    const order = ['# Fix the parser', 'Agent: Claude Agent', '## You', 'Please fix it', '*[image: image/png, 3 bytes, not exported]*', '> *Thought:* line one\n> line two', '## Claude Agent', 'Done: see `parse()`.', '### Tool: Edit parser.ts (edit, completed)', '- /w/parser.ts:3', '-b\n+a\n+c', '### Tool: Run tests (execute, no result (end_turn))', '… (the start of this output was not kept)', 'ok ```', 'Exit code 0', '### Plan', '- [x] read', '- [ ] write (in progress)', '**Error:** The agent crashed'];
     let at = 0;
     for (const piece of order) {
       const i = md.indexOf(piece, at);
@@ -62,6 +62,20 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
     const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'Dump', toolKind: 'read', status: 'completed', locations: [], content: [{ type: 'content', content: { type: 'text', text: big } }] });
     assert.ok(md.length < MAX_EXPORT_BLOCK + 500, `export is bounded (${md.length})`);
     assert.match(md, /980,000 more characters cut from the export/);
+  });
+
+  it("keeps the end of a 1 MB command output and says before the block, outside it, what was cut", () => {
+    const big = `first line\n${'y'.repeat(1_000_000)}\nlast line\n`;
+    const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'Run', toolKind: 'execute', status: 'completed', locations: [], content: [], output: { text: big, truncated: true, exitCode: 1 } });
+    assert.ok(md.length < MAX_EXPORT_BLOCK + 500, `export is bounded (${md.length})`);
+    assert.ok(!md.includes('first line') && md.includes('last line\n```\nExit code 1'), 'the end of the output is kept');
+    const note = `… (the start of this output was not kept; ${(big.length - MAX_EXPORT_BLOCK).toLocaleString('en-US')} more characters cut from its start in the export)`;
+    assert.ok(md.includes(`${note}\n\`\`\`text\n`), `the cut is said just before the block:\n${md.slice(0, 300)}`);
+  });
+
+  it('says a cut of a long diff after its block, not inside it', () => {
+    const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'Edit', toolKind: 'edit', status: 'completed', locations: [], content: [{ type: 'diff', path: '/w/a.ts', oldText: null, newText: 'z'.repeat(100) }] }, { maxBlock: 50 });
+    assert.match(md, /\n```\n… \(\d+ more characters cut from the export\)$/);
   });
 
   it('a turn end says nothing unless it stopped early or was empty', () => {
