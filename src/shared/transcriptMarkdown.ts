@@ -45,12 +45,15 @@ function outputMarkdown(output: ToolOutput, max: number): string {
   return `${notes.length ? `… (${notes.join('; ')})\n` : ''}${fenced(text.slice(cut), 'text')}${exit}`;
 }
 
+/** How many bytes base64 `data` decodes to (its padding counts for none). */
+const base64Bytes = (data: string): number => Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+
 function contentMarkdown(c: TranscriptContent, max: number): string {
   switch (c.type) {
     case 'text':
       return bounded(c.text, max);
     case 'image':
-      return `*[image: ${c.mimeType}${c.uri ? `, ${c.uri}` : c.data ? `, ${Math.round((c.data.length * 3) / 4).toLocaleString('en-US')} bytes, not exported` : ''}]*`;
+      return `*[image: ${c.mimeType}${c.uri ? `, ${c.uri}` : c.data ? `, ${base64Bytes(c.data).toLocaleString('en-US')} bytes, not exported` : ''}]*`;
     case 'audio':
       return `*[audio: ${c.mimeType}, not exported]*`;
     case 'resource_link':

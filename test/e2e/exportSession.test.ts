@@ -2,10 +2,10 @@
 // (test/fixtures/agents/fake-agent.mjs), run from the Command Palette as a user does: with no session open it
 // says so and opens nothing; after a turn it opens an untitled Markdown editor with the prompt, the tool calls
 // with their output and the answer, in order; a 1 MB tool output is cut and the document says what it cut.
-// (Images in a prompt are written as a line saying so: test/unit/shared/transcriptMarkdown.test.ts.)
+// An image dropped on the composer is written as a line saying so, never as its data.
 import * as assert from 'assert';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, until } from './helpers/chat';
+import { chatFrameHandle, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, until } from './helpers/chat';
 import { closeAllEditors, closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
 
 const EXPORT = 'Switchboard: Export Session as Markdown';
@@ -14,6 +14,24 @@ const editorTabs = (page: Page): Locator => page.locator('.part.editor .tabs-con
 const activeEditor = (page: Page): Locator =>
   page.locator('.part.editor .editor-group-container.active .editor-instance .monaco-editor:not(.gutter)').first();
 const languageMode = (page: Page): Locator => page.locator('.part.statusbar [id="status.editor.mode"]');
+
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** Drops a PNG file on the composer, as a user drags one in; waits for its chip. */
+async function dropImage(page: Page, chat: FrameLocator, name: string): Promise<void> {
+  const frame = await chatFrameHandle(page);
+  const dataTransfer = await frame.evaluateHandle(
+    ({ file, base64 }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], file, { type: 'image/png' }));
+      return dt;
+    },
+    { file: name, base64: PNG },
+  );
+  await frame.locator('.composer').dispatchEvent('drop', { dataTransfer });
+  await chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: `Remove image ${name}` }).waitFor({ timeout: 30_000 });
+}
 
 /** The whole text of the active editor, as a user gets it: Select All and Copy, read from the clipboard. */
 async function activeEditorText(page: Page): Promise<string> {
@@ -86,11 +104,15 @@ describe('Export Session as Markdown', function () {
     await runCommand(page(), 'Notifications: Clear All Notifications');
   });
 
-  it("opens an untitled Markdown editor with the prompt, the tool calls with their output and the agent's answer, in order", async () => {
+  it("opens an untitled Markdown editor with the prompt (its image as a line), the tool calls with their output and the agent's answer, in order", async () => {
     await newSession(chat);
+    await dropImage(page(), chat, 'dot.png');
     await sendMessage(chat, 'raw-output', { waitForEnd: true });
     const text = await exportSession();
     await screenshot(page(), 'export-session');
+    const image = text.indexOf('*[image: image/png, 70 bytes, not exported]*');
+    assert.ok(image > text.indexOf('## You') && image < text.indexOf('### Tool:'), `the image is a line in the prompt:\n${text.slice(0, 1000)}`);
+    assert.ok(!text.includes(PNG.slice(0, 24)), "the image's data is not in the export");
     assertInOrder(text, [
       '## You',
       'raw-output',

@@ -73,6 +73,12 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
     assert.ok(md.includes(`${note}\n\`\`\`text\n`), `the cut is said just before the block:\n${md.slice(0, 300)}`);
   });
 
+  it("writes an image as a line with its decoded size (padding not counted), never its data", () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const md = contentsMarkdown([{ type: 'image', mimeType: 'image/png', data: png }, { type: 'image', mimeType: 'image/gif', data: 'R0lGODk=' }]);
+    assert.strictEqual(md, `*[image: image/png, ${Buffer.from(png, 'base64').length} bytes, not exported]*\n\n*[image: image/gif, 5 bytes, not exported]*`);
+  });
+
   it('says a cut of a long diff after its block, not inside it', () => {
     const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'Edit', toolKind: 'edit', status: 'completed', locations: [], content: [{ type: 'diff', path: '/w/a.ts', oldText: null, newText: 'z'.repeat(100) }] }, { maxBlock: 50 });
     assert.match(md, /\n```\n… \(\d+ more characters cut from the export\)$/);
