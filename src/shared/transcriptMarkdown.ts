@@ -7,6 +7,8 @@ import type { SubagentItem, ToolCallContentItem, ToolOutput, Transcript, Transcr
 export const MAX_EXPORT_BLOCK = 20_000;
 
 export interface MarkdownExportOptions {
+  /** The session's title as its tab shows it (default: the transcript's own). */
+  title?: string;
   /** The agent's display name, shown under the title. */
   agentName?: string;
   /** Characters kept per block (default MAX_EXPORT_BLOCK). */
@@ -86,7 +88,10 @@ function toolCallMarkdown(t: Extract<TranscriptItem, { kind: 'tool_call' }>, max
   const status = t.unfinished ? `no result (${t.unfinished})` : t.status;
   const parts = [`### Tool: ${t.title} (${t.rawKind ?? t.toolKind}, ${status})`];
   if (t.locations.length) parts.push(t.locations.map((l) => `- ${l.path}${l.line ? `:${l.line}` : ''}`).join('\n'));
+  // A shell's output sent also as a text block (Kilo) is written once, with its exit code, as the chat shows it.
+  const printed = t.output && stripAnsi(t.output.text).trim();
   for (const c of t.content) {
+    if (c.type === 'content' && printed && c.content.type === 'text' && stripAnsi(c.content.text).trim() === printed) continue;
     if (c.type === 'content') parts.push(contentMarkdown(c.content, max));
     else if (c.type === 'diff') parts.push(diffMarkdown(c, max));
     else if (c.type === 'terminal') parts.push(`*[terminal ${c.terminalId}]*`);
@@ -160,7 +165,7 @@ export function itemMarkdown(item: TranscriptItem, options: MarkdownExportOption
 
 /** The whole session: title, agent, then every item in order. */
 export function transcriptMarkdown(transcript: Transcript, options: MarkdownExportOptions = {}): string {
-  const head = [`# ${transcript.title ?? 'Switchboard session'}`];
+  const head = [`# ${options.title ?? transcript.title ?? 'Switchboard session'}`];
   const meta = [options.agentName && `Agent: ${options.agentName}`, transcript.updatedAt && `Last updated: ${transcript.updatedAt}`].filter(Boolean);
   if (meta.length) head.push(`*${meta.join(' · ')}*`);
   const body = transcript.items.map((i) => itemMarkdown(i, options)).filter((s) => s !== '');

@@ -114,6 +114,8 @@ describe('Export Session as Markdown', function () {
     assert.ok(image > text.indexOf('## You') && image < text.indexOf('### Tool:'), `the image is a line in the prompt:\n${text.slice(0, 1000)}`);
     assert.ok(!text.includes(PNG.slice(0, 24)), "the image's data is not in the export");
     assertInOrder(text, [
+      '# raw-output\n',
+      `*Agent: ${FAKE_AGENT}`,
       '## You',
       'raw-output',
       '### Tool: Read notes.txt (read, completed)',
@@ -125,6 +127,7 @@ describe('Export Session as Markdown', function () {
       'raw output done',
     ]);
     assert.ok(!text.includes('characters cut from') && !text.includes('was not kept'), 'nothing is cut from a short session');
+    assert.strictEqual(text.split('raw-shell-line-2').length - 1, 1, 'a shell output sent both as text and as output is written once, as the chat shows it');
   });
 
   it('a 1 MB tool output is cut, and the document says what it cut', async () => {

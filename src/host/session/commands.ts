@@ -75,7 +75,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         return;
       }
       const { transcriptMarkdown } = await loadTranscriptMarkdown();
-      const content = transcriptMarkdown(session.transcript, { agentName: session.agentId });
+      const content = transcriptMarkdown(session.transcript, { title: session.title, agentName: session.agentId });
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
       await vscode.window.showTextDocument(doc, { preview: false });
     }),

@@ -79,6 +79,13 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
     assert.strictEqual(md, `*[image: image/png, ${Buffer.from(png, 'base64').length} bytes, not exported]*\n\n*[image: image/gif, 5 bytes, not exported]*`);
   });
 
+  it("writes a shell's output sent also as a text block once, as the chat shows it", () => {
+    const printed = 'line-1\nline-2\n';
+    const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'List', toolKind: 'execute', status: 'completed', locations: [], content: [{ type: 'content', content: { type: 'text', text: printed } }], output: { text: printed, truncated: false, exitCode: 0 } });
+    assert.strictEqual(md.split('line-2').length - 1, 1, md);
+    assert.match(md, /```text\nline-1\nline-2\n```\nExit code 0/);
+  });
+
   it('says a cut of a long diff after its block, not inside it', () => {
     const md = itemMarkdown({ kind: 'tool_call', id: 't', toolCallId: 'c', title: 'Edit', toolKind: 'edit', status: 'completed', locations: [], content: [{ type: 'diff', path: '/w/a.ts', oldText: null, newText: 'z'.repeat(100) }] }, { maxBlock: 50 });
     assert.match(md, /\n```\n… \(\d+ more characters cut from the export\)$/);
@@ -121,6 +128,10 @@ describe('shared: a transcript as Markdown (export and copy)', () => {
 
   it('an empty session still has its heading', () => {
     assert.strictEqual(transcriptMarkdown(emptyTranscript('s')), '# Switchboard session\n');
+  });
+
+  it("is headed by the title the session's tab shows when the caller gives it", () => {
+    assert.ok(transcriptMarkdown(session(), { title: 'Please fix it' }).startsWith('# Please fix it\n'));
   });
 });
 
