@@ -66,7 +66,8 @@ describe('Export Session as Markdown', function () {
     await until(async () => (await editorTabs(page()).count()) === 1, 'the exported document to open in an editor', 60_000);
     await until(async () => (await languageMode(page()).innerText()).trim() === 'Markdown', 'the status bar to say Markdown', 30_000);
     const tab = editorTabs(page()).first();
-    assert.match(await tab.getAttribute('class') ?? '', /\bactive\b/, 'the exported document is the active editor');
+    assert.match((await tab.getAttribute('class')) ?? '', /\bactive\b/, 'the exported document is the active editor');
+    assert.match(await tab.innerText(), /Untitled-\d+/, 'the tab is an untitled document');
     return activeEditorText(page());
   }
 
