@@ -147,14 +147,7 @@ export class Session implements ChatSession, vscode.Disposable {
 
   private take(update: SessionUpdate, ops: TranscriptOp[]): void {
     this.emit(ops);
-    // A child's tool call (inside its nest) names the files this turn may change as the session's own do.
-    let op = ops[0];
-    while (op?.op === 'nest') op = op.ops[0];
-    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
-    if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
-    // Output chunks (_meta only) name no new file: no file reads per chunk.
-    if (update.locations || update.content || update.status) void this.host.turnFiles.noticeToolCall(this.turnRef, op.item);
-    if (update.locations?.length) this.host.turnFiles.follow(op.item);
+    this.bookkeeping.noticeToolCall(update, ops);
   }
 
   recordError(message: string, detail?: string): void {

@@ -1,8 +1,9 @@
-// What a session records around its turns: the checkpoint a turn starts from, and after the turn's end
-// (which the user already sees) its changed files and the checkpoint's end. The next turn's baseline and
+// What a session records around its turns: the checkpoint a turn starts from, the files its tool calls name
+// while it runs, and after the turn's end (which the user already sees) its changed files and the checkpoint's end. The next turn's baseline and
 // a restore wait for that (`settled`); the Session owns the turn itself.
-import { errorMessage } from '../../acp';
+import { errorMessage, type SessionUpdate } from '../../acp';
 import type { TranscriptItem } from '../../shared/transcript';
+import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { Session } from './session';
 import type { SessionHost } from './sessionHost';
 import type { ReviewTurn } from './turnFiles';
@@ -22,6 +23,17 @@ export class TurnBookkeeping {
   async begin(turn: ReviewTurn): Promise<void> {
     await this.settling;
     await this.host.checkpoints.begin(this.session, turn);
+  }
+
+  /** A tool call's update and the ops it made: the files it names are the turn's to watch (a child's, in its nest, too). */
+  noticeToolCall(update: SessionUpdate, ops: readonly TranscriptOp[]): void {
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    let op = ops[0];
+    while (op?.op === 'nest') op = op.ops[0];
+    if (op === undefined || (op.op !== 'append' && op.op !== 'replace') || op.item.kind !== 'tool_call') return;
+    // Output chunks (_meta only) name no new file: no file reads per chunk.
+    if (update.locations || update.content || update.status) void this.host.turnFiles.noticeToolCall(this.session.turnRef, op.item);
+    if (update.locations?.length) this.host.turnFiles.follow(op.item);
   }
 
   /** The turn ended: its changed files (its tool calls from `firstItem` on) and its checkpoint's end follow. */
