@@ -64,6 +64,11 @@ export interface PermissionContext {
   toolKindOf?(toolCallId: string): string | undefined;
   /** The request is a subagent's (a child session of the session named): the path to it. */
   subagentPath?: readonly string[];
+  /**
+   * Aborts when the agent's request ends without the user (its turn stopped, `$/cancel_request`, the connection
+   * closed): it is answered `cancelled` and its card goes, however late it reached the broker.
+   */
+  signal?: AbortSignal;
 }
 
 interface Pending {
@@ -101,16 +106,19 @@ export class PermissionBroker implements vscode.Disposable {
     if (auto) {
       return Promise.resolve(this.finish({ prompt, via: 'auto', autoApproved: auto, response: selected(auto.optionId) }));
     }
-    if (prompt.options.length === 0) return Promise.resolve(this.finish({ prompt, via: 'cancelled', response: CANCELLED }));
+    if (prompt.options.length === 0 || context.signal?.aborted) return Promise.resolve(this.finish({ prompt, via: 'cancelled', response: CANCELLED }));
     return new Promise((resolve) => {
       const controller = new AbortController();
+      const ended = () => settle(undefined, 'cancelled');
       const settle = (optionId: string | undefined, via: PermissionVia): void => {
         if (!this.pendingById.delete(prompt.id)) return; // already answered: first answer wins
+        context.signal?.removeEventListener('abort', ended);
         controller.abort();
         const response = optionId !== undefined ? selected(optionId) : CANCELLED;
         resolve(this.finish({ prompt, via, response }));
       };
       this.pendingById.set(prompt.id, { prompt, controller, settle });
+      context.signal?.addEventListener('abort', ended, { once: true });
       this.requestEmitter.fire(prompt);
       void this.present(prompt, controller.signal);
     });

@@ -102,7 +102,7 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
         const { params, session, nest } = asking(raw, incoming);
         if (session) await deps.turnFiles.snapshotAsked(session.turnRef, params.toolCall);
         const request = params as Parameters<PermissionBroker['handle']>[0];
-        return deps.permissions.handle(request, { ...(session ? requestContext(session) : { agentName }), ...nest });
+        return deps.permissions.handle(request, { ...(session ? requestContext(session) : { agentName }), ...nest, signal: incoming.signal });
       }),
     // Request-scoped elicitations (before a session exists) carry no sessionId.
     'elicitation/create': (raw, request) =>

@@ -1,6 +1,7 @@
 // An agent's requests reach the bridges with their session's context (agentRequests.ts): the session's
 // folders confine fs/*, its agent names the permission card, its transcript gives a tool call's kind, and a
-// request for a session that is not open is refused before any bridge sees it.
+// request for a session that is not open is refused before any bridge sees it. A permission request whose
+// agent request ends (the user stopped the turn) is answered cancelled and its card goes, however late.
 import * as assert from 'assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -25,19 +26,40 @@ describe('bridges: agent requests carry their session context', () => {
   let session: Session;
   let handlers: Partial<ClientRequestHandlers>;
   let asked: PermissionPrompt[];
+  let permissions: PermissionBroker;
+  /** While set, the baseline of a permission request's files is still being taken. */
+  let snapshotHeld: Promise<void> | undefined;
+  /** While set, the card waits for the user (until the request ends) instead of answering Reject. */
+  let userAway = false;
   const disposables: vscode.Disposable[] = [];
 
   /** Calls the handler of `method` as the connection does. */
-  function call<M extends keyof ClientRequestHandlers>(method: M, params: Parameters<ClientRequestHandlers[M]>[0]): Promise<unknown> {
+  function call<M extends keyof ClientRequestHandlers>(
+    method: M,
+    params: Parameters<ClientRequestHandlers[M]>[0],
+    signal = new AbortController().signal,
+  ): Promise<unknown> {
     const handler = handlers[method] as ((p: typeof params, c: IncomingRequestContext) => unknown) | undefined;
     assert.ok(handler, `a handler for ${method}`);
-    return Promise.resolve().then(() => handler(params, { method, requestId: 1, signal: new AbortController().signal }));
+    return Promise.resolve().then(() => handler(params, { method, requestId: 1, signal }));
   }
 
   beforeEach(() => {
     box = makeSandbox();
     asked = [];
-    const permissions = new PermissionBroker({ presenters: [{ present: async (prompt) => (asked.push(prompt), 'reject') }] });
+    snapshotHeld = undefined;
+    userAway = false;
+    permissions = new PermissionBroker({
+      presenters: [
+        {
+          present: async (prompt, signal) => {
+            asked.push(prompt);
+            if (userAway) await new Promise((ended) => signal.addEventListener('abort', ended, { once: true }));
+            return 'reject';
+          },
+        },
+      ],
+    });
     const fsBridge = new FsBridge({ confinement: box.confinement, sensitive: box.sensitive, history: new WriteHistory() });
     const terminals = new TerminalBridge({ confinement: box.confinement });
     const elicitations = new ElicitationBroker({ presenters: [] });
@@ -45,7 +67,7 @@ describe('bridges: agent requests carry their session context', () => {
     // The session's host is not reached by these requests: only its record and transcript are read.
     session = new Session({} as SessionHost, 'tab-1', AGENT, ACP_ID, box.root, []);
     // Baselines are the diff review's business, tested with it.
-    const turnFiles = { snapshotAsked: async () => undefined } as unknown as TurnFiles;
+    const turnFiles = { snapshotAsked: () => snapshotHeld ?? Promise.resolve() } as unknown as TurnFiles;
     handlers = agentRequestHandlers(AGENT, {
       log: vscode.window.createOutputChannel('agent requests test', { log: true }),
       fs: fsBridge,
@@ -90,5 +112,38 @@ describe('bridges: agent requests carry their session context', () => {
     assert.strictEqual(asked[0]?.agentName, AGENT);
     assert.strictEqual(asked[0]?.toolCall.kind, 'read');
     assert.strictEqual(asked[0]?.sessionId, scopedSessionId(AGENT, ACP_ID));
+  });
+
+  const permissionRequest = {
+    sessionId: ACP_ID,
+    toolCall: { toolCallId: 'tc2', title: 'Edit notes', kind: 'edit' as const },
+    options: [
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' as const },
+      { optionId: 'reject', name: 'Reject', kind: 'reject_once' as const },
+    ],
+  };
+
+  it('a permission request that ends before its card is shown (Stop while its files are read) is answered cancelled, never shown', async () => {
+    let release!: () => void;
+    snapshotHeld = new Promise<void>((r) => (release = r));
+    const agentRequest = new AbortController();
+    const answer = call('session/request_permission', permissionRequest, agentRequest.signal);
+    await new Promise((r) => setTimeout(r, 0));
+    agentRequest.abort();
+    release();
+    assert.deepStrictEqual(await answer, { outcome: { outcome: 'cancelled' } });
+    assert.strictEqual(asked.length, 0, 'no card for a request that already ended');
+    assert.strictEqual(permissions.pending().length, 0);
+  });
+
+  it('a permission request that ends while its card waits is answered cancelled and the card goes', async () => {
+    userAway = true;
+    const agentRequest = new AbortController();
+    const answer = call('session/request_permission', permissionRequest, agentRequest.signal);
+    for (let i = 0; i < 50 && asked.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.strictEqual(permissions.pending().length, 1, 'the card waits for the user');
+    agentRequest.abort();
+    assert.deepStrictEqual(await answer, { outcome: { outcome: 'cancelled' } });
+    assert.strictEqual(permissions.pending().length, 0, 'the card is gone');
   });
 });
