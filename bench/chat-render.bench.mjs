@@ -20,8 +20,10 @@
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace-<what>.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
+//   BENCH_TRACE=typing: the 30 keys typed on the long transcript;
 //   BENCH_TRACE=long: scrolling the day-long session to its start; BENCH_TRACE=all: each of them, a file each;
 //   BENCH_TRACE_LIGHT=1: no V8 samples). bench/lib/trace-tasks.mjs reads the renderer's tasks from a trace.
+//   --no-shapes   leave out the `code` and `blocks` shapes (with --runs 0: the long transcript and typing only)
 //   --vsix <path>   install that VSIX (another build, for a before/after pair)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -48,6 +50,7 @@ const { values: opts } = parseArgs({
     messages: { type: 'string', default: '2000' },
     long: { type: 'string', default: '10000' },
     'no-write': { type: 'boolean', default: false },
+    'no-shapes': { type: 'boolean', default: false },
     'cpu-throttle': { type: 'string', default: '1' },
     vsix: { type: 'string' },
   },
@@ -285,7 +288,7 @@ async function streamRun(frame, { agent, command, first, last, n, trace }) {
   return { ...t, ...c, heapStart, n, command, renderMs: t.tLast - t.tFirst, sendToFirst: t.tFirst - (t.enter ?? t.tFirst), chunksPerSec: n / ((t.tLast - t.tFirst) / 1000) };
 }
 
-async function transcriptRun(frame, page, n, trace) {
+async function transcriptRun(frame, page, n, trace, typingTrace) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
@@ -306,9 +309,11 @@ async function transcriptRun(frame, page, n, trace) {
     window.__bench.keyLatencies = [];
     window.__bench.measureKeys = true;
   });
+  if (typingTrace) await typingTrace.start();
   const typeFrom = await frame.evaluate(() => performance.now());
   await box.pressSequentially('the quick brown fox jumps over', { delay: 30 });
   await sleep(300);
+  if (typingTrace) await typingTrace.stop();
   const keys = await frame.evaluate(() => {
     window.__bench.measureKeys = false;
     return window.__bench.keyLatencies;
@@ -494,7 +499,7 @@ async function main() {
   }
   // Other Markdown shapes: a big code block and many small blocks, streamed.
   const shapes = [];
-  for (const shape of SHAPES) {
+  for (const shape of opts['no-shapes'] ? [] : SHAPES) {
     const trace = traced(shape.command) && tracer(browser, page, shape.command.split(' ')[0]);
     const r = await streamRun(frame, { agent: 'Bench Transcript Agent', ...shape, trace });
     say(`${shape.command}: ${fmt(r.renderMs)} ms first→last, ${fmt(r.chunksPerSec)} chunks/s, longest task ${fmt(r.longestTask)} ms`);
@@ -503,7 +508,7 @@ async function main() {
   let tr;
   if (MESSAGES > 0) {
     const trace = traced('messages') && tracer(browser, page, 'messages');
-    tr = await transcriptRun(frame, page, MESSAGES, trace);
+    tr = await transcriptRun(frame, page, MESSAGES, trace, traced('typing') && tracer(browser, page, 'typing'));
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(e2eRate(tr.streamOnTop))} chunks/s end to end`);
   }
   let long;

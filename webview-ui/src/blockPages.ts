@@ -2,12 +2,12 @@
 // answer costs what changed at its end, not its length:
 // - runs: the pieces of one long paragraph in blocks of their own, so appending lays out the last run
 //   only (one inline formatting context costs layout in proportion to it); the price is a line break
-//   every RUN_PIECES pieces (~16 KB of one paragraph).
+//   every RUN_PIECES pieces (~8 KB of one paragraph).
 // - pages: PAGE_SIZE items per page; a page that no longer holds the last item never changes again and
 //   keeps its identity, so a render diffs the last page and the page list, not every block.
 import type { MarkdownBlock } from './markdown';
 
-export const RUN_PIECES = 8;
+export const RUN_PIECES = 4;
 export const PAGE_SIZE = 32;
 
 export type Run = { kind: 'run'; key: number; starts: boolean; pieces: readonly MarkdownBlock[] };

@@ -17,7 +17,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const store = useStore();
   const key = session?.view.sessionId ?? NO_SESSION;
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const { draft, setDraft, notice, setNotice } = useComposerDraft(key, textarea);
+  const { draft, current, setDraft, typed, notice, setNotice } = useComposerDraft(key, textarea);
   const completion = useSuggestions(session, key);
   const recall = useSentRecall();
   const { trigger, suggestions, open, activeIndex } = completion;
@@ -29,7 +29,8 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const accept = (s: Suggestion) => {
     if (!trigger) return;
     const el = textarea.current;
-    const next = withSuggestion(draft, trigger, el?.selectionStart ?? draft.text.length, s);
+    const d = current();
+    const next = withSuggestion(d, trigger, el?.selectionStart ?? d.text.length, s);
     setDraft(next.draft);
     completion.close();
     requestAnimationFrameSafe(() => {
@@ -40,8 +41,9 @@ export function Composer({ session }: { session: SessionState | undefined }) {
 
   /** `steer`: into the running turn (the host sends it like a prompt when no turn runs any more). */
   const send = (steer = false) => {
-    if (!canSend(draft)) return;
-    postDraft(store, session, draft, steer);
+    const d = current();
+    if (!canSend(d)) return;
+    postDraft(store, session, d, steer);
     recall.reset();
     setDraft({ text: '', mentions: [], images: [] });
     completion.close();
@@ -72,10 +74,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       return;
     }
     if (e.key === 'ArrowUp' && !e.shiftKey) {
-      const previous = recall.previous(draft.text, (e.currentTarget as HTMLTextAreaElement).selectionStart === 0);
+      const d = current();
+      const previous = recall.previous(d.text, (e.currentTarget as HTMLTextAreaElement).selectionStart === 0);
       if (previous !== undefined) {
         e.preventDefault();
-        setDraft({ ...draft, text: previous });
+        setDraft({ ...d, text: previous });
       }
       return;
     }
@@ -96,7 +99,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       return true;
     }
     const read = await Promise.all(images.map(readImage));
-    const d = store.ui.draft(key);
+    const d = current();
     setDraft({ ...d, text: textarea.current?.value ?? d.text, images: [...d.images, ...read] });
     return true;
   };
@@ -120,18 +123,19 @@ export function Composer({ session }: { session: SessionState | undefined }) {
     }
     const mentions = droppedMentions(dt.getData('text/uri-list') || '');
     if (mentions.length) {
-      const text = draft.text + (draft.text && !draft.text.endsWith(' ') ? ' ' : '') + mentions.map((m) => `@${m.label}`).join(' ') + ' ';
-      setDraft({ ...draft, text, mentions: [...draft.mentions, ...mentions] });
+      const d = current();
+      const text = d.text + (d.text && !d.text.endsWith(' ') ? ' ' : '') + mentions.map((m) => `@${m.label}`).join(' ') + ' ';
+      setDraft({ ...d, text, mentions: [...d.mentions, ...mentions] });
     }
   };
 
-  const typedCommand = /^\/(\S+)\s*$/.exec(draft.text)?.[1];
+  const typedCommand = commandTyped(draft.text);
   const selectedCommand = typedCommand === undefined ? undefined : session?.transcript.commands.find((c) => c.name === typedCommand);
 
   return (
     <div class="composer" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       {notice && <ComposerNotice text={notice} onDismiss={() => setNotice(undefined)} />}
-      <ComposerAttachments draft={draft} onChange={setDraft} />
+      <ComposerAttachments draft={draft} onChange={(change) => setDraft({ ...current(), ...change })} />
       {open && trigger && <ComposerSuggestions kind={trigger.kind} suggestions={suggestions} activeIndex={activeIndex} onAccept={accept} />}
       <textarea
         ref={textarea}
@@ -146,7 +150,8 @@ export function Composer({ session }: { session: SessionState | undefined }) {
         onInput={(e) => {
           const el = e.currentTarget as HTMLTextAreaElement;
           recall.reset();
-          setDraft({ ...draft, text: el.value });
+          // The textarea shows what was typed: render again only when the command hint below it changes.
+          typed(el.value, (before, after) => commandTyped(before) !== commandTyped(after));
           completion.update(el.value, el.selectionStart ?? el.value.length);
         }}
         onKeyDown={onKeyDown}
@@ -167,6 +172,11 @@ export function Composer({ session }: { session: SessionState | undefined }) {
       </div>
     </div>
   );
+}
+
+/** The slash command the draft is (`/name` and nothing else), whose input hint is shown. */
+function commandTyped(text: string): string | undefined {
+  return /^\/(\S+)\s*$/.exec(text)?.[1];
 }
 
 function requestAnimationFrameSafe(cb: () => void): void {

@@ -2,13 +2,13 @@ import type { Draft } from '../store';
 import { Icon } from './Icon';
 import { MentionChip } from './MentionChip';
 
-/** The draft's mention chips and pasted images, each removable. */
-export function ComposerAttachments({ draft, onChange }: { draft: Draft; onChange(d: Draft): void }) {
+/** The draft's mention chips and pasted images, each removable (`onChange` gets the lists that changed). */
+export function ComposerAttachments({ draft, onChange }: { draft: Draft; onChange(change: Pick<Partial<Draft>, 'mentions' | 'images'>): void }) {
   if (draft.mentions.length === 0 && draft.images.length === 0) return null;
   return (
     <ul class="attachments" aria-label="Attachments">
       {draft.mentions.map((m, i) => (
-        <MentionChip key={`m${i}`} mention={m} onRemove={() => onChange({ ...draft, mentions: draft.mentions.filter((_, j) => j !== i) })} />
+        <MentionChip key={`m${i}`} mention={m} onRemove={() => onChange({ mentions: draft.mentions.filter((_, j) => j !== i) })} />
       ))}
       {draft.images.map((img) => (
         <li key={img.id} class="chip">
@@ -18,7 +18,7 @@ export function ComposerAttachments({ draft, onChange }: { draft: Draft; onChang
             type="button"
             class="icon-button"
             aria-label={`Remove image ${img.name || ''}`.trim()}
-            onClick={() => onChange({ ...draft, images: draft.images.filter((x) => x.id !== img.id) })}
+            onClick={() => onChange({ images: draft.images.filter((x) => x.id !== img.id) })}
           >
             <Icon name="close" />
           </button>
