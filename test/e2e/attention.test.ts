@@ -37,7 +37,7 @@ async function badge(page: Page): Promise<string> {
 
 const statusBarWaiting = (page: Page): Locator => page.locator('.part.statusbar .statusbar-item').filter({ hasText: /waits for you/ });
 
-describe('Attention, Retry, Copy and the cw.chat in an editor tab', function () {
+describe('Attention, Retry, Copy and the chat in an editor tab', function () {
   this.timeout(240_000);
   let gates = 0;
   /** The gates' files, outside the workspace: a file created there during a turn would count as a changed file. */
@@ -69,7 +69,7 @@ describe('Attention, Retry, Copy and the cw.chat in an editor tab', function () 
 
   it('no notification and no badge for a turn that ends while you watch its session', async () => {
     await sendMessage(cw.chat, 'watched turn', { waitForEnd: true });
-    // A hidden turn end would have raised it by now: the host decides before the cw.chat shows the end.
+    // A hidden turn end would have raised it by now: the host decides before the chat shows the end.
     await transcript(cw.chat).getByText('echo: watched turn').waitFor({ timeout: 30_000 });
     assert.strictEqual(await notificationItems(cw.page, /Fake Agent finished/).count(), 0);
     assert.strictEqual(await badge(cw.page), '');
@@ -81,7 +81,7 @@ describe('Attention, Retry, Copy and the cw.chat in an editor tab', function () 
     const gate = await turnAtGate();
     // The session is titled after its first message (the tab shows it once the turn has ended).
     const title = `gate ${gate}`;
-    // Another tab: the host made it active before the cw.chat shows it selected.
+    // Another tab: the host made it active before the chat shows it selected.
     await newSession(cw.chat);
     openGate(gate);
     const notice = notificationItems(cw.page, /Fake Agent finished in/).first();
@@ -98,7 +98,7 @@ describe('Attention, Retry, Copy and the cw.chat in an editor tab', function () 
     await until(async () => (await statusBarWaiting(cw.page).count()) === 0, 'the status bar to stop saying who waits', 30_000);
   });
 
-  it('a permission request while the cw.chat is hidden: the notification goes away when you open the cw.chat yourself, where the request waits', async () => {
+  it('a permission request while the chat is hidden: the notification goes away when you open the chat yourself, where the request waits', async () => {
     await openChat(cw.page);
     await newSession(cw.chat);
     const gate = await turnAtGate(true);
@@ -168,7 +168,7 @@ describe('Attention, Retry, Copy and the cw.chat in an editor tab', function () 
     await transcript(inEditor).getByText('echo: before the editor tab').waitFor({ timeout: 30_000 });
 
     await sendMessage(inEditor, 'sent from the editor tab', { waitForEnd: true });
-    await screenshot(cw.page, 'attention-cw.chat-in-editor');
+    await screenshot(cw.page, 'attention-chat-in-editor');
     await transcript(cw.chat).getByText('echo: sent from the editor tab').waitFor({ timeout: 60_000 });
     assert.strictEqual(await tabs(cw.chat).count(), sideTabs, 'no second copy of the session in the side bar');
   });

@@ -107,7 +107,7 @@ describe('Export Session as Markdown', function () {
       'raw output done',
     ]);
     assert.ok(!text.includes('characters cut from') && !text.includes('was not kept'), 'nothing is cut from a short session');
-    assert.strictEqual(text.split('raw-shell-line-2').length - 1, 1, 'a shell output sent both as text and as output is written once, as the cw.chat shows it');
+    assert.strictEqual(text.split('raw-shell-line-2').length - 1, 1, 'a shell output sent both as text and as output is written once, as the chat shows it');
   });
 
   it('a 1 MB tool output is cut, and the document says what it cut', async () => {
