@@ -1,10 +1,14 @@
 // Mocha's spec reporter, followed by the run's slowest test files (wall time from their first suite's start
 // to their last suite's end, so before/after hooks such as opening a workbench count) and slowest tests, so
-// a CI log says where the time went. The host and e2e tiers use it.
+// a CI log says where the time went. A failure's message is also printed as it happens (mocha prints them
+// only at the end), so a run stopped by the tier's guard still says why its tests failed. The host and e2e
+// tiers use it.
 const Mocha = require('mocha');
 
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END, EVENT_RUN_END } = Mocha.Runner.constants;
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_RUN_END } = Mocha.Runner.constants;
 const SHOWN = 12;
+/** Lines of a failure's message and stack printed as it happens. */
+const FAIL_LINES = 40;
 
 class TimedSpecReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
@@ -21,6 +25,10 @@ class TimedSpecReporter extends Mocha.reporters.Spec {
     });
     runner.on(EVENT_TEST_END, (test) => {
       if (typeof test.duration === 'number') tests.push({ title: test.fullTitle(), ms: test.duration });
+    });
+    runner.on(EVENT_TEST_FAIL, (test, err) => {
+      const text = `${err && err.stack ? err.stack : String(err)}`.split('\n').slice(0, FAIL_LINES);
+      Mocha.reporters.Base.consoleLog(`      failed at ${new Date().toISOString()}: ${test.fullTitle()}\n${text.map((l) => `        ${l}`).join('\n')}`);
     });
     // After the spec reporter's own epilogue (registered first, in the constructor of Base).
     runner.once(EVENT_RUN_END, () => {

@@ -1,6 +1,7 @@
 // Reading a file the way the user sees it (the open buffer, unsaved text included, else disk) and
 // writing content back through WorkspaceEdit, so every restore lands on the editor's undo stack (Ctrl+Z).
 import * as vscode from 'vscode';
+import { saveOurEdit } from '../fs/saveOurEdit';
 import { computeHunks } from './hunks';
 import { MAX_DIFF_BYTES, looksBinary } from './inspect';
 
@@ -101,7 +102,7 @@ export async function applyText(uri: vscode.Uri, target: string | null, label: s
   const edit = new vscode.WorkspaceEdit();
   edit.set(uri, edits);
   if (!(await vscode.workspace.applyEdit(edit))) return { ok: false };
-  if (!wasDirty && !(await saveWithRetry(doc, doc.version))) return { ok: false };
+  if (!wasDirty && (await saveOurEdit(doc, doc.version)) === 'failed') return { ok: false };
   if (targetEol === 'mixed' && !doc.isDirty && doc.getText() !== target) {
     // Mixed line endings cannot live in a text model: write the exact bytes (the buffer reloads).
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(target));
@@ -130,19 +131,5 @@ async function settled(doc: vscode.TextDocument): Promise<boolean> {
     if (disk === undefined || disk === doc.getText()) return true;
     if (Date.now() > deadline) return false;
     await sleep(50);
-  }
-}
-
-/**
- * Saves the buffer while it holds exactly our edit (`version`): once the user types into it, what it holds is
- * theirs to save, never saved here. A save can lose a race with a just-noticed outside change; it succeeds
- * once the model settles.
- */
-async function saveWithRetry(doc: vscode.TextDocument, version: number): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    if (doc.version !== version) return true;
-    if (await doc.save()) return true;
-    if (attempt >= 3) return false;
-    await sleep(250);
   }
 }

@@ -15,6 +15,7 @@ import * as nodePath from 'node:path';
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '../../acp';
 import { errorMessage, internalError, invalidParams, isBridgeError, resourceNotFound } from '../../acp';
 import { hostFlavor, type FileConfinement, type SessionRoots, type SessionScope } from './fileConfinement';
+import { saveOurEdit } from './saveOurEdit';
 import { decodeText, hasWindow, readLineWindow, windowBounds, type LineWindow } from './textFileWindow';
 import type { SensitiveWrites } from './sensitiveWrites';
 import type { WriteHistory, WriteRecord } from './writeHistory';
@@ -213,24 +214,8 @@ async function applyAndSave(doc: vscode.TextDocument, content: string): Promise<
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(old.length - tail)), next.slice(start, next.length - tail));
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   }
-  await saveIfDirty(doc, doc.version);
-}
-
-/**
- * VS Code may already have saved the file (auto save: the web workbench's default is "afterDelay"). Retried:
- * on a loaded machine a save can fail once when another extension's onWillSave participant is aborted (seen
- * in code-server under heavy load).
- */
-async function saveIfDirty(doc: vscode.TextDocument, version: number): Promise<void> {
-  // Only the agent's text is saved: once the user types into the buffer (its version moved), it is theirs.
-  const done = () => !doc.isDirty || doc.version !== version;
-  // Backs off on a loaded machine (seen in CI: two quick attempts were not always enough).
-  for (const wait of [250, 500, 1000, 2000]) {
-    if (done() || (await doc.save()) || !doc.isDirty) return;
-    await new Promise((r) => setTimeout(r, wait));
-  }
-  if (done() || (await doc.save()) || !doc.isDirty) return;
-  throw new Error('saving failed (see the window log for the reason)');
+  // Auto save may have saved it already (the web workbench's default is "afterDelay").
+  if ((await saveOurEdit(doc, doc.version)) === 'failed') throw new Error('saving failed (see the window log for the reason)');
 }
 
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;

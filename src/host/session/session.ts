@@ -15,13 +15,13 @@ import {
 } from '../../acp';
 import type { InstructionsView, SessionCapabilities, SessionError, TurnState } from '../../shared/chatState';
 import type { ComposerPrompt } from '../../shared/messages';
-import type { SubagentItem, Transcript } from '../../shared/transcript';
+import type { StopReason, SubagentItem, Transcript, TurnUsage } from '../../shared/transcript';
 import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
-import { AgentTurnWatch } from './agentTurn';
 import type { SessionHost } from './sessionHost';
 import { sessionTitle } from './sessionTitle';
 import { TurnBookkeeping } from './turnBookkeeping';
+import { TurnCycle } from './turnCycle';
 import { TurnErrors } from './turnErrors';
 import type { ReviewTurn } from './turnFiles';
 
@@ -33,9 +33,6 @@ const CANCEL_GRACE_MS = 5000;
 
 export class Session implements ChatSession, vscode.Disposable {
   acpSessionId: string;
-  turn: TurnState = 'idle';
-  /** Counts prompt turns; the diff review and write history key changes by it. */
-  turnNumber = 0;
   loading = false;
   /** The agent process this session lived in is gone: the next prompt binds it again. */
   detached = false;
@@ -45,9 +42,8 @@ export class Session implements ChatSession, vscode.Disposable {
   /** The standing instructions as this session got them (shown in its header). */
   instructions: InstructionsView | undefined;
   private readonly state: TranscriptState;
-  private abort: AbortController | undefined;
-  /** Set while a turn the agent started itself runs (agentTurn.ts). */
-  private agentTurn: AgentTurnWatch | undefined;
+  /** Its turns from start to end, the agent's own included: the turn's state. */
+  private readonly cycle: TurnCycle;
   /** The checkpoint a turn starts from, and its changed files and checkpoint after its end. */
   private readonly bookkeeping: TurnBookkeeping;
   /** The banner's error and what its Retry sends again. */
@@ -75,6 +71,17 @@ export class Session implements ChatSession, vscode.Disposable {
     this.state = new TranscriptState(transcript ?? acpSessionId);
     this.bookkeeping = new TurnBookkeeping(host, this);
     this.errors = new TurnErrors(host, this);
+    this.cycle = new TurnCycle(host, this, this.bookkeeping, this.errors);
+  }
+
+  /** The only truth about the session's turn. */
+  get turn(): TurnState {
+    return this.cycle.turn;
+  }
+
+  /** Counts the turns; the diff review and write history key changes by it. */
+  get turnNumber(): number {
+    return this.cycle.number;
   }
 
   get error(): SessionError | undefined {
@@ -122,7 +129,8 @@ export class Session implements ChatSession, vscode.Disposable {
     if (ops.length > 0) this.opsEmitter.fire(ops);
   }
 
-  private changed(): void {
+  /** Something the chat shows of the session changed (its turn, error, capabilities...). */
+  changed(): void {
     this.changeEmitter.fire();
   }
 
@@ -130,14 +138,14 @@ export class Session implements ChatSession, vscode.Disposable {
   receive(update: SessionUpdate): void {
     if (this.suppressReplay) return;
     this.take(update, this.state.apply(update));
-    this.agentTurn?.saw(update);
+    this.cycle.saw(update);
   }
 
   /** An update of a child session nested in this one (subagents); `path` runs from this session's child down. */
   receiveNested(path: readonly string[], update: SessionUpdate): void {
     if (this.suppressReplay) return;
     this.take(update, this.state.applyNested(path, update));
-    this.agentTurn?.heard();
+    this.cycle.heard();
   }
 
   /** The nest of a child session (at any depth) in this session's transcript. */
@@ -148,6 +156,16 @@ export class Session implements ChatSession, vscode.Disposable {
   private take(update: SessionUpdate, ops: TranscriptOp[]): void {
     this.emit(ops);
     this.bookkeeping.noticeToolCall(update, ops);
+  }
+
+  /** The turn's end marker, with what the agent said of its end. */
+  recordTurnEnd(stopReason: StopReason, usage?: TurnUsage): void {
+    this.emit(this.state.recordTurnEnd(stopReason, usage));
+  }
+
+  /** The turn is over: none of its tool calls runs any more. */
+  recordTurnStopped(): void {
+    this.emit(this.state.recordTurnStopped());
   }
 
   recordError(message: string, detail?: string): void {
@@ -206,7 +224,7 @@ export class Session implements ChatSession, vscode.Disposable {
    */
   async prompt(prompt: ComposerPrompt, { shownAlready = false }: { shownAlready?: boolean } = {}): Promise<PromptOutcome> {
     if (this.turn !== 'idle') throw new Error('The agent is still working on the previous message.');
-    const abort = this.beginTurn();
+    const signal = this.cycle.begin();
     let turn: ReviewTurn | undefined;
     let outcome: PromptOutcome = { signInRequired: false };
     const firstItem = this.transcript.items.length;
@@ -225,71 +243,17 @@ export class Session implements ChatSession, vscode.Disposable {
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
       await this.bookkeeping.begin(turn);
-      if (abort.signal.aborted) this.emit(this.state.recordTurnEnd('cancelled'));
-      else await this.run(connection, built.blocks, abort.signal);
+      if (signal.aborted) this.recordTurnEnd('cancelled');
+      else await this.run(connection, built.blocks, signal);
     } catch (error) {
       // The prompt shows in the transcript once a turn began (or from the turn that stopped before).
       if (error instanceof AuthRequiredError) outcome = { signInRequired: true, shown: shownAlready || turn !== undefined };
       this.errors.fail(error);
       this.errors.offerRetry(prompt, error);
     } finally {
-      await this.endTurn(turn, firstItem);
+      await this.cycle.end(turn, firstItem);
     }
     return outcome;
-  }
-
-  /** The turn runs from now; Stop works from this first moment (its abort exists before anything is awaited). */
-  private beginTurn(): AbortController {
-    this.errors.clear();
-    this.turn = 'running';
-    this.turnNumber++;
-    const abort = (this.abort = new AbortController());
-    this.changed();
-    this.host.turnChanged(this);
-    return abort;
-  }
-
-  /**
-   * However the turn ended, none of its tool calls runs any more, and it is over for the user now: the turn is
-   * idle when its end shows. Its bookkeeping follows; whatever depends on it waits (`settled`).
-   */
-  private async endTurn(turn: ReviewTurn | undefined, firstItem: number): Promise<void> {
-    this.emit(this.state.recordTurnStopped());
-    this.turn = 'idle';
-    this.abort = undefined;
-    if (turn) this.bookkeeping.end(turn, firstItem);
-    this.changed();
-    this.host.turnChanged(this);
-    await this.bookkeeping.settled();
-  }
-
-  /**
-   * A turn the agent started itself (it answered a steer `startedNewTurn`): it runs, stops and ends for the user
-   * as one of theirs, until the agent marks its end, Stop, or the agent's silence (agentTurn.ts). A turn of ours
-   * running already is the agent's too: its end covers both.
-   */
-  async followAgentTurn(connection: AcpClientConnection): Promise<void> {
-    if (this.turn !== 'idle' || this.detached) return;
-    const abort = this.beginTurn();
-    const watch = (this.agentTurn = new AgentTurnWatch(abort.signal, connection, this.acpSessionId));
-    const turn = this.turnRef;
-    const firstItem = this.transcript.items.length;
-    this.host.log.info(`${this.agentId} started a turn of its own in ${this.key}`);
-    // The baseline is taken while the turn runs: its end (a Stop) shows at once, whatever the baseline takes.
-    const begun = this.bookkeeping.begin(turn);
-    begun.catch(() => undefined);
-    try {
-      const end = await watch.ended;
-      this.host.log.info(`The turn ${this.agentId} started in ${this.key} ended: ${end.why}`);
-      this.emit(this.state.recordTurnEnd(end.stopReason));
-      await begun;
-    } catch (error) {
-      this.errors.fail(error);
-    } finally {
-      watch.dispose();
-      this.agentTurn = undefined;
-      await this.endTurn(turn, firstItem);
-    }
   }
 
   /** Resolves when the last turn's changed files and checkpoint are recorded (at once when none is pending). */
@@ -303,20 +267,24 @@ export class Session implements ChatSession, vscode.Disposable {
       () => connection.prompt(this.acpSessionId, blocks, { signal, cancelGraceMs: CANCEL_GRACE_MS, downgradeResources: true }),
       'sends your message again',
     );
-    this.emit(this.state.recordTurnEnd(result.stopReason, result.usage));
+    this.recordTurnEnd(result.stopReason, result.usage);
     if (result.cancelledLocally) this.errors.cancelUnconfirmed();
   }
 
-  /** Steer: the message into the running turn (steering.ts, loaded on the first steer). */
+  /**
+   * Steer: the message into the running turn (steering.ts, loaded on the first steer). An agent that started a
+   * turn of its own with it instead: that turn runs, stops and ends for the user as one of theirs.
+   */
   async steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
     const [{ steerTurn }, { buildPromptBlocks }] = await Promise.all([import('./steering'), loadPromptBuilder()]);
-    return steerTurn(this, {
+    const steered = await steerTurn(this, {
       log: this.host.log,
-      agentStartedTurn: (connection) => void this.followAgentTurn(connection),
       connect: () => this.host.connect(this),
       build: () => buildPromptBlocks(prompt, this.capabilities, this.host.promptSources(this)),
       recordSteered: (b) => this.emit(this.state.recordSteeredPrompt(b)),
     });
+    if (steered.answer === 'startedNewTurn') void this.cycle.followAgentTurn(steered.connection);
+    return steered.answer;
   }
 
   /** Cancel one subagent's work: `session/cancel` on its own session id, only where the agent granted it. */
@@ -330,21 +298,13 @@ export class Session implements ChatSession, vscode.Disposable {
 
   /** Stop: session/cancel, pending requests answered cancelled. Safe to call twice or when idle. */
   cancel(): void {
-    if (this.turn === 'idle') return;
-    this.turn = 'cancelling';
-    this.changed();
-    this.host.cancelRequests(this.scopedId);
-    this.abort?.abort();
+    this.cycle.cancel();
   }
 
   /** The agent process is gone (crash or restart): the turn ends with what it said, the binding is forgotten. */
   detach(crash?: { message: string; detail?: string }): void {
-    if (crash && this.turn !== 'idle') {
-      this.recordError(crash.message, crash.detail);
-      this.abort?.abort();
-    }
-    // The agent's own turn ended with its process: no answer of it is left to wait for.
-    if (this.agentTurn) this.abort?.abort();
+    if (crash && this.turn !== 'idle') this.recordError(crash.message, crash.detail);
+    this.cycle.processEnded(crash !== undefined);
     this.host.cancelRequests(this.scopedId);
     this.host.disposeTerminals(this.scopedId);
     this.host.releaseTools(this.key);
@@ -396,7 +356,7 @@ export class Session implements ChatSession, vscode.Disposable {
   }
 
   dispose(): void {
-    this.agentTurn?.dispose();
+    this.cycle.dispose();
     this.opsEmitter.dispose();
     this.changeEmitter.dispose();
     this.refusedEmitter.dispose();

@@ -1,6 +1,7 @@
 // Steer: a message sent into the turn that is running, for agents that take it (`_session/steering`). The
-// session hands over what a steer needs; the outcome goes back to the chat, which sends a message the agent
-// left to us (`promptRequired`) or did not take (an error, no answer in time) through its prompt queue.
+// session hands over what a steer needs and follows a turn the agent started with it (`startedNewTurn`); the
+// outcome goes back to the chat, which sends a message the agent left to us (`promptRequired`) or did not take
+// (an error, no answer in time) through its prompt queue.
 import type * as vscode from 'vscode';
 import { TimeoutError, errorMessage, type AcpClientConnection, type ContentBlock } from '../../acp';
 import type { SteerAnswer } from '../../chat/chatBackend';
@@ -27,35 +28,37 @@ export interface SteerHooks {
   build(): Promise<BuiltPrompt>;
   /** The agent took the message: it shows in the transcript here, marked steered. */
   recordSteered(blocks: ContentBlock[]): void;
-  /** The agent runs a turn of its own with the message (`startedNewTurn`): the session follows it as a turn. */
-  agentStartedTurn(connection: AcpClientConnection): void;
 }
+
+/** What became of a steer; an agent that runs a turn of its own with the message names the connection it runs on. */
+export type SteerResult =
+  | { readonly answer: Exclude<SteerAnswer, 'startedNewTurn'> }
+  | { readonly answer: 'startedNewTurn'; readonly connection: AcpClientConnection };
 
 /**
  * Steers the running turn with the session's message (`hooks.build`). No turn running (it ended, or is being
  * stopped) or an agent that does not steer: `promptRequired`, the message is the next prompt. The agent's
  * error or silence: `failed`, said in the chat; the chat keeps the message.
  */
-export async function steerTurn(target: SteerTarget, hooks: SteerHooks, timeoutMs = STEER_TIMEOUT_MS): Promise<SteerAnswer> {
-  if (target.turn !== 'running' || target.detached) return 'promptRequired';
+export async function steerTurn(target: SteerTarget, hooks: SteerHooks, timeoutMs = STEER_TIMEOUT_MS): Promise<SteerResult> {
+  const promptRequired = { answer: 'promptRequired' } as const;
+  if (target.turn !== 'running' || target.detached) return promptRequired;
   try {
     const connection = await hooks.connect();
-    if (!connection.supports('_session/steering')) return 'promptRequired';
+    if (!connection.supports('_session/steering')) return promptRequired;
     const built = await hooks.build();
     // Something the agent cannot take (an image): the normal prompt path says what it left out.
-    if (built.dropped.length > 0 || built.blocks.length === 0) return 'promptRequired';
+    if (built.dropped.length > 0 || built.blocks.length === 0) return promptRequired;
     const { outcome } = await connection.steer(target.acpSessionId, built.blocks, { timeoutMs });
-    if (outcome === 'promptRequired') return outcome;
+    if (outcome === 'promptRequired') return promptRequired;
     hooks.recordSteered(built.blocks);
-    if (outcome === 'startedNewTurn') {
-      target.note(`${target.agentId} started a new turn with your message`, 'Its turn had already ended.', 'info');
-      hooks.agentStartedTurn(connection);
-    }
-    return outcome;
+    if (outcome === 'injected') return { answer: outcome };
+    target.note(`${target.agentId} started a new turn with your message`, 'Its turn had already ended.', 'info');
+    return { answer: outcome, connection };
   } catch (error) {
     const why = error instanceof TimeoutError ? `${target.agentId} did not answer within ${Math.round(timeoutMs / 1000)} s` : errorMessage(error);
     hooks.log.warn(`Steering ${target.acpSessionId} failed: ${why}`);
     target.note('Your message was not steered into the turn', `${why}. It waits in the queue below and is sent when the turn ends; you can edit or remove it there.`, 'warning');
-    return 'failed';
+    return { answer: 'failed' };
   }
 }

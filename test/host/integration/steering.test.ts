@@ -3,7 +3,7 @@
 // composer's offer and Enter's setting, a message injected into the running turn (marked where it went), each
 // other answer (promptRequired after a race, startedNewTurn, an error, an answer of no known kind) and a steer
 // after the turn ended: a message the agent did not take is queued and sent exactly once. No answer in time is
-// the same `failed` for the chat; its timeout is checked with a short one in test/unit/hostPure/steerTimeout.
+// the same `failed` for the chat; its timeout is checked with a short one in test/unit/hostPure/steerTurn.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
