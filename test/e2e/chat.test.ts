@@ -11,14 +11,12 @@ import type { FrameLocator } from 'playwright-core';
 import {
   button,
   chatFrameHandle,
-  configureAgents,
   hideSwitchboardView,
   DEMO_AGENT,
   messageBox,
   newSession,
   openChat,
   restoreWorkspaceFile,
-  selectAgent,
   sendMessage,
   tabs,
   toolCall,
@@ -27,26 +25,13 @@ import {
   turnsEnded,
   until,
   waitForTurnEnd,
-  widenSideBar,
   workspaceFile,
   REPO,
 } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
 import { auditContrast } from './helpers/contrast';
 import { persistedOpenTabs } from './helpers/realAgents';
-import {
-  closeWorkbench,
-  e2eEnv,
-  openWorkbench,
-  reportFailure,
-  runCommand,
-  saveConsole,
-  screenshot,
-  setColorTheme,
-  THEMES,
-  type ThemeKind,
-  type Workbench,
-  settingsText,
-} from './helpers/workbench';
+import { runCommand, screenshot, setColorTheme, THEMES, type ThemeKind, settingsText } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
 
@@ -88,38 +73,28 @@ async function textInSession(chat: FrameLocator, text: string, timeoutMs: number
 
 describe('Chat panel with the demo agent', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let original = '';
 
-  before(async () => {
+  before(() => {
     original = restoreWorkspaceFile('src/greet.js');
-    configureAgents(DEMO_AGENT, { 'workbench.colorTheme': THEMES.dark.name });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
+  });
+  const cw = useChatWorkbench({
+    name: 'chat',
+    agent: DEMO_AGENT,
+    settings: { 'workbench.colorTheme': THEMES.dark.name },
+    width: 1400,
+    height: 1000,
+    sideBar: 640,
     // Copy writes to the clipboard through the browser.
-    await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin }).catch(() => {});
-    chat = await openChat(wb.page);
-    await widenSideBar(wb.page, 640);
-    await selectAgent(chat, DEMO_AGENT);
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `chat-${this.currentTest.title}`);
-      console.log(`settings after the failure: ${settingsText()}`);
-    }
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'chat');
-    await closeWorkbench(wb);
+    clipboard: true,
+    onFailure: () => `settings after the failure: ${settingsText()}`,
   });
 
   it('runs a full turn typed into "Message" and sent with Enter', async () => {
-    const log = transcript(chat);
+    const log = transcript(cw.chat);
     assert.strictEqual(await log.getAttribute('aria-live'), 'polite');
-    const before = await turnsEnded(chat).catch(() => 0);
-    await sendMessage(chat, 'hello from the e2e test');
+    const before = await turnsEnded(cw.chat).catch(() => 0);
+    await sendMessage(cw.chat, 'hello from the e2e test');
 
     // The user's message, in the log.
     const you = log.getByRole('article', { name: 'You' }).last();
@@ -168,7 +143,7 @@ describe('Chat panel with the demo agent', function () {
     assert.doesNotMatch(await answer.innerText(), /```|##/);
     const copy = code.getByRole('button', { name: 'Copy code' });
     await copy.click();
-    await chat.getByRole('status').filter({ hasText: 'Copied' }).waitFor({ timeout: 20_000 });
+    await cw.chat.getByRole('status').filter({ hasText: 'Copied' }).waitFor({ timeout: 20_000 });
 
     // The read tool call: a group named by its title, with its status and location.
     const read = toolCall(log, 'Read greet.js').first();
@@ -190,7 +165,7 @@ describe('Chat panel with the demo agent', function () {
     assert.strictEqual(await toolStatus(edit), 'Awaiting permission');
     assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), original);
     // Readable while it waits (the theme tests below audit the finished turn in every theme).
-    const audit = await (await chatFrameHandle(wb!.page)).evaluate(auditContrast);
+    const audit = await (await chatFrameHandle(cw.page)).evaluate(auditContrast);
     assert.deepStrictEqual(audit.failing, [], 'texts under the WCAG AA contrast while the permission card shows');
 
     await button(edit, 'Allow').click();
@@ -212,30 +187,30 @@ describe('Chat panel with the demo agent', function () {
     assert.ok(!(await out.innerText()).includes('\u001b['), 'ANSI colour codes are not shown raw');
     await until(async () => (await toolStatus(run)) === 'Completed', '"Run node --version" to complete', 60_000);
 
-    const end = await waitForTurnEnd(chat, before, 90_000);
+    const end = await waitForTurnEnd(cw.chat, before, 90_000);
     assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-cancelled/);
     await log.getByText('Done. Open the diff from the edit card').waitFor();
     // The plan finished; the usage meter and the session title arrived.
     await plan.getByText('3 of 3 done').waitFor({ timeout: 10_000 });
-    await chat.getByRole('meter', { name: 'Context usage' }).waitFor({ timeout: 10_000 });
-    assert.match((await tabs(chat).last().innerText()).trim(), /Demo: hello from the e2e test/);
-    await screenshot(wb!.page, 'chat-full-turn');
+    await cw.chat.getByRole('meter', { name: 'Context usage' }).waitFor({ timeout: 10_000 });
+    assert.match((await tabs(cw.chat).last().innerText()).trim(), /Demo: hello from the e2e test/);
+    await screenshot(cw.page, 'chat-full-turn');
 
     // "Open terminal" on the terminal card shows the command's VS Code terminal (named after the tool call).
     await button(run, 'Open terminal').click();
-    const terminalTab = wb!.page.locator('.part.panel').locator('.single-terminal-tab, .terminal-tabs-entry').filter({ hasText: 'Run node --version' });
+    const terminalTab = cw.page.locator('.part.panel').locator('.single-terminal-tab, .terminal-tabs-entry').filter({ hasText: 'Run node --version' });
     await terminalTab.first().waitFor({ state: 'visible', timeout: 30_000 });
-    await screenshot(wb!.page, 'chat-open-terminal');
-    await runCommand(wb!.page, 'View: Hide Panel');
+    await screenshot(cw.page, 'chat-open-terminal');
+    await runCommand(cw.page, 'View: Hide Panel');
   });
 
   for (const kind of ['light', 'dark', 'high-contrast'] as ThemeKind[]) {
     it(`shows the finished turn in the ${kind} theme`, async () => {
-      const page = wb!.page;
+      const page = cw.page;
       await setColorTheme(page, kind);
-      chat = await openChat(page);
-      await showFinishedTour(chat);
-      const log = transcript(chat);
+      await openChat(page);
+      await showFinishedTour(cw.chat);
+      const log = transcript(cw.chat);
       // The transcript comes back from the host if the page was reloaded for the theme.
       await log.getByRole('heading', { name: 'What I can do here' }).waitFor({ timeout: 60_000 });
       await toolCall(log, 'Run node --version').first().waitFor({ timeout: 30_000 });
@@ -259,13 +234,13 @@ describe('Chat panel with the demo agent', function () {
   }
 
   it('changes the mode and the model, and the agent\'s choice is reflected', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await setColorTheme(page, 'dark');
-    chat = await openChat(page);
+    await openChat(page);
     // A session of its own, in the agent's default mode and model.
-    await newSession(chat);
-    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
-    const model = chat.getByRole('combobox', { name: 'Model', exact: true });
+    await newSession(cw.chat);
+    const mode = cw.chat.getByRole('combobox', { name: 'Mode', exact: true });
+    const model = cw.chat.getByRole('combobox', { name: 'Model', exact: true });
     await mode.waitFor({ timeout: 30_000 });
     const label = (l: typeof mode) => l.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
     assert.deepStrictEqual(await mode.locator('option').allTextContents(), ['Ask before edits', 'Auto-edit', 'Plan only']);
@@ -277,30 +252,30 @@ describe('Chat panel with the demo agent', function () {
     await model.selectOption({ label: 'Demo Thorough' });
     // A turn re-renders the pickers from the session state many times: had the agent not taken the
     // choice (current_mode_update / set_config_option's answer), they would snap back.
-    await sendMessage(chat, 'explain', { waitForEnd: true });
+    await sendMessage(cw.chat, 'explain', { waitForEnd: true });
     assert.strictEqual(await label(mode), 'Plan only');
     assert.strictEqual(await label(model), 'Demo Thorough');
     // And the view, rebuilt from the host's session state after being hidden (the webview is disposed), agrees.
     await hideSwitchboardView(page);
-    chat = await openChat(page);
-    await chat.getByRole('combobox', { name: 'Mode', exact: true }).waitFor({ timeout: 60_000 });
-    await until(async () => (await label(chat.getByRole('combobox', { name: 'Mode', exact: true }))) === 'Plan only', 'Mode "Plan only" after the view was hidden', 30_000);
-    assert.strictEqual(await label(chat.getByRole('combobox', { name: 'Model', exact: true })), 'Demo Thorough');
+    await openChat(page);
+    await cw.chat.getByRole('combobox', { name: 'Mode', exact: true }).waitFor({ timeout: 60_000 });
+    await until(async () => (await label(cw.chat.getByRole('combobox', { name: 'Mode', exact: true }))) === 'Plan only', 'Mode "Plan only" after the view was hidden', 30_000);
+    assert.strictEqual(await label(cw.chat.getByRole('combobox', { name: 'Model', exact: true })), 'Demo Thorough');
   });
 
   it('stops a running turn with "Stop": the turn ends as cancelled', async () => {
-    const log = transcript(chat);
-    const stop = button(chat, 'Stop');
+    const log = transcript(cw.chat);
+    const stop = button(cw.chat, 'Stop');
     assert.ok(await stop.isDisabled(), 'Stop is disabled while no turn runs');
     const onDisk = fs.readFileSync(workspaceFile('src/greet.js'), 'utf8');
-    const before = await turnsEnded(chat);
+    const before = await turnsEnded(cw.chat);
     const answers = await log.getByRole('article', { name: 'Agent' }).count();
-    await sendMessage(chat, 'a second tour, to be stopped');
+    await sendMessage(cw.chat, 'a second tour, to be stopped');
     await until(async () => !(await stop.isDisabled()), 'Stop to be enabled while the turn runs', 30_000);
     // Wait until the answer streams, then stop.
     await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming', 30_000);
     await stop.click();
-    const end = await waitForTurnEnd(chat, before, 60_000);
+    const end = await waitForTurnEnd(cw.chat, before, 60_000);
     assert.match((await end.getAttribute('class')) ?? '', /reason-cancelled/);
     assert.match(await end.innerText(), /Cancelled/);
     await until(async () => await stop.isDisabled(), 'Stop to be disabled after the turn', 30_000);
@@ -308,31 +283,31 @@ describe('Chat panel with the demo agent', function () {
     assert.strictEqual(await log.getByRole('region', { name: /^Permission:/ }).count(), 0);
     assert.strictEqual(fs.readFileSync(workspaceFile('src/greet.js'), 'utf8'), onDisk);
     // The composer is usable again.
-    assert.ok(await messageBox(chat).isEditable());
+    assert.ok(await messageBox(cw.chat).isEditable());
   });
 
   it('follows a streamed answer while at the bottom, stays where the user scrolled up to, and follows again on send', async () => {
-    const log = transcript(chat);
+    const log = transcript(cw.chat);
     /** Pixels between the bottom of what is shown and the end of the transcript. */
     const below = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
     // The scroll event (which decides whether to follow) is dispatched with the next frame.
     const nextFrames = () => log.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    await sendMessage(chat, 'stream 3000', { waitForEnd: true });
+    await sendMessage(cw.chat, 'stream 3000', { waitForEnd: true });
     await until(async () => (await below()) < 2, 'the transcript scrolled to the end of the answer');
 
     // Scrolled up while an answer streams (explain streams word by word): the view stays there.
     const answers = await log.getByRole('article', { name: 'Agent' }).count();
-    await sendMessage(chat, 'explain');
+    await sendMessage(cw.chat, 'explain');
     await until(async () => (await log.getByRole('article', { name: 'Agent' }).count()) > answers, 'the answer to start streaming');
     await log.evaluate((el) => el.scrollTo({ top: 0 }));
     await nextFrames();
     // The turn's end is out of the DOM up here (the transcript is virtualized): Stop says it ended.
-    await until(async () => await button(chat, 'Stop').isDisabled(), 'the turn to end', 90_000);
+    await until(async () => await button(cw.chat, 'Stop').isDisabled(), 'the turn to end', 90_000);
     await nextFrames();
     assert.strictEqual(await log.evaluate((el) => el.scrollTop), 0, 'the transcript stays where the user scrolled up to');
 
     // Sending a message goes back to the end and follows the answer.
-    await sendMessage(chat, 'stream 3000', { waitForEnd: true });
+    await sendMessage(cw.chat, 'stream 3000', { waitForEnd: true });
     await until(async () => (await below()) < 2, 'the transcript follows again after a message is sent');
   });
 
@@ -340,54 +315,54 @@ describe('Chat panel with the demo agent', function () {
     // A turn of its own in the tab it starts from, to find there again (the demo agent titles the session
     // after the message).
     const mark = `explain tab-before-${Date.now()}`;
-    await sendMessage(chat, mark, { waitForEnd: true });
-    const count = await tabs(chat).count();
-    const first = tabs(chat).filter({ hasText: mark.slice('explain '.length) });
+    await sendMessage(cw.chat, mark, { waitForEnd: true });
+    const count = await tabs(cw.chat).count();
+    const first = tabs(cw.chat).filter({ hasText: mark.slice('explain '.length) });
     await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the tab of its turn to be selected');
-    await newSession(chat);
-    assert.strictEqual(await tabs(chat).count(), count + 1);
-    const log = transcript(chat);
+    await newSession(cw.chat);
+    assert.strictEqual(await tabs(cw.chat).count(), count + 1);
+    const log = transcript(cw.chat);
     await log.getByText('Ask the agent anything').waitFor({ timeout: 30_000 });
     assert.strictEqual(await log.getByRole('article').count(), 0, 'the new session starts empty');
     // It works on its own: a turn in it, and the first tab still holds the first session.
-    await sendMessage(chat, 'explain', { waitForEnd: true });
+    await sendMessage(cw.chat, 'explain', { waitForEnd: true });
     await log.getByRole('heading', { name: 'What I can do here' }).waitFor();
     await first.click();
     await until(async () => (await first.getAttribute('aria-selected')) === 'true', 'the first tab to be selected');
-    await textInSession(chat, mark, 30_000);
-    await screenshot(wb!.page, 'chat-two-sessions');
+    await textInSession(cw.chat, mark, 30_000);
+    await screenshot(cw.page, 'chat-two-sessions');
   });
 
   it('brings the open tabs and their transcripts back after a window reload', async () => {
     // Two sessions of its own, each with a turn; the demo agent titles each after its message.
     const marks = ['a', 'b'].map((x) => `explain reload-${x}-${Date.now()}`);
     for (const mark of marks) {
-      await newSession(chat);
-      await sendMessage(chat, mark, { waitForEnd: true });
+      await newSession(cw.chat);
+      await sendMessage(cw.chat, mark, { waitForEnd: true });
     }
-    const before = await tabs(chat).count();
+    const before = await tabs(cw.chat).count();
     // The open tabs (a workspace memento) reach the browser's storage a moment after they change: a reload
     // before that would bring back the tabs as they were.
-    await until(async () => ((await persistedOpenTabs(wb!.page)) ?? []).length === before, `the ${before} open tabs to be stored`, 30_000);
-    await wb!.page.reload();
-    chat = await openChat(wb!.page);
-    await until(async () => (await tabs(chat).count()) === before, `the ${before} tabs to come back`, 90_000);
+    await until(async () => ((await persistedOpenTabs(cw.page)) ?? []).length === before, `the ${before} open tabs to be stored`, 30_000);
+    await cw.page.reload();
+    await openChat(cw.page);
+    await until(async () => (await tabs(cw.chat).count()) === before, `the ${before} tabs to come back`, 90_000);
     // Both tabs, with their titles; the one that was active is again, with its transcript.
-    for (const mark of marks) await tabs(chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
-    const active = tabs(chat).filter({ hasText: marks[1].slice('explain '.length) });
+    for (const mark of marks) await tabs(cw.chat).filter({ hasText: mark.slice('explain '.length) }).waitFor({ timeout: 60_000 });
+    const active = tabs(cw.chat).filter({ hasText: marks[1].slice('explain '.length) });
     await until(async () => (await active.getAttribute('aria-selected')) === 'true', 'the tab that was active to be selected again', 60_000);
-    await textInSession(chat, marks[1], 60_000);
+    await textInSession(cw.chat, marks[1], 60_000);
     // The other tab shows its own transcript, not the active one's.
-    const other = tabs(chat).filter({ hasText: marks[0].slice('explain '.length) });
+    const other = tabs(cw.chat).filter({ hasText: marks[0].slice('explain '.length) });
     await other.click();
     await until(async () => (await other.getAttribute('aria-selected')) === 'true', 'the other restored tab to be selected', 30_000);
-    await textInSession(chat, marks[0], 30_000);
-    assert.strictEqual(await transcript(chat).getByText(marks[1]).count(), 0, 'the other tab does not show the active tab\'s messages');
+    await textInSession(cw.chat, marks[0], 30_000);
+    assert.strictEqual(await transcript(cw.chat).getByText(marks[1]).count(), 0, 'the other tab does not show the active tab\'s messages');
     await active.click();
     // The agents are listed again (the settings are read anew after the reload).
     await until(
       async () => {
-        const picker = chat.getByRole('combobox', { name: 'Agent', exact: true });
+        const picker = cw.chat.getByRole('combobox', { name: 'Agent', exact: true });
         const options = await picker.locator('option').allTextContents();
         if (options.includes(DEMO_AGENT)) return true;
         throw new Error(`the picker lists ${JSON.stringify(options)} (${await picker.evaluate((e) => e.outerHTML.slice(0, 300))})`);
@@ -396,7 +371,7 @@ describe('Chat panel with the demo agent', function () {
       60_000,
     );
     // The reopened session still works: the next prompt binds it to a fresh agent process.
-    await sendMessage(chat, 'explain', { waitForEnd: true });
-    await screenshot(wb!.page, 'chat-after-reload');
+    await sendMessage(cw.chat, 'explain', { waitForEnd: true });
+    await screenshot(cw.page, 'chat-after-reload');
   });
 });

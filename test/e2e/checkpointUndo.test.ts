@@ -5,49 +5,32 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Page } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, transcript, widenSideBar, workspaceFile } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { button, FAKE_AGENT, sendMessage, transcript, workspaceFile } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { screenshot } from './helpers/workbench';
 
 const DIR = 'checkpoint-undo-e2e';
 
 describe('Checkpoints: undo a restore', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
-  const page = (): Page => wb!.page;
   const file = (name: string) => workspaceFile(path.join(DIR, name));
   const read = (name: string) => (fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : null);
 
-  before(async () => {
+  before(() => {
     fs.rmSync(workspaceFile(DIR), { recursive: true, force: true });
     fs.mkdirSync(workspaceFile(DIR), { recursive: true });
     fs.writeFileSync(file('kept.txt'), 'as the user wrote it\n');
-    configureAgents(FAKE_AGENT, { 'files.autoSave': 'off' });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(page());
-    await widenSideBar(page(), 640);
-    await selectAgent(chat, FAKE_AGENT);
-    await newSession(chat);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `checkpoint-undo-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'checkpoint-undo');
-    await closeWorkbench(wb);
-    fs.rmSync(workspaceFile(DIR), { recursive: true, force: true });
-  });
+  const cw = useChatWorkbench({ name: 'checkpoint-undo', agent: FAKE_AGENT, settings: { 'files.autoSave': 'off' }, width: 1400, height: 1000, sideBar: 640, newSession: true });
+  after(() => fs.rmSync(workspaceFile(DIR), { recursive: true, force: true }));
 
   it('restore two turns back as soon as the turn ends, then Undo restore brings every file back as it was before the restore', async () => {
-    await sendMessage(chat, `write ${file('kept.txt')} changed by the agent`, { waitForEnd: true });
-    await sendMessage(chat, `write ${file('created.txt')} created by the agent`, { waitForEnd: true });
+    await sendMessage(cw.chat, `write ${file('kept.txt')} changed by the agent`, { waitForEnd: true });
+    await sendMessage(cw.chat, `write ${file('created.txt')} created by the agent`, { waitForEnd: true });
     assert.deepStrictEqual([read('kept.txt'), read('created.txt')], ['changed by the agent', 'created by the agent']);
 
     // At once after the end shows: not refused.
-    const first = transcript(chat).getByRole('article', { name: 'You' }).first();
+    const first = transcript(cw.chat).getByRole('article', { name: 'You' }).first();
     await first.getByRole('button', { name: 'Restore files to before this message', exact: true }).click();
     const card = first.getByRole('group', { name: 'Checkpoint', exact: true });
     await card.getByRole('list', { name: 'Files to restore' }).waitFor({ timeout: 60_000 });
@@ -58,7 +41,7 @@ describe('Checkpoints: undo a restore', function () {
     // Undo restore, on the card: every file as it was before the restore, byte for byte.
     await button(card, 'Undo restore').click();
     await card.getByText('Restore undone: 2 files as before it.').waitFor({ timeout: 60_000 });
-    await screenshot(page(), 'checkpoint-undo-restore');
+    await screenshot(cw.page, 'checkpoint-undo-restore');
     assert.deepStrictEqual([read('kept.txt'), read('created.txt')], ['changed by the agent', 'created by the agent'], 'the undo');
   });
 });

@@ -5,12 +5,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
 import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { claudeRecipe } from '../fixtures/realAgents/claude';
-import { button, openChat, selectAgent, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd, widenSideBar, workspaceFile } from './helpers/chat';
+import { button, selectAgent, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd, workspaceFile } from './helpers/chat';
 import { agentsSetting, prepareRealAgent, REAL_TURN_TIMEOUT_MS, type E2ERealAgent } from './helpers/realAgents';
-import { closeWorkbench, openWorkbench, reportFailure, screenshot, updateSettings, type Workbench } from './helpers/workbench';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { screenshot } from './helpers/workbench';
 
 const DIR = 'checkpoint-e2e';
 const A = Buffer.from(`'use strict';\r\n// Ã¼\r\nmodule.exports = { a: 1 };\r\n`);
@@ -18,8 +18,6 @@ const B = Buffer.from('first line\nsecond line\n');
 
 describe('Checkpoints: restore the files to before a message after a real agentâ€™s turns', function () {
   this.timeout(3 * REAL_TURN_TIMEOUT_MS);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let claude: E2ERealAgent;
   const file = (name: string) => workspaceFile(path.join(DIR, name));
 
@@ -30,39 +28,36 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     fs.writeFileSync(file('a.js'), A);
     fs.writeFileSync(file('b.txt'), B);
     claude = await prepareRealAgent(claudeRecipe, [new AnthropicApi()], { permissions: 'auto' });
-    updateSettings({ 'switchboard.agents': agentsSetting([claude]), 'switchboard.defaultAgent': claude.name, 'files.autoSave': 'off' });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
-    await widenSideBar(wb.page, 640);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `checkpoints-${this.currentTest.title}`);
-      console.log(`--- Claude's model endpoint log ---\n${claude.endpoint.describeLog()}`);
-    }
+  const cw = useChatWorkbench({
+    name: 'checkpoints',
+    agent: claudeRecipe.label,
+    noPick: true,
+    settings: () => ({ 'switchboard.agents': agentsSetting([claude]), 'files.autoSave': 'off' }),
+    width: 1400,
+    height: 1000,
+    sideBar: 640,
+    onFailure: () => `--- Claude's model endpoint log ---\n${claude.endpoint.describeLog()}`,
   });
-
   after(async () => {
-    await closeWorkbench(wb);
     await claude?.dispose();
     fs.rmSync(workspaceFile(DIR), { recursive: true, force: true });
   });
 
   async function turn(text: string): Promise<void> {
-    const before = await turnsEnded(chat);
-    await sendMessage(chat, text);
-    await waitForTurnEnd(chat, before, REAL_TURN_TIMEOUT_MS);
+    const before = await turnsEnded(cw.chat);
+    await sendMessage(cw.chat, text);
+    await waitForTurnEnd(cw.chat, before, REAL_TURN_TIMEOUT_MS);
     // The turn is over for the host too (its end snapshot taken) once Stop is disabled again.
-    await until(() => button(chat, 'Stop').isDisabled(), 'Stop to be disabled after the turn', 60_000);
+    await until(() => button(cw.chat, 'Stop').isDisabled(), 'Stop to be disabled after the turn', 60_000);
     assert.strictEqual(claude.endpoint.remaining, 0, `every scripted step was taken:\n${claude.endpoint.describeLog()}`);
   }
 
   it('two turns back: the preview lists every file and Restore puts each back byte for byte', async () => {
-    const count = await tabs(chat).count();
-    await selectAgent(chat, claude.name);
-    if (count === 0) await button(chat, 'New session').click();
-    await until(async () => (await tabs(chat).count()) > count, 'a session tab for Claude', REAL_TURN_TIMEOUT_MS);
+    const count = await tabs(cw.chat).count();
+    await selectAgent(cw.chat, claude.name);
+    if (count === 0) await button(cw.chat, 'New session').click();
+    await until(async () => (await tabs(cw.chat).count()) > count, 'a session tab for Claude', REAL_TURN_TIMEOUT_MS);
 
     claude.endpoint.script([
       { text: 'Reading a.js.', tools: [{ read: { path: file('a.js') } }] },
@@ -81,7 +76,7 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     await turn(`Create ${DIR}/c.md and edit ${DIR}/b.txt.`);
     await until(() => fs.existsSync(file('c.md')) && fs.readFileSync(file('b.txt'), 'utf8').includes('edited'), 'Claude to write c.md and b.txt', 30_000);
 
-    const first = transcript(chat).getByRole('article', { name: 'You' }).first();
+    const first = transcript(cw.chat).getByRole('article', { name: 'You' }).first();
     await first.getByRole('button', { name: 'Restore files to before this message', exact: true }).click();
     const card = first.getByRole('group', { name: 'Checkpoint', exact: true });
     const list = card.getByRole('list', { name: 'Files to restore' });
@@ -94,7 +89,7 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     );
     assert.ok(items.every((t) => !/cannot be restored|You changed/.test(t)), 'all of them the agentâ€™s, all restorable');
     await card.getByText('the conversation is not rewound', { exact: false }).waitFor({ timeout: 10_000 });
-    await screenshot(wb!.page, 'checkpoint-preview');
+    await screenshot(cw.page, 'checkpoint-preview');
 
     await button(card, 'Restore').click();
     await card.getByText(/Restored \d+ files? to before this message/).waitFor({ timeout: 60_000 });
@@ -102,7 +97,7 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
     assert.deepStrictEqual(fs.readFileSync(file('b.txt')), B, 'b.txt byte for byte');
     assert.strictEqual(fs.existsSync(file('c.md')), false, 'c.md, made after the message, is gone');
     // The notice is at the end of the transcript, which renders only what is near the viewport: scroll there.
-    const log = transcript(chat);
+    const log = transcript(cw.chat);
     await until(
       async () => {
         await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
@@ -111,6 +106,6 @@ describe('Checkpoints: restore the files to before a message after a real agentâ
       'the notice at the end of the transcript',
       30_000,
     );
-    await screenshot(wb!.page, 'checkpoint-restored');
+    await screenshot(cw.page, 'checkpoint-restored');
   });
 });

@@ -8,14 +8,11 @@ import * as fs from 'fs';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import {
   button,
-  configureAgents,
   DEMO_AGENT,
   editorTabs,
   FAKE_AGENT,
   newSession,
-  openChat,
   restoreWorkspaceFile,
-  selectAgent,
   sendMessage,
   toolCall,
   toolStatus,
@@ -25,7 +22,8 @@ import {
   waitForTurnEnd,
   workspaceFile,
 } from './helpers/chat';
-import { closeAllEditors, closeWorkbench, openSwitchboardView, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { closeAllEditors, openSwitchboardView, runCommand, screenshot } from './helpers/workbench';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
 const agentEdit = (text: string): string => `${text.replace(/\s*$/, '')}\n${EDIT_MARK}\n`;
@@ -96,34 +94,18 @@ async function freshStart(page: Page, chat: FrameLocator): Promise<void> {
 
 describe('Diff review: Accept / Reject in the editor title, Undo All', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let original = '';
   const greet = () => workspaceFile('src/greet.js');
 
-  before(async () => {
+  before(() => {
     original = restoreWorkspaceFile('src/greet.js');
-    configureAgents(DEMO_AGENT, { 'files.autoSave': 'off' });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
-    await selectAgent(chat, DEMO_AGENT);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `diff-${this.currentTest.title}`);
-    }
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'diffReview');
-    await closeWorkbench(wb);
-  });
+  const cw = useChatWorkbench({ name: 'diffReview', agent: DEMO_AGENT, settings: { 'files.autoSave': 'off' }, width: 1400, height: 1000 });
 
   it('Accept in the diff editor title answers the permission: the edit is written', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
-    const { edit, before } = await startEditTurn(chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
+    const { edit, before } = await startEditTurn(cw.chat);
     assert.strictEqual(fs.readFileSync(greet(), 'utf8'), original, 'nothing is written before the answer');
     await openPendingDiff(page, edit);
     const accept = editorTitleAction(page, 'Accept Change');
@@ -136,9 +118,9 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
       return t !== original ? t : undefined;
     }, 'the accepted edit on disk', 60_000);
     assert.strictEqual(written, agentEdit(original));
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
     await openSwitchboardView(page);
-    const log = transcript(chat);
+    const log = transcript(cw.chat);
     assert.strictEqual(await toolStatus(toolCall(log, 'Edit greet.js').last()), 'Completed');
     assert.strictEqual(await log.getByRole('region', { name: 'Permission: Edit greet.js' }).count(), 0, 'the card is gone');
     // The pending diff editor closed with the answer.
@@ -146,15 +128,15 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   });
 
   it('Reject in the diff editor title answers the permission: the file is untouched, the tool call fails', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
     const onDisk = fs.readFileSync(greet());
-    const { edit, before } = await startEditTurn(chat);
+    const { edit, before } = await startEditTurn(cw.chat);
     await openPendingDiff(page, edit);
     const reject = editorTitleAction(page, 'Reject Change');
     await reject.waitFor({ state: 'visible', timeout: 20_000 });
     await reject.click();
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
     await openSwitchboardView(page);
     await until(async () => (await toolStatus(edit)) === 'Failed', 'the rejected tool call to show Failed', 30_000);
     await edit.getByText('The edit was not allowed.').waitFor();
@@ -162,24 +144,24 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   });
 
   it('Accept from the command palette ("Switchboard: Accept Change") with the pending diff open', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
     // greet.js holds the edit accepted earlier, on disk and in VS Code's model alike: the agent edits on
     // top of it. (Restoring it on disk here would race VS Code's reload of its model, and the product then
     // rightly refuses to overwrite what it takes for the user's change.)
     const base = fs.readFileSync(greet(), 'utf8');
-    const { edit, before } = await startEditTurn(chat);
+    const { edit, before } = await startEditTurn(cw.chat);
     await openPendingDiff(page, edit);
     // The palette lists the command only once the pending-diff context key is set (the title actions show it).
     await editorTitleAction(page, 'Accept Change').waitFor({ state: 'visible', timeout: 20_000 });
     await runCommand(page, 'Switchboard: Accept Change');
     await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(base), 'the accepted edit on disk', 60_000);
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
   });
 
   it('Undo All restores the file byte for byte, including unsaved edits made before the agent wrote', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
     restoreWorkspaceFile('src/greet.js');
     // The user opens greet.js and types a line without saving.
     await page.keyboard.press('Control+P');
@@ -207,10 +189,10 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
 
     // The agent edits the live buffer (it reads the unsaved text) and the user allows it in the chat.
     await openSwitchboardView(page);
-    const { edit, card, before } = await startEditTurn(chat);
+    const { edit, card, before } = await startEditTurn(cw.chat);
     assert.match(await edit.innerText(), /Edited by the Switchboard demo agent/);
     await button(card, 'Allow').click();
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
     await until(() => fs.readFileSync(greet(), 'utf8') === agentEdit(userText), 'the agent\'s edit (on top of the user\'s) on disk', 60_000);
 
     // Undo All from the Changed Files view's title (or the palette).
@@ -232,19 +214,19 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
   });
 
   it('rejecting one hunk in the editor keeps the others', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
     // src/main.js, which no other test edits: only this turn's hunks show, whatever ran before.
     const main = () => workspaceFile('src/main.js');
     const base = restoreWorkspaceFile('src/main.js');
     const firstLine = base.split('\n')[0];
     // The demo agent's `edit2` changes two places: a comment on line 1, a line appended at the end.
-    const before = await turnsEnded(chat);
-    const card = toolCall(transcript(chat), 'Edit main.js').last().getByRole('region', { name: 'Permission: Edit main.js' });
-    await sendMessage(chat, 'edit2 src/main.js');
+    const before = await turnsEnded(cw.chat);
+    const card = toolCall(transcript(cw.chat), 'Edit main.js').last().getByRole('region', { name: 'Permission: Edit main.js' });
+    await sendMessage(cw.chat, 'edit2 src/main.js');
     await card.waitFor({ timeout: 60_000 });
     await button(card, 'Allow').click();
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
     await until(() => fs.readFileSync(main(), 'utf8').includes('// Checked by the demo agent.'), 'the two-hunk edit on disk', 60_000);
 
     // Open main.js: each of the agent's hunks carries Keep / Undo CodeLenses.
@@ -277,28 +259,11 @@ describe('Diff review: Accept / Reject in the editor title, Undo All', function 
 
 describe('Diff review: files the agent writes with its own tools', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
-
-  before(async () => {
-    configureAgents(FAKE_AGENT, { 'files.autoSave': 'off' });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
-    await selectAgent(chat, FAKE_AGENT);
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `diff-self-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'diffReviewSelfWrites');
-    await closeWorkbench(wb);
-  });
+  const cw = useChatWorkbench({ name: 'diffReviewSelfWrites', agent: FAKE_AGENT, settings: { 'files.autoSave': 'off' }, width: 1400, height: 1000 });
 
   it('Undo All in the chat reverts files the agent wrote itself without naming them, byte for byte', async () => {
-    const page = wb!.page;
-    await freshStart(page, chat);
+    const page = cw.page;
+    await freshStart(page, cw.chat);
     // The fake agent's `self-write` edits, creates, deletes and renames files in this folder at once,
     // with no tool call naming any of them.
     const rel = `self-write-e2e-${Date.now()}`;
@@ -312,10 +277,10 @@ describe('Diff review: files the agent writes with its own tools', function () {
     };
     fs.mkdirSync(dir, { recursive: true });
     for (const [name, bytes] of Object.entries(files)) fs.writeFileSync(`${dir}/${name}`, bytes);
-    const before = await turnsEnded(chat);
-    await sendMessage(chat, `self-write ${rel}`);
-    await waitForTurnEnd(chat, before, 60_000);
-    const changed = chat.getByRole('region', { name: 'Changed files' });
+    const before = await turnsEnded(cw.chat);
+    await sendMessage(cw.chat, `self-write ${rel}`);
+    await waitForTurnEnd(cw.chat, before, 60_000);
+    const changed = cw.chat.getByRole('region', { name: 'Changed files' });
     for (const name of ['created.txt', 'echo.txt', 'edit.txt', 'gone.txt', 'new-name.txt', 'old-name.txt']) {
       await changed.getByText(name).first().waitFor({ timeout: 30_000 });
     }

@@ -5,8 +5,9 @@
 // An image dropped on the composer is written as a line saying so, never as its data.
 import * as assert from 'assert';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrameHandle, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, until } from './helpers/chat';
-import { closeAllEditors, closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { chatFrameHandle, FAKE_AGENT, newSession, sendMessage, tabs, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { closeAllEditors, runCommand, screenshot } from './helpers/workbench';
 
 const EXPORT = 'Switchboard: Export Session as Markdown';
 
@@ -54,63 +55,41 @@ function assertInOrder(text: string, pieces: readonly string[]): void {
 
 describe('Export Session as Markdown', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
-  const page = (): Page => wb!.page;
+  const cw = useChatWorkbench({ name: 'export-session', agent: FAKE_AGENT, width: 1400, clipboard: true, beforeClose: closeAllEditors });
 
   /** Runs the export from the palette and waits for the untitled Markdown editor it opens; returns its text. */
   async function exportSession(): Promise<string> {
-    await closeAllEditors(page());
-    await until(async () => (await editorTabs(page()).count()) === 0, 'no editor open before the export', 30_000);
-    await runCommand(page(), EXPORT);
-    await until(async () => (await editorTabs(page()).count()) === 1, 'the exported document to open in an editor', 60_000);
-    await until(async () => (await languageMode(page()).innerText()).trim() === 'Markdown', 'the status bar to say Markdown', 30_000);
-    const tab = editorTabs(page()).first();
+    await closeAllEditors(cw.page);
+    await until(async () => (await editorTabs(cw.page).count()) === 0, 'no editor open before the export', 30_000);
+    await runCommand(cw.page, EXPORT);
+    await until(async () => (await editorTabs(cw.page).count()) === 1, 'the exported document to open in an editor', 60_000);
+    await until(async () => (await languageMode(cw.page).innerText()).trim() === 'Markdown', 'the status bar to say Markdown', 30_000);
+    const tab = editorTabs(cw.page).first();
     assert.match((await tab.getAttribute('class')) ?? '', /\bactive\b/, 'the exported document is the active editor');
     assert.match(await tab.innerText(), /Untitled-\d+/, 'the tab is an untitled document');
-    return activeEditorText(page());
+    return activeEditorText(cw.page);
   }
 
-  before(async () => {
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1400, height: 900 });
-    await page().context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
-    chat = await openChat(page());
-    await selectAgent(chat, FAKE_AGENT);
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `export-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) {
-      saveConsole(wb, 'export-session');
-      await closeAllEditors(wb.page).catch(() => {});
-    }
-    await closeWorkbench(wb);
-  });
-
   it('with no session open, says so and opens nothing', async () => {
-    assert.strictEqual(await tabs(chat).count(), 0, 'a fresh workbench has no session open');
-    await closeAllEditors(page());
-    await runCommand(page(), EXPORT);
-    const notice = page()
+    assert.strictEqual(await tabs(cw.chat).count(), 0, 'a fresh workbench has no session open');
+    await closeAllEditors(cw.page);
+    await runCommand(cw.page, EXPORT);
+    const notice = cw.page
       .locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')
       .filter({ hasText: /no session is open to export/ })
       .first();
     await notice.waitFor({ timeout: 30_000 });
-    await screenshot(page(), 'export-no-session');
-    assert.strictEqual(await editorTabs(page()).count(), 0, 'no editor opened');
-    await runCommand(page(), 'Notifications: Clear All Notifications');
+    await screenshot(cw.page, 'export-no-session');
+    assert.strictEqual(await editorTabs(cw.page).count(), 0, 'no editor opened');
+    await runCommand(cw.page, 'Notifications: Clear All Notifications');
   });
 
   it("opens an untitled Markdown editor with the prompt (its image as a line), the tool calls with their output and the agent's answer, in order", async () => {
-    await newSession(chat);
-    await dropImage(page(), chat, 'dot.png');
-    await sendMessage(chat, 'raw-output', { waitForEnd: true });
+    await newSession(cw.chat);
+    await dropImage(cw.page, cw.chat, 'dot.png');
+    await sendMessage(cw.chat, 'raw-output', { waitForEnd: true });
     const text = await exportSession();
-    await screenshot(page(), 'export-session');
+    await screenshot(cw.page, 'export-session');
     const image = text.indexOf('*[image: image/png, 70 bytes, not exported]*');
     assert.ok(image > text.indexOf('## You') && image < text.indexOf('### Tool:'), `the image is a line in the prompt:\n${text.slice(0, 1000)}`);
     assert.ok(!text.includes(PNG.slice(0, 24)), "the image's data is not in the export");
@@ -132,8 +111,8 @@ describe('Export Session as Markdown', function () {
   });
 
   it('a 1 MB tool output is cut, and the document says what it cut', async () => {
-    await newSession(chat);
-    await sendMessage(chat, 'big-output 1000000', { waitForEnd: true, timeoutMs: 120_000 });
+    await newSession(cw.chat);
+    await sendMessage(cw.chat, 'big-output 1000000', { waitForEnd: true, timeoutMs: 120_000 });
     const text = await exportSession();
     assert.ok(text.length < 60_000, `the export is bounded (${text.length} characters)`);
     assertInOrder(text, [

@@ -4,9 +4,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
-import { configureAgents, FAKE_AGENT, newSession, openChat, REPO, selectAgent, until, workspaceFile } from './helpers/chat';
-import { closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, settingsText, type Workbench } from './helpers/workbench';
+import { configureAgents, FAKE_AGENT, newSession, REPO, selectAgent, until, workspaceFile } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { e2eEnv, runCommand, settingsText } from './helpers/workbench';
 
 const IMPORTED = 'Zed Fake';
 
@@ -26,32 +26,21 @@ function importedEntry(): Record<string, unknown> | undefined {
 
 describe('Import Agents from Zed: session defaults', function () {
   this.timeout(180_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   const zedFile = () => workspaceFile('zed-import/settings.json');
 
-  before(async () => {
+  before(() => {
     fs.mkdirSync(path.dirname(zedFile()), { recursive: true });
     const entry = { command: process.execPath, args: [path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs')], default_mode: 'plan', default_model: 'smart' };
     fs.writeFileSync(zedFile(), `// Zed settings\n{\n  "agent_servers": ${JSON.stringify({ [IMPORTED]: entry })},\n}\n`);
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `import-agents-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'import-agents');
-    await closeWorkbench(wb);
+  const cw = useChatWorkbench({ name: 'import-agents', agent: FAKE_AGENT, noPick: true });
+  after(() => {
     fs.rmSync(path.dirname(zedFile()), { recursive: true, force: true });
     configureAgents(FAKE_AGENT);
   });
 
   it('writes default_mode and default_model into switchboard.agents, and the imported agent starts with them', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await runCommand(page, 'Switchboard: Import Agents from Zed or JetBrains…');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Choose a file…' }).first().click();
     // VS Code's own file dialog in a remote window: a path typed into its input.
@@ -79,10 +68,10 @@ describe('Import Agents from Zed: session defaults', function () {
     ))!;
     assert.deepStrictEqual([written.defaultMode, written.defaultModel], ['plan', 'smart'], settingsText());
 
-    await selectAgent(chat, IMPORTED);
-    await newSession(chat);
-    const mode = chat.getByRole('combobox', { name: 'Mode', exact: true });
-    const model = chat.getByRole('combobox', { name: 'Model', exact: true });
+    await selectAgent(cw.chat, IMPORTED);
+    await newSession(cw.chat);
+    const mode = cw.chat.getByRole('combobox', { name: 'Mode', exact: true });
+    const model = cw.chat.getByRole('combobox', { name: 'Model', exact: true });
     await until(async () => (await mode.inputValue().catch(() => '')) === 'plan', 'the Mode picker to show the imported default mode', 60_000);
     await until(async () => (await model.inputValue().catch(() => '')) === 'smart', 'the Model picker to show the imported default model', 60_000);
   });

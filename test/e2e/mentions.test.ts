@@ -5,9 +5,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { FrameLocator } from 'playwright-core';
-import { configureAgents, editorTabs, FAKE_AGENT, messageBox, newSession, openChat, REPO, selectAgent, transcript, until, waitForTurnEnd, turnsEnded, workspaceFile } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, type Workbench } from './helpers/workbench';
+import { editorTabs, FAKE_AGENT, messageBox, newSession, openChat, REPO, selectAgent, transcript, until, waitForTurnEnd, turnsEnded, workspaceFile } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
 
 interface Block {
   type: string;
@@ -16,31 +15,20 @@ interface Block {
 
 describe('@ Problems mention in the chat', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   const record = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-mentions-')), 'agent.jsonl');
   const broken = () => workspaceFile('broken-settings.json');
 
-  before(async () => {
-    fs.writeFileSync(broken(), '{\n  "name": "demo",,\n  "port": 8080\n}\n');
-    configureAgents(FAKE_AGENT, {
-      'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), `--record=${record}`] } },
-    });
-    wb = await openWorkbench({ width: 1280, height: 900 });
+  before(() => fs.writeFileSync(broken(), '{\n  "name": "demo",,\n  "port": 8080\n}\n'));
+  const cw = useChatWorkbench({
+    name: 'mentions',
+    agent: FAKE_AGENT,
+    noPick: true,
+    settings: { 'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs'), `--record=${record}`] } } },
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `mentions-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'mentions');
-    await closeWorkbench(wb);
-    fs.rmSync(broken(), { force: true });
-  });
+  after(() => fs.rmSync(broken(), { force: true }));
 
   it('picks the active file\'s problems with @ and sends them; the agent gets them as a resource', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -49,11 +37,11 @@ describe('@ Problems mention in the chat', function () {
     await page.keyboard.press('Enter');
     await until(async () => (await editorTabs(page)).includes('broken-settings.json'), 'the JSON file open in an editor', 30_000);
 
-    chat = await openChat(page);
-    await selectAgent(chat, FAKE_AGENT);
-    await newSession(chat);
-    const box = messageBox(chat);
-    const list = chat.getByRole('listbox', { name: 'Mentions' });
+    await openChat(page);
+    await selectAgent(cw.chat, FAKE_AGENT);
+    await newSession(cw.chat);
+    const box = messageBox(cw.chat);
+    const list = cw.chat.getByRole('listbox', { name: 'Mentions' });
     const option = list.getByRole('option').filter({ hasText: 'problems:broken-settings.json' });
     // VS Code's JSON support reports the error once its language server has read the file: ask again until the count shows.
     await until(async () => {
@@ -65,9 +53,9 @@ describe('@ Problems mention in the chat', function () {
     assert.ok(await list.locator('li.sugg-group', { hasText: /^Problems$/ }).count(), 'under the "Problems" heading');
     await option.first().click();
     assert.strictEqual(await box.inputValue(), 'fix @problems:broken-settings.json ');
-    const before = await turnsEnded(chat);
+    const before = await turnsEnded(cw.chat);
     await box.press('Enter');
-    await waitForTurnEnd(chat, before, 60_000);
+    await waitForTurnEnd(cw.chat, before, 60_000);
 
     const prompts = fs
       .readFileSync(record, 'utf8')
@@ -80,6 +68,6 @@ describe('@ Problems mention in the chat', function () {
     assert.strictEqual(resource.mimeType, 'text/markdown');
     assert.match(resource.text ?? '', /Error at broken-settings\.json:2:\d+ \(json/, "VS Code's JSON diagnostic with its position and source");
     assert.match(resource.text ?? '', /"name": "demo",,/, 'with the line it points at');
-    await transcript(chat).getByRole('button', { name: 'broken-settings.json' }).first().waitFor({ timeout: 30_000 });
+    await transcript(cw.chat).getByRole('button', { name: 'broken-settings.json' }).first().waitFor({ timeout: 30_000 });
   });
 });

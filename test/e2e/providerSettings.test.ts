@@ -8,59 +8,50 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, newSession, openChat, REPO, selectAgent, sendMessage, tabs, until } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import type { Locator } from 'playwright-core';
+import { button, FAKE_AGENT, newSession, REPO, selectAgent, sendMessage, tabs, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { screenshot } from './helpers/workbench';
 
 const ROUTED = 'Routed Agent';
 const SECRET = 'e2e-provider-secret-41b7';
 
 describe('Model provider settings in the chat', function () {
   this.timeout(180_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   const logFile = path.join(os.tmpdir(), `switchboard-e2e-providers-${process.pid}.jsonl`);
   const fakeAgent = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
-  const settings = (): Locator => chat.getByRole('region', { name: 'Model provider', exact: true });
+  const settings = (): Locator => cw.chat.getByRole('region', { name: 'Model provider', exact: true });
   const row = (providerId: string): Locator => settings().getByRole('listitem', { name: `Provider ${providerId}`, exact: true });
   const form = (providerId: string): Locator => settings().getByRole('form', { name: `Set provider ${providerId}`, exact: true });
   const sets = (): number => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('"providers/set"')).length : 0);
 
-  before(async () => {
-    fs.rmSync(logFile, { force: true });
-    configureAgents(FAKE_AGENT, {
+  before(() => fs.rmSync(logFile, { force: true }));
+  const cw = useChatWorkbench({
+    name: 'provider-settings',
+    agent: FAKE_AGENT,
+    noPick: true,
+    settings: {
       'switchboard.agents': {
         [FAKE_AGENT]: { command: process.execPath, args: [fakeAgent] },
         [ROUTED]: { command: process.execPath, args: [fakeAgent, '--providers', `--providers-log=${logFile}`] },
       },
-    });
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
+    },
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `provider-settings-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'provider-settings');
-    await closeWorkbench(wb);
-    fs.rmSync(logFile, { force: true });
-  });
+  after(() => fs.rmSync(logFile, { force: true }));
 
   it('is not offered for an agent without the capability', async () => {
-    await selectAgent(chat, FAKE_AGENT);
-    await newSession(chat);
-    await sendMessage(chat, 'hello', { waitForEnd: true });
-    assert.strictEqual(await chat.getByRole('button', { name: 'Model provider', exact: true }).count(), 0);
+    await selectAgent(cw.chat, FAKE_AGENT);
+    await newSession(cw.chat);
+    await sendMessage(cw.chat, 'hello', { waitForEnd: true });
+    assert.strictEqual(await cw.chat.getByRole('button', { name: 'Model provider', exact: true }).count(), 0);
   });
 
   it('shows the providers; refuses a non-http(s) URL before sending; sets one; says when the agent rejects; disables', async () => {
-    const before = await tabs(chat).count();
-    await selectAgent(chat, ROUTED);
-    await until(async () => (await tabs(chat).count()) > before, 'a session of the routed agent', 60_000);
-    await sendMessage(chat, 'hello', { waitForEnd: true });
+    const before = await tabs(cw.chat).count();
+    await selectAgent(cw.chat, ROUTED);
+    await until(async () => (await tabs(cw.chat).count()) > before, 'a session of the routed agent', 60_000);
+    await sendMessage(cw.chat, 'hello', { waitForEnd: true });
     const toggle = settings().getByRole('button', { name: 'Model provider', exact: true });
     await until(async () => /main: https:\/\/api\.anthropic\.example, openai: disabled/.test(await toggle.innerText()), 'the providers in the summary', 30_000);
     await toggle.click();
@@ -86,7 +77,7 @@ describe('Model provider settings in the chat', function () {
     assert.match(await settings().getByRole('status').innerText(), /openai now sends model calls to https:\/\/gateway\.example\/v1 \(azure\)\. Sessions started from now on use it/);
     assert.strictEqual(await alert.count(), 0, 'the earlier refusal is gone');
     assert.ok(fs.readFileSync(logFile, 'utf8').includes(SECRET), 'the header reached the agent');
-    await screenshot(wb!.page, 'provider-settings');
+    await screenshot(cw.page, 'provider-settings');
 
     await url.fill('https://reject.example/v1');
     await form('openai').getByLabel('Header 1 value').fill('');

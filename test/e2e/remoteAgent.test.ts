@@ -2,43 +2,36 @@
 // hosted by the SDK's experimental server on 127.0.0.1 (test/fixtures/remote/acp-server.mjs); a turn streams
 // into the chat; when the server dies the banner offers "Reconnect", and once it is back the next message works.
 // (Switchboard also retries by itself, 1, 2, 4… s after a drop: whichever reconnects first, the next message works.)
-import type { FrameLocator } from 'playwright-core';
 import { startAcpServer, type AcpTestServer } from '../fixtures/remote/acpServer';
-import { button, configureAgents, openChat, selectAgent, sendMessage, transcript, until } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, type Workbench } from './helpers/workbench';
+import { button, selectAgent, sendMessage, transcript, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
 
 const AGENT = 'Remote Demo';
 
 describe('A remote agent in the workbench', function () {
   this.timeout(180_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let server: AcpTestServer;
 
   before(async () => {
     server = await startAcpServer(['--agent=demo']);
-    configureAgents(AGENT, { 'switchboard.agents': { [AGENT]: { url: `http://127.0.0.1:${server.port}/acp` } } });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `remote-${this.currentTest.title}`);
+  const cw = useChatWorkbench({
+    name: 'remote',
+    agent: AGENT,
+    noPick: true,
+    settings: () => ({ 'switchboard.agents': { [AGENT]: { url: `http://127.0.0.1:${server.port}/acp` } } }),
+    width: 1400,
+    height: 1000,
   });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'remote');
-    await closeWorkbench(wb);
-    await server.kill();
-  });
+  after(() => server.kill());
 
   it('streams a turn from the remote agent; after the server dies and comes back, Reconnect (or the automatic retry) brings it back for the next message', async () => {
-    await selectAgent(chat, AGENT);
-    await sendMessage(chat, 'stream 40', { waitForEnd: true });
-    await until(async () => (await transcript(chat).innerText()).includes('chunk 39'), 'the streamed answer from the remote agent');
+    await selectAgent(cw.chat, AGENT);
+    await sendMessage(cw.chat, 'stream 40', { waitForEnd: true });
+    await until(async () => (await transcript(cw.chat).innerText()).includes('chunk 39'), 'the streamed answer from the remote agent');
 
     await server.kill();
-    const reconnect = button(chat, 'Reconnect');
+    const reconnect = button(cw.chat, 'Reconnect');
     await reconnect.waitFor({ timeout: 60_000 });
     server = await startAcpServer(['--agent=demo', `--port=${server.port}`]);
     // Reconnect, unless the automatic retry (1, 2, 4… s after the drop) reconnected first: then the banner,
@@ -51,7 +44,7 @@ describe('A remote agent in the workbench', function () {
       'the banner gone once reconnected',
       60_000,
     );
-    await sendMessage(chat, 'stream 30', { waitForEnd: true });
-    await until(async () => (await transcript(chat).innerText()).includes('chunk 29'), 'the answer after reconnecting');
+    await sendMessage(cw.chat, 'stream 30', { waitForEnd: true });
+    await until(async () => (await transcript(cw.chat).innerText()).includes('chunk 29'), 'the answer after reconnecting');
   });
 });

@@ -3,8 +3,9 @@
 // same session (one session, not a second copy).
 import * as assert from 'assert';
 import type { FrameLocator, Page } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, messageBox, newSession, openChat, selectAgent, sendMessage, tabs, transcript, until } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { button, FAKE_AGENT, messageBox, newSession, openChat, selectAgent, sendMessage, tabs, transcript, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { runCommand, screenshot } from './helpers/workbench';
 
 const WEBVIEW = 'iframe.webview[src*="extensionId=switchboard-dev.switchboard"]';
 
@@ -17,30 +18,19 @@ async function pick(page: Page, row: RegExp): Promise<void> {
 
 describe('the chat in the secondary side bar', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  const page = (): Page => wb!.page;
   const selectedTitle = async (c: FrameLocator): Promise<string> => (await c.getByRole('tab', { selected: true }).innerText()).trim();
 
-  before(async () => {
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1400, height: 900 });
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `secondary-side-bar-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) {
-      // The view goes back where other tests expect it.
-      await runCommand(wb.page, 'View: Reset View Locations').catch(() => undefined);
-      saveConsole(wb, 'secondary-side-bar');
-    }
-    await closeWorkbench(wb);
+  const cw = useChatWorkbench({
+    name: 'secondary-side-bar',
+    agent: FAKE_AGENT,
+    noPick: true,
+    width: 1400,
+    // The view goes back where other tests expect it.
+    beforeClose: (page) => runCommand(page, 'View: Reset View Locations'),
   });
 
   it('works there: the session it had, a message and its answer; Open Chat in Editor keeps the session', async () => {
-    let chat = await openChat(page());
+    let chat = await openChat(cw.page);
     await selectAgent(chat, FAKE_AGENT);
     await newSession(chat);
     await sendMessage(chat, 'before the move', { waitForEnd: true });
@@ -48,15 +38,15 @@ describe('the chat in the secondary side bar', function () {
     const sessions = await tabs(chat).count();
 
     // View: Move View -> the chat -> the secondary side bar.
-    await runCommand(page(), 'View: Move View');
-    await pick(page(), /^Chat/);
-    await pick(page(), /Secondary Side Bar/);
+    await runCommand(cw.page, 'View: Move View');
+    await pick(cw.page, /^Chat/);
+    await pick(cw.page, /Secondary Side Bar/);
     // Webviews float above the workbench's parts: the secondary side bar holds the view, the page its frame.
-    const secondary = page().locator('.part.auxiliarybar');
+    const secondary = cw.page.locator('.part.auxiliarybar');
     await secondary.waitFor({ state: 'visible', timeout: 30_000 });
     await secondary.locator('.composite.title').filter({ hasText: /switchboard/i }).waitFor({ timeout: 30_000 });
-    await until(async () => (await page().locator(WEBVIEW).count()) === 1, 'one chat webview', 60_000);
-    chat = page().frameLocator(WEBVIEW).first().frameLocator('#active-frame');
+    await until(async () => (await cw.page.locator(WEBVIEW).count()) === 1, 'one chat webview', 60_000);
+    chat = cw.page.frameLocator(WEBVIEW).first().frameLocator('#active-frame');
     await messageBox(chat).waitFor({ timeout: 90_000 });
     await until(async () => (await selectedTitle(chat)) === 'before the move', 'the same session shown there', 30_000);
     await transcript(chat).getByText('echo: before the move').waitFor({ timeout: 30_000 });
@@ -64,13 +54,13 @@ describe('the chat in the secondary side bar', function () {
     await sendMessage(chat, 'sent from the secondary side bar', { waitForEnd: true });
     await transcript(chat).getByText('echo: sent from the secondary side bar').waitFor({ timeout: 60_000 });
     assert.strictEqual(await tabs(chat).count(), sessions, 'the same sessions, none added');
-    await screenshot(page(), 'chat-in-secondary-side-bar');
+    await screenshot(cw.page, 'chat-in-secondary-side-bar');
 
-    await runCommand(page(), 'Switchboard: Open Chat in Editor');
-    const editorTab = page().locator('.part.editor .tabs-container .tab').filter({ hasText: 'Switchboard Chat' });
+    await runCommand(cw.page, 'Switchboard: Open Chat in Editor');
+    const editorTab = cw.page.locator('.part.editor .tabs-container .tab').filter({ hasText: 'Switchboard Chat' });
     await editorTab.waitFor({ timeout: 30_000 });
-    await until(async () => (await page().locator(WEBVIEW).count()) === 2, "the editor tab's webview", 60_000);
-    const inEditor = page().frameLocator(WEBVIEW).last().frameLocator('#active-frame');
+    await until(async () => (await cw.page.locator(WEBVIEW).count()) === 2, "the editor tab's webview", 60_000);
+    const inEditor = cw.page.frameLocator(WEBVIEW).last().frameLocator('#active-frame');
     await messageBox(inEditor).waitFor({ timeout: 90_000 });
     await until(async () => (await selectedTitle(inEditor)) === 'before the move', 'the same session in the editor tab', 30_000);
     await transcript(inEditor).getByText('echo: sent from the secondary side bar').waitFor({ timeout: 30_000 });

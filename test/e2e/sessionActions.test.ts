@@ -8,9 +8,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, transcript, until } from './helpers/chat';
-import { closeWorkbench, e2eEnv, openWorkbench, persistedWorkspaceState, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import type { Locator } from 'playwright-core';
+import { button, FAKE_AGENT, openChat, sendMessage, tabs, transcript, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { e2eEnv, persistedWorkspaceState, screenshot } from './helpers/workbench';
 
 const RENAMED = 'Parser work';
 const RENAMED_FROM_TAB = 'Lexer work';
@@ -20,18 +21,17 @@ const SHOWN_IN_SECOND_WINDOW = 'Shown in a second window';
 
 describe('Session actions in the chat: fork, rename, sign out', function () {
   this.timeout(180_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
+  const cw = useChatWorkbench({ name: 'session-actions', agent: FAKE_AGENT, newSession: true });
   /** Tab count once the session of these tests is open. */
   let firstTabs = 0;
 
-  const selectedTab = (): Locator => chat.getByRole('tab', { selected: true });
-  const header = (): Locator => chat.locator('.session-header');
-  const titleBox = (): Locator => chat.getByRole('textbox', { name: 'Session title', exact: true });
+  const selectedTab = (): Locator => cw.chat.getByRole('tab', { selected: true });
+  const header = (): Locator => cw.chat.locator('.session-header');
+  const titleBox = (): Locator => cw.chat.getByRole('textbox', { name: 'Session title', exact: true });
   const selectedTitle = async (): Promise<string> => (await selectedTab().innerText()).trim();
   /** What the visible transcript shows: "you: …" and "agent: …" for each message, in order. */
   const conversation = async (): Promise<string[]> =>
-    transcript(chat)
+    transcript(cw.chat)
       .locator('.message')
       .evaluateAll((els) =>
         els.map((el) => {
@@ -39,7 +39,7 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
           return `${el.classList.contains('user') ? 'you' : 'agent'}: ${(el.textContent ?? '').slice(author.length).trim()}`;
         }),
       );
-  const tabTitled = (title: string): Locator => tabs(chat).filter({ hasText: new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
+  const tabTitled = (title: string): Locator => tabs(cw.chat).filter({ hasText: new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
 
   /** Selects the tab titled `title` (the session's tabs keep their order). */
   async function selectTab(title: string): Promise<void> {
@@ -52,9 +52,9 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
    * state gets there a moment after the rename (and the open tabs a moment after they open).
    */
   async function untilStored(title: string): Promise<void> {
-    const shown = await tabs(chat).count();
+    const shown = await tabs(cw.chat).count();
     await until(async () => {
-      const state = await persistedWorkspaceState(wb!.page);
+      const state = await persistedWorkspaceState(cw.page);
       const index = state?.['switchboard.history.v1'];
       const open = (state?.['switchboard.openTabs.v1'] as { keys?: unknown } | undefined)?.keys;
       return Array.isArray(index) && index.some((m: { title?: unknown }) => m.title === title) && Array.isArray(open) && open.length === shown;
@@ -62,24 +62,10 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
   }
 
   before(async () => {
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
-    await selectAgent(chat, FAKE_AGENT);
-    await newSession(chat);
-    await sendMessage(chat, 'first', { waitForEnd: true });
-    await sendMessage(chat, 'second', { waitForEnd: true });
+    await sendMessage(cw.chat, 'first', { waitForEnd: true });
+    await sendMessage(cw.chat, 'second', { waitForEnd: true });
     await until(async () => (await conversation()).length === 4, 'both turns in the transcript', 30_000);
-    firstTabs = await tabs(chat).count();
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `session-actions-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'session-actions');
-    await closeWorkbench(wb);
+    firstTabs = await tabs(cw.chat).count();
   });
 
   it('"Fork session" opens a new selected tab with the whole transcript and the fork notice', async () => {
@@ -87,24 +73,24 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     const before = await conversation();
     assert.deepStrictEqual(before, ['you: first', 'agent: echo: first', 'you: second', 'agent: echo: second']);
     await button(header(), 'Fork session').click();
-    await until(async () => (await tabs(chat).count()) === firstTabs + 1, 'the fork tab', 30_000);
+    await until(async () => (await tabs(cw.chat).count()) === firstTabs + 1, 'the fork tab', 30_000);
     await until(async () => (await selectedTitle()) === `Fork of ${source}`, 'the fork tab to be selected', 30_000);
     await until(async () => JSON.stringify(await conversation()) === JSON.stringify(before), 'the transcript in the fork', 30_000);
-    await transcript(chat).locator('.notice-title', { hasText: `Forked from “${source}”` }).waitFor({ timeout: 30_000 });
-    await screenshot(wb!.page, 'session-fork');
+    await transcript(cw.chat).locator('.notice-title', { hasText: `Forked from “${source}”` }).waitFor({ timeout: 30_000 });
+    await screenshot(cw.page, 'session-fork');
     // The source keeps its own transcript, without a notice.
     await selectTab(source);
     assert.deepStrictEqual(await conversation(), before);
-    assert.strictEqual(await transcript(chat).locator('.notice').count(), 0);
+    assert.strictEqual(await transcript(cw.chat).locator('.notice').count(), 0);
   });
 
   it('"Fork from here" on the first message opens a tab with only the first turn', async () => {
     const source = await selectedTitle();
-    const count = await tabs(chat).count();
-    await transcript(chat).getByRole('article', { name: 'You' }).first().getByRole('button', { name: 'Fork from here', exact: true }).click();
-    await until(async () => (await tabs(chat).count()) === count + 1, 'the fork tab', 30_000);
+    const count = await tabs(cw.chat).count();
+    await transcript(cw.chat).getByRole('article', { name: 'You' }).first().getByRole('button', { name: 'Fork from here', exact: true }).click();
+    await until(async () => (await tabs(cw.chat).count()) === count + 1, 'the fork tab', 30_000);
     await until(async () => JSON.stringify(await conversation()) === JSON.stringify(['you: first', 'agent: echo: first']), 'only the first turn in the fork', 30_000);
-    await transcript(chat).locator('.notice-title', { hasText: 'at this message' }).waitFor({ timeout: 30_000 });
+    await transcript(cw.chat).locator('.notice-title', { hasText: 'at this message' }).waitFor({ timeout: 30_000 });
     await selectTab(source);
   });
 
@@ -152,7 +138,7 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     await button(account, 'Sign out').click();
     await until(async () => (await account.innerText()).includes('Not signed in'), '"Not signed in" after Sign out', 30_000);
     assert.strictEqual(await button(account, 'Sign out').count(), 0, 'no Sign out once signed out');
-    await screenshot(wb!.page, 'session-signed-out');
+    await screenshot(cw.page, 'session-signed-out');
   });
 
   it('the title survives a reload of the workbench page', async () => {
@@ -160,8 +146,8 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     await renameSelected(BEFORE_RELOAD);
     await renameSelected(KEPT_ACROSS_RELOAD);
     await untilStored(KEPT_ACROSS_RELOAD);
-    await wb!.page.reload();
-    chat = await openChat(wb!.page);
+    await cw.page.reload();
+    await openChat(cw.page);
     await tabTitled(KEPT_ACROSS_RELOAD).first().waitFor({ timeout: 90_000 });
     assert.strictEqual(await tabTitled(BEFORE_RELOAD).count(), 0, 'the title of the last rename');
     await selectTab(KEPT_ACROSS_RELOAD);
@@ -175,7 +161,7 @@ describe('Session actions in the chat: fork, rename, sign out', function () {
     // Its own rename, so it does not rely on what the reload test left.
     await renameSelected(SHOWN_IN_SECOND_WINDOW);
     await untilStored(SHOWN_IN_SECOND_WINDOW);
-    const second = await wb!.page.context().newPage();
+    const second = await cw.page.context().newPage();
     try {
       await second.goto(e2eEnv().url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
       const secondChat = await openChat(second);

@@ -4,39 +4,22 @@
 // transcript inside a collapsed card and opens the card, and the collapsed Details of the tool call that
 // holds the match, to show it.
 import * as assert from 'assert';
-import type { FrameLocator } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, messageBox, newSession, openChat, selectAgent, sendMessage, toolCall, transcript, turnsEnded, until, waitForTurnEnd } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, type Workbench } from './helpers/workbench';
+import { button, FAKE_AGENT, messageBox, newSession, sendMessage, toolCall, transcript, turnsEnded, until, waitForTurnEnd } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { screenshot } from './helpers/workbench';
 
 const CHILD = 'Explore the code';
 
 describe("A subagent's card: its permission request inside it, find inside it", function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
-
-  before(async () => {
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
-    await selectAgent(chat, FAKE_AGENT);
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `subagent-nest-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'subagent-nest');
-    await closeWorkbench(wb);
-  });
+  const cw = useChatWorkbench({ name: 'subagent-nest', agent: FAKE_AGENT });
 
   /** A new session whose turn runs the child up to its permission request; returns the child's card. */
   async function childAsks() {
-    await newSession(chat);
-    const ended = await turnsEnded(chat);
-    await sendMessage(chat, 'subagent');
-    const nest = toolCall(transcript(chat), CHILD);
+    await newSession(cw.chat);
+    const ended = await turnsEnded(cw.chat);
+    await sendMessage(cw.chat, 'subagent');
+    const nest = toolCall(transcript(cw.chat), CHILD);
     const request = toolCall(nest, 'Edit notes.txt').getByRole('region', { name: 'Permission: Edit notes.txt' });
     await request.waitFor({ timeout: 60_000 });
     return { nest, request, ended };
@@ -45,12 +28,12 @@ describe("A subagent's card: its permission request inside it, find inside it", 
   it("shows the child's permission request in the child's tool call inside its card; Allow answers it", async () => {
     const { nest, request, ended } = await childAsks();
     assert.match((await nest.getAttribute('class')) ?? '', /subagent-nest/);
-    assert.strictEqual(await transcript(chat).locator('.transcript-after .permission-card').count(), 0, "not among the session's own cards below the transcript");
-    assert.strictEqual(await transcript(chat).getByRole('region', { name: 'Permission: Edit notes.txt' }).count(), 1, 'shown once');
+    assert.strictEqual(await transcript(cw.chat).locator('.transcript-after .permission-card').count(), 0, "not among the session's own cards below the transcript");
+    assert.strictEqual(await transcript(cw.chat).getByRole('region', { name: 'Permission: Edit notes.txt' }).count(), 1, 'shown once');
     assert.match((await nest.locator('.subagent-state').first().innerText()).trim(), /Waiting for you/);
-    await screenshot(wb!.page, 'subagent-nest-permission');
+    await screenshot(cw.page, 'subagent-nest-permission');
     await button(request, 'Allow').click();
-    await waitForTurnEnd(chat, ended, 60_000);
+    await waitForTurnEnd(cw.chat, ended, 60_000);
     await until(async () => (await nest.locator('.subagent-state').first().innerText()).trim() === 'Finished', 'the child to say Finished', 30_000);
     assert.strictEqual(await request.count(), 0, 'the answered request is gone');
     await toolCall(nest, 'Edit notes.txt').getByText('child permission: allow').waitFor({ timeout: 30_000 });
@@ -59,7 +42,7 @@ describe("A subagent's card: its permission request inside it, find inside it", 
   it("find reaches the child's tool call output in a collapsed card and opens the card and the call's Details", async () => {
     const { nest, request, ended } = await childAsks();
     await button(request, 'Allow').click();
-    await waitForTurnEnd(chat, ended, 60_000);
+    await waitForTurnEnd(cw.chat, ended, 60_000);
     const toggle = button(nest, `Transcript of subagent ${CHILD}`);
     await until(async () => (await toggle.isEnabled()) && (await toggle.getAttribute('aria-expanded')) === 'true', 'the card open and closable', 30_000);
     const details = button(toolCall(nest, 'Edit notes.txt'), 'Details of Edit notes.txt');
@@ -68,18 +51,18 @@ describe("A subagent's card: its permission request inside it, find inside it", 
     await toggle.click();
     await until(async () => (await toggle.getAttribute('aria-expanded')) === 'false', 'the card collapsed', 30_000);
     assert.strictEqual(await nest.getByText('child permission: allow').count(), 0, 'the output is not shown while collapsed');
-    await messageBox(chat).click();
-    await messageBox(chat).press('Control+f');
-    const box = chat.getByRole('searchbox', { name: 'Find in session' });
+    await messageBox(cw.chat).click();
+    await messageBox(cw.chat).press('Control+f');
+    const box = cw.chat.getByRole('searchbox', { name: 'Find in session' });
     await box.waitFor({ timeout: 30_000 });
     await box.fill('child permission: allow');
-    await until(async () => (await chat.locator('.find-count').innerText()) === '1 of 1', 'the count "1 of 1"', 30_000);
+    await until(async () => (await cw.chat.locator('.find-count').innerText()) === '1 of 1', 'the count "1 of 1"', 30_000);
     await until(async () => (await toggle.getAttribute('aria-expanded')) === 'true', 'find to open the card', 30_000);
     await until(async () => (await details.getAttribute('aria-expanded')) === 'true', "find to open the call's Details", 30_000);
     await nest.getByText('child permission: allow').waitFor({ state: 'visible', timeout: 30_000 });
-    const painted = await transcript(chat).evaluate(() => (globalThis as unknown as { CSS: { highlights?: Map<string, Set<unknown>> } }).CSS.highlights?.get('switchboard-find-current')?.size ?? 0);
+    const painted = await transcript(cw.chat).evaluate(() => (globalThis as unknown as { CSS: { highlights?: Map<string, Set<unknown>> } }).CSS.highlights?.get('switchboard-find-current')?.size ?? 0);
     assert.strictEqual(painted, 1, 'the match is highlighted');
-    await screenshot(wb!.page, 'subagent-nest-find');
+    await screenshot(cw.page, 'subagent-nest-find');
     await box.press('Escape');
   });
 });

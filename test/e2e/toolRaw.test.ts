@@ -2,9 +2,9 @@
 // (a `read` with a string, Cline's run_commands array) are behind a collapsed "Output" disclosure that
 // opens; a shell output sent both as content and in rawOutput (Kilo) is shown once, opened or not.
 import * as assert from 'assert';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { button, configureAgents, FAKE_AGENT, newSession, openChat, selectAgent, sendMessage, toolCall, transcript } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, type Workbench } from './helpers/workbench';
+import type { Locator } from 'playwright-core';
+import { button, FAKE_AGENT, sendMessage, toolCall, transcript } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
 
 /** How often `needle` is in the card's rendered text. */
 async function occurrences(card: Locator, needle: string): Promise<number> {
@@ -13,29 +13,14 @@ async function occurrences(card: Locator, needle: string): Promise<number> {
 
 describe('Tool calls: raw input and output', function () {
   this.timeout(180_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
+  const cw = useChatWorkbench({ name: 'tool-raw', agent: FAKE_AGENT, newSession: true });
 
   before(async () => {
-    configureAgents(FAKE_AGENT);
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
-    await selectAgent(chat, FAKE_AGENT);
-    await newSession(chat);
-    await sendMessage(chat, 'raw-output', { waitForEnd: true });
-  });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `tool-raw-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'tool-raw');
-    await closeWorkbench(wb);
+    await sendMessage(cw.chat, 'raw-output', { waitForEnd: true });
   });
 
   it('a read whose result is only in rawOutput: "Output" is collapsed, and opens to the text', async () => {
-    const card = toolCall(transcript(chat), 'Read notes.txt');
+    const card = toolCall(transcript(cw.chat), 'Read notes.txt');
     const output = button(card, 'Output');
     await output.waitFor({ timeout: 30_000 });
     assert.strictEqual(await output.getAttribute('aria-expanded'), 'false');
@@ -47,7 +32,7 @@ describe('Tool calls: raw input and output', function () {
   });
 
   it('Cline\'s run_commands result, only in rawOutput, opens from "Output"', async () => {
-    const card = toolCall(transcript(chat), 'run_commands');
+    const card = toolCall(transcript(cw.chat), 'run_commands');
     await button(card, 'Output').click();
     await card.getByText('raw-cline-result', { exact: false }).waitFor({ timeout: 30_000 });
     await button(card, 'Input').click();
@@ -55,7 +40,7 @@ describe('Tool calls: raw input and output', function () {
   });
 
   it('a shell output sent as content and in rawOutput.output shows once, with its output disclosure open too', async () => {
-    const card = toolCall(transcript(chat), 'List notes');
+    const card = toolCall(transcript(cw.chat), 'List notes');
     await card.getByText('raw-shell-line-2', { exact: false }).first().waitFor({ timeout: 30_000 });
     assert.strictEqual(await occurrences(card, 'raw-shell-line-2'), 1);
     const output = button(card, 'Output');

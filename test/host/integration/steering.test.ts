@@ -44,6 +44,23 @@ describe('steering: a message sent into the running turn', function () {
   const idle = (id: string, what: string) => waitFor(() => view(id).turn === 'idle' && queued(id).length === 0, what, 60_000);
   const shown = (id: string) => items(id).flatMap((i: TranscriptItem) => (i.kind === 'user_message' ? [`${i.steered ? 'steered' : 'you'}: ${textOf(i)}`] : i.kind === 'agent_message' ? [`agent: ${textOf(i)}`] : i.kind === 'turn_end' ? ['end'] : []));
 
+  /**
+   * A session whose agent answered a steer with startedNewTurn and then says nothing, with a message queued
+   * behind that turn; started before the tests so the product's 30 s quiet time passes while they run.
+   */
+  let silent: Promise<string>;
+  before(() => {
+    silent = (async () => {
+      const id = await runningTurn();
+      steer(id, 'new-turn-mute please');
+      await waitFor(() => shown(id).includes('steered: new-turn-mute please') && view(id).turn === 'running', "the agent's own turn to show running", 30_000);
+      send(id, 'after the silence');
+      return id;
+    })();
+    // Awaited by its test; a failure here is that test's, not an unhandled rejection meanwhile.
+    silent.catch(() => undefined);
+  });
+
   it('offered while the agent steers, with what Enter does; not offered by an agent without steering', async () => {
     const id = await sb().backend.lifecycle.open('Steerer');
     assert.strictEqual(view(id).capabilities.steering, true);
@@ -134,16 +151,6 @@ describe('steering: a message sent into the running turn', function () {
     await idle(id, 'that turn to end');
   });
 
-  it('an agent that answers startedNewTurn and then sends nothing: its turn shows running, then ends after its silence; a prompt goes after it', async () => {
-    const id = await runningTurn();
-    steer(id, 'new-turn-mute please');
-    await waitFor(() => shown(id).includes('steered: new-turn-mute please') && view(id).turn === 'running', "the agent's own turn to show running", 30_000);
-    send(id, 'after the silence');
-    await waitFor(() => said(id).includes('echo: after the silence'), 'the silent turn to end and the queued message to go', 100_000);
-    await idle(id, 'that turn to end');
-    assert.deepStrictEqual(shown(id).slice(-5), ['steered: new-turn-mute please', 'end', 'you: after the silence', 'agent: echo: after the silence', 'end']);
-  }).timeout(180_000);
-
   it("closing the session while the agent's own turn runs: the turn is stopped at the agent and the tab closes", async () => {
     const id = await agentsOwnTurn('new-turn then close');
     const acpSessionId = sb().backend.sessions.get(id)!.acpSessionId;
@@ -182,4 +189,13 @@ describe('steering: a message sent into the running turn', function () {
     await waitFor(() => said(id).includes('echo: just queue it'), 'the queued message sent', 60_000);
     assert.strictEqual(requests(`${record}-plain`, '_session/steering', 'just queue it').length, 0);
   });
+
+  // The agent's own turn that ends only by its silence waits the product's real quiet time (30 s): the before()
+  // above starts it, so the wait runs beside this file's other tests, and this test, last, checks how it ended.
+  it('an agent that answers startedNewTurn and then sends nothing: its turn shows running, then ends after its silence; a prompt goes after it', async () => {
+    const id = await silent;
+    await waitFor(() => said(id).includes('echo: after the silence'), 'the silent turn to end and the queued message to go', 100_000);
+    await idle(id, 'that turn to end');
+    assert.deepStrictEqual(shown(id).slice(-5), ['steered: new-turn-mute please', 'end', 'you: after the silence', 'agent: echo: after the silence', 'end']);
+  }).timeout(180_000);
 });
