@@ -61,6 +61,17 @@ export class ChatClient {
     return this.channel.isReady;
   }
 
+  /**
+   * The webview sent something other than `ready`, so it is live and showing its state: if the host had
+   * stopped sending to it (a delivery failed, a visibility change arrived late), it gets its whole state
+   * again now instead of staying frozen. True when it did.
+   */
+  resyncIfStale(): boolean {
+    if (!this.channel.isAttached || this.channel.isReady) return false;
+    this.sendInit();
+    return true;
+  }
+
   /** Sent now if the view is ready, else kept for after the next handshake. */
   post(message: HostToWebviewMessage): void {
     this.channel.post(message);

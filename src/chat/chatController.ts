@@ -197,6 +197,9 @@ export class ChatController implements Disposable {
     if (m.type === 'ready' && m.attempt !== undefined) this.ui.log('warn', `chat: the webview asked for its state again (ask ${m.attempt}): an earlier ready or init was lost`);
     const handlers = this.clients.get(from);
     if (!handlers) return;
+    if (m.type !== 'ready' && from.resyncIfStale()) {
+      this.ui.log('warn', `chat: the webview sent "${m.type}" while the host had stopped sending to it: its whole state went again`);
+    }
     const handler = handlers[m.type] as (message: typeof m) => unknown;
     const fail = (e: unknown) => this.reportError(`Chat action "${m.type}" failed`, e);
     try {

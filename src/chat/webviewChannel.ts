@@ -54,6 +54,11 @@ export class WebviewChannel {
     return this.ready && this.port !== undefined;
   }
 
+  /** A webview is attached, though perhaps not ready (still starting, hidden, or a delivery to it failed). */
+  get isAttached(): boolean {
+    return this.port !== undefined;
+  }
+
   /** The webview is ready: `init` goes first, then what was queued while it was not. */
   open(init: HostToWebviewMessage): void {
     this.cancelFlush();
@@ -107,7 +112,9 @@ export class WebviewChannel {
     const lost = (why: unknown) => {
       // Not delivered: the webview is gone, hidden or still starting; it gets a snapshot on its next `ready`
       // (a webview without its `init` keeps asking).
-      if (message.type === 'init') this.options.warn(`chat: the webview did not take its init (${why === false ? 'postMessage resolved false' : String(why)}); it gets one on its next ready`);
+      const reason = why === false ? 'postMessage resolved false' : String(why);
+      if (message.type === 'init') this.options.warn(`chat: the webview did not take its init (${reason}); it gets one on its next ready`);
+      else if (this.port === port && this.ready) this.options.warn(`chat: the "${message.type}" message did not reach the webview (${reason}); nothing more is sent until it speaks again`);
       if (this.port === port) this.ready = false;
     };
     try {

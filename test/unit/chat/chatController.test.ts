@@ -87,6 +87,32 @@ describe('ChatController: handshake and queueing while not ready', () => {
     assert.equal(ctl.isReady, false);
   });
 
+  it('a webview the host stopped sending to gets its whole state again when it speaks, before its message is handled', async () => {
+    const backend = new FakeBackend();
+    const uiLog: string[] = [];
+    const ctl = new ChatController(backend, fakeUi(uiLog), { flushDelayMs: 1 });
+    const answers = [true, false];
+    const posted: HostToWebviewMessage[] = [];
+    ctl.attach({ postMessage: async (m) => (posted.push(JSON.parse(JSON.stringify(m))), answers.shift() ?? true) });
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    backend.say('lost on the way');
+    await tick();
+    await tick();
+    assert.equal(ctl.isReady, false, 'a failed delivery stops the sending');
+    backend.say('not sent while stopped');
+    await tick();
+    const sentBefore = posted.length;
+    ctl.handleMessage({ type: 'selectSession', sessionId: 's1' });
+    const init = posted[sentBefore] as Extract<HostToWebviewMessage, { type: 'init' }>;
+    assert.equal(init?.type, 'init', 'the whole state goes again at once');
+    assert.ok(JSON.stringify(init.snapshot.sessions).includes('lost on the waynot sent while stopped'), 'with what it missed');
+    assert.deepEqual(backend.calls.at(-1), ['selectSession', 's1'], 'then the message is handled');
+    assert.ok(uiLog.some((l) => /while the host had stopped sending to it/.test(l)), uiLog.join('\n'));
+    backend.say('flows again');
+    await tick();
+    assert.ok(JSON.stringify(posted.slice(sentBefore + 1)).includes('flows again'), 'changes flow again');
+  });
+
   it('ignores malformed messages', () => {
     const { ctl, uiLog } = setup();
     ctl.handleMessage({ type: 'rm -rf' });
