@@ -295,15 +295,18 @@ export async function closeAllEditors(page: Page): Promise<void> {
   await runCommand(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box').getByRole('button', { name: "Don't Save" });
   const editors = page.locator('.part.editor .tabs-container .tab');
-  // Either every editor closes, or VS Code asks about an unsaved one (its editor stays open while it asks).
+  // Every editor closes; VS Code asks about unsaved ones first (their editors stay open while it asks).
   const deadline = Date.now() + 30_000;
-  while (!(await dontSave.isVisible())) {
+  for (;;) {
+    if (await dontSave.isVisible()) {
+      console.log('    (an unsaved editor was closed without saving)');
+      await dontSave.click();
+      continue;
+    }
     if ((await editors.count()) === 0) return;
     if (Date.now() > deadline) return console.log(`    (editors still open after Close All Editors: ${(await editors.allInnerTexts()).join(', ')})`);
     await page.waitForTimeout(100);
   }
-  console.log('    (an unsaved editor was closed without saving)');
-  await dontSave.click();
 }
 
 /**
