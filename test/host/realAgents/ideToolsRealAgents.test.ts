@@ -73,10 +73,11 @@ const cases: Case[] = [
   {
     recipe: qwenRecipe,
     transport: 'stdio',
-    handlers: () => [openaiChatNamedTools()],
     // Qwen Code 0.24 defers MCP tools behind tool_search / tool_call, and connects MCP servers in the background:
     // measured, the search (of the tools deferred at the session's start) answers "Not found", while tool_call
-    // reaches a tool once its server is connected ("is not registered" until then).
+    // reaches a tool once its registry has the server's tools ("is not registered" until then). On a loaded
+    // machine that is seconds after its client listed them: the model then calls the tools again.
+    handlers: () => [openaiChatNamedTools({ retryWhen: /is not registered/ })],
     connectsLater: true,
     steps: (broken, use) => [
       { text: 'Loading the IDE tools.', namedTools: [{ tool: 'tool_search', input: { query: 'select:mcp__switchboard__diagnostics,mcp__switchboard__definition' } }] },
