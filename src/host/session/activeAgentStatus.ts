@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentView } from '../../shared/chatState';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentState, AgentStatusBar } from '../agents/statusBar';
-import type { SessionRegistry } from './sessionRegistry';
+import type { SessionRegistry } from './tabs/sessionRegistry';
 
 /** The status bar's wording for each agent state. */
 const AGENT_STATE: Record<AgentView['status'], AgentState> = {

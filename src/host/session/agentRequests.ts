@@ -8,7 +8,7 @@ import type { PermissionBroker, PermissionContext } from '../permissions/permiss
 import type { TerminalBridge, TerminalRequestContext } from '../terminal/terminalBridge';
 import { requestOwner } from './childSessions';
 import type { Session } from './session';
-import type { TurnFiles } from './turnFiles';
+import type { TurnFiles } from './turn/turnFiles';
 
 export interface AgentRequestDeps {
   log: vscode.LogOutputChannel;

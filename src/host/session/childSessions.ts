@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 import type { AcpClientConnection, SessionNotification, SessionRoute } from '../../acp';
 import { scopedSessionId, type Session } from './session';
-import type { SessionRegistry } from './sessionRegistry';
+import type { SessionRegistry } from './tabs/sessionRegistry';
 
 /** Delivers an agent's session/update to the session it belongs to, nested when it is a child's. */
 export function deliverUpdate(sessions: SessionRegistry, agentName: string, notification: SessionNotification, log: vscode.LogOutputChannel): void {

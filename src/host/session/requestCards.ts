@@ -6,7 +6,7 @@ import type { ElicitationAnswer } from '../../shared/chatState';
 import type { PermissionAnswer } from '../../shared/messages';
 import type { ElicitationBroker } from '../permissions/elicitationBroker';
 import type { PermissionBroker } from '../permissions/permissionBroker';
-import type { SessionRegistry } from './sessionRegistry';
+import type { SessionRegistry } from './tabs/sessionRegistry';
 
 export class RequestCards {
   constructor(

@@ -20,13 +20,13 @@ import type { TranscriptOp } from '../../shared/transcriptOps';
 import type { ChatSession, PromptOutcome, SteerAnswer } from '../../chat/chatBackend';
 import type { SessionHost } from './sessionHost';
 import { sessionTitle } from './sessionTitle';
-import { TurnBookkeeping } from './turnBookkeeping';
-import { TurnCycle } from './turnCycle';
-import { TurnErrors } from './turnErrors';
-import type { ReviewTurn } from './turnFiles';
+import { TurnBookkeeping } from './turn/turnBookkeeping';
+import { TurnCycle } from './turn/turnCycle';
+import { TurnErrors } from './turn/turnErrors';
+import type { ReviewTurn } from './turn/turnFiles';
 
 // Reading mentions loads with the first message, not with the chat.
-const loadPromptBuilder = () => import('./promptBuilder');
+const loadPromptBuilder = () => import('./turn/promptBuilder');
 
 /** How long Stop waits for the agent's answer before ending the turn locally. */
 const CANCEL_GRACE_MS = 5000;
@@ -276,7 +276,7 @@ export class Session implements ChatSession, vscode.Disposable {
    * turn of its own with it instead: that turn runs, stops and ends for the user as one of theirs.
    */
   async steer(prompt: ComposerPrompt): Promise<SteerAnswer> {
-    const [{ steerTurn }, { buildPromptBlocks }] = await Promise.all([import('./steering'), loadPromptBuilder()]);
+    const [{ steerTurn }, { buildPromptBlocks }] = await Promise.all([import('./turn/steering'), loadPromptBuilder()]);
     const steered = await steerTurn(this, {
       log: this.host.log,
       connect: () => this.host.connect(this),

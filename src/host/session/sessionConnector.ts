@@ -8,16 +8,16 @@ import type { MentionSources } from '../mentions/mentionSources';
 import type { TerminalBridge } from '../terminal/terminalBridge';
 import type { AgentControl } from '../agents/agentControl';
 import type { AgentRuntime } from '../agents/agentRuntime';
-import type { Checkpoints } from './checkpoints';
+import type { Checkpoints } from './checkpoints/checkpoints';
 import type { RequestCards } from './requestCards';
 import type { Session } from './session';
 import type { SessionHost } from './sessionHost';
-import type { SessionRegistry } from './sessionRegistry';
-import type { SessionTabs } from './sessionTabs';
-import type { PromptSources } from './promptBuilder';
-import type { TranscriptStore } from './transcriptStore';
-import type { TurnFiles } from './turnFiles';
-import { instructionsView, type SessionInstructions } from './instructions';
+import type { SessionRegistry } from './tabs/sessionRegistry';
+import type { SessionTabs } from './tabs/sessionTabs';
+import type { PromptSources } from './turn/promptBuilder';
+import type { TranscriptStore } from './tabs/transcriptStore';
+import type { TurnFiles } from './turn/turnFiles';
+import { instructionsView, type SessionInstructions } from './turn/instructions';
 
 /** How a detached session is bound again, best first: resume sends no replay to download, parse and discard. */
 const REBIND_METHODS = ['session/resume', 'session/load'] as const;

@@ -4,8 +4,8 @@ import type { FilesPort } from '../../chat/chatBackend';
 import type { DiffReview } from '../diff';
 import type { FsBridge } from '../fs/fsBridge';
 import type { PermissionBroker } from '../permissions/permissionBroker';
-import { openPlanFile } from './planFiles';
-import type { SessionRegistry } from './sessionRegistry';
+import { openPlanFile } from './turn/planFiles';
+import type { SessionRegistry } from './tabs/sessionRegistry';
 
 export class SessionFiles implements FilesPort {
   constructor(

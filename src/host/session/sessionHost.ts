@@ -1,10 +1,10 @@
 // What a Session needs from the session layer around it (SessionConnector implements it).
 import type * as vscode from 'vscode';
 import type { AcpClientConnection } from '../../acp';
-import type { Checkpoints } from './checkpoints';
-import type { PromptSources } from './promptBuilder';
+import type { Checkpoints } from './checkpoints/checkpoints';
+import type { PromptSources } from './turn/promptBuilder';
 import type { Session } from './session';
-import type { TurnFiles } from './turnFiles';
+import type { TurnFiles } from './turn/turnFiles';
 
 /** What a session needs from the session layer around it. */
 export interface SessionHost {

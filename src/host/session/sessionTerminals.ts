@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { TerminalOutputEvent, TerminalsPort } from '../../chat/chatBackend';
 import type { TerminalSnapshot } from '../../shared/chatState';
 import type { TerminalBridge } from '../terminal/terminalBridge';
-import type { SessionRegistry } from './sessionRegistry';
+import type { SessionRegistry } from './tabs/sessionRegistry';
 
 export class SessionTerminals implements TerminalsPort, vscode.Disposable {
   private readonly ids = new Set<string>();

@@ -15,7 +15,7 @@ import { SensitiveWrites } from '../fs/sensitiveWrites';
 import { WriteHistory } from '../fs/writeHistory';
 import { IdeTools } from '../ideTools/ideTools';
 import { MentionSources } from '../mentions/mentionSources';
-import { SessionInstructions } from '../session/instructions';
+import { SessionInstructions } from '../session/turn/instructions';
 import type { LogChannels } from '../log/logChannels';
 import { ProtocolLog } from '../log/protocolLog';
 import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permissions/chatPresenters';
@@ -31,7 +31,7 @@ import { registerRegistryCommands } from '../registry/registryCommands';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
 import { AgentStatusBar } from '../agents/statusBar';
-import { TranscriptStore } from '../session/transcriptStore';
+import { TranscriptStore } from '../session/tabs/transcriptStore';
 import { TerminalBridge } from '../terminal/terminalBridge';
 import { composerTarget } from './composerTarget';
 

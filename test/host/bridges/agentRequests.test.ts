@@ -14,7 +14,7 @@ import { PermissionBroker, type PermissionPrompt } from '../../../src/host/permi
 import { agentRequestHandlers } from '../../../src/host/session/agentRequests';
 import { Session, scopedSessionId } from '../../../src/host/session/session';
 import type { SessionHost } from '../../../src/host/session/sessionHost';
-import type { TurnFiles } from '../../../src/host/session/turnFiles';
+import type { TurnFiles } from '../../../src/host/session/turn/turnFiles';
 import { TerminalBridge } from '../../../src/host/terminal/terminalBridge';
 import { bridgeError, makeSandbox, type Sandbox } from './helpers';
 

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { emptyTranscript, type Transcript } from '../../../src/shared/transcript';
-import { TranscriptStore, type StoredSessionMeta } from '../../../src/host/session/transcriptStore';
+import { TranscriptStore, type StoredSessionMeta } from '../../../src/host/session/tabs/transcriptStore';
 
 class WorkspaceMemento implements vscode.Memento {
   private readonly data = new Map<string, unknown>();

@@ -2,7 +2,7 @@
 // does not (its other updates, a tool call still running, anything after its end).
 import * as assert from 'assert';
 import type { SessionUpdate } from '../../../src/acp';
-import { AgentTurnWatch, type AgentTurnEnd } from '../../../src/host/session/agentTurn';
+import { AgentTurnWatch, type AgentTurnEnd } from '../../../src/host/session/turn/agentTurn';
 
 const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const usage = (cost?: number): SessionUpdate => ({ sessionUpdate: 'usage_update', used: 10, size: 100, ...(cost === undefined ? {} : { cost: { amount: cost, currency: 'USD' } }) });

@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import { AuthRequiredError } from '../../../src/acp';
 import type { ComposerPrompt } from '../../../src/shared/messages';
-import { TurnErrors } from '../../../src/host/session/turnErrors';
+import { TurnErrors } from '../../../src/host/session/turn/turnErrors';
 
 const message: ComposerPrompt = { text: 'fix the bug', mentions: [], images: [] };
 

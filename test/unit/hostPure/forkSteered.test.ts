@@ -2,7 +2,7 @@
 // into, so the fork keeps the whole turn (up to the next prompt), and forking from the steered message itself
 // keeps that turn too.
 import * as assert from 'node:assert/strict';
-import { forkedTranscript } from '../../../src/host/session/forkTranscript';
+import { forkedTranscript } from '../../../src/host/session/tabs/forkTranscript';
 import { emptyTranscript, type Transcript, type TranscriptItem } from '../../../src/shared/transcript';
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];

@@ -5,7 +5,7 @@
 // product's 10 s), said once with the way forward, and the turn goes on and takes the next steer.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '../../../src/acp';
-import { steerTurn, type SteerHooks, type SteerTarget } from '../../../src/host/session/steering';
+import { steerTurn, type SteerHooks, type SteerTarget } from '../../../src/host/session/turn/steering';
 import { CLIENT_INFO, fakeAgent, text, type Harness } from '../acp/helpers';
 
 describe('steer: what the session gets back', function () {

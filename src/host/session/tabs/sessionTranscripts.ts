@@ -1,5 +1,5 @@
 // The sessions an `@Sessions` mention can name: the open tabs (their live transcripts) and the saved ones.
-import type { SessionTranscripts } from '../mentions/sessionMention';
+import type { SessionTranscripts } from '../../mentions/sessionMention';
 import type { SessionRegistry } from './sessionRegistry';
 import type { TranscriptStore } from './transcriptStore';
 

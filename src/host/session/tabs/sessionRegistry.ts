@@ -1,9 +1,9 @@
 // The open sessions, by tab id and by agent-qualified session id; which tab is active; and what the chat
 // hears about them (a view changed, a transcript's ops, the active tab, a tab closed, a refused message).
 import * as vscode from 'vscode';
-import type { BackendSessionSnapshot, BackendSessionView, SessionsPort, TranscriptOpsEvent } from '../../chat/chatBackend';
-import type { ComposerPrompt } from '../../shared/messages';
-import type { Session } from './session';
+import type { BackendSessionSnapshot, BackendSessionView, SessionsPort, TranscriptOpsEvent } from '../../../chat/chatBackend';
+import type { ComposerPrompt } from '../../../shared/messages';
+import type { Session } from '../session';
 import { type SessionViewSources, sessionView } from './views';
 
 export class SessionRegistry implements SessionsPort, vscode.Disposable {

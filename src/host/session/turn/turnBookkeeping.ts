@@ -1,11 +1,11 @@
 // What a session records around its turns: the checkpoint a turn starts from, the files its tool calls name
 // while it runs, and after the turn's end (which the user already sees) its changed files and the checkpoint's end. The next turn's baseline and
 // a restore wait for that (`settled`); the Session owns the turn itself.
-import { errorMessage, type SessionUpdate } from '../../acp';
-import type { TranscriptItem } from '../../shared/transcript';
-import type { TranscriptOp } from '../../shared/transcriptOps';
-import type { Session } from './session';
-import type { SessionHost } from './sessionHost';
+import { errorMessage, type SessionUpdate } from '../../../acp';
+import type { TranscriptItem } from '../../../shared/transcript';
+import type { TranscriptOp } from '../../../shared/transcriptOps';
+import type { Session } from '../session';
+import type { SessionHost } from '../sessionHost';
 import type { ReviewTurn } from './turnFiles';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;

@@ -1,14 +1,14 @@
 // The checkpoints of every session (loaded with the first turn, not at startup): per user message the
 // snapshots its turn began and ended with, saved beside the transcript (so they survive a reload), and the
 // restores running and what each replaced.
-import { errorMessage } from '../../acp';
-import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
-import type { Transcript } from '../../shared/transcript';
-import type { FolderSnapshot } from '../diff';
+import { errorMessage } from '../../../acp';
+import type { CheckpointAction, CheckpointView } from '../../../shared/checkpoints';
+import type { Transcript } from '../../../shared/transcript';
+import type { FolderSnapshot } from '../../diff';
 import type { CheckpointsOptions } from './checkpoints';
-import type { FileTarget } from '../diff/checkpointRestore';
-import type { Session } from './session';
-import type { ReviewTurn } from './turnFiles';
+import type { FileTarget } from '../../diff/checkpointRestore';
+import type { Session } from '../session';
+import type { ReviewTurn } from '../turn/turnFiles';
 
 /** One user message's turn: its snapshots, or why it has none. */
 export interface LedgerEntry {

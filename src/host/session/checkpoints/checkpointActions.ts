@@ -2,13 +2,13 @@
 // a restore changes back, a file's diff, the restore itself, and its undo. The checkpoints themselves
 // (the snapshots per user message) are recorded by checkpoints.ts.
 import type * as vscode from 'vscode';
-import { errorMessage } from '../../acp';
-import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../../shared/checkpoints';
-import type { DiffReview } from '../diff';
-import { blockedReason, openCheckpointDiff, writeTargets, type FileTarget } from '../diff/checkpointRestore';
-import { SnapshotGoneError, type CheckpointFilePlan, type CheckpointTurn } from '../diff/checkpointTrees';
+import { errorMessage } from '../../../acp';
+import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../../../shared/checkpoints';
+import type { DiffReview } from '../../diff';
+import { blockedReason, openCheckpointDiff, writeTargets, type FileTarget } from '../../diff/checkpointRestore';
+import { SnapshotGoneError, type CheckpointFilePlan, type CheckpointTurn } from '../../diff/checkpointTrees';
 import type { LedgerEntry } from './checkpointLedgers';
-import type { Session } from './session';
+import type { Session } from '../session';
 
 const RESTORE_LABEL = 'Restore checkpoint';
 

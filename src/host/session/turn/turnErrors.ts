@@ -1,10 +1,10 @@
 // A session's error banner and what its Retry sends again: one owner for both. The Session says when (a turn
 // begins or fails, the user dismisses, a request of theirs failed) and tells the chat it changed; this says
 // what the banner shows, what the transcript records and what the log keeps.
-import { AuthRequiredError, errorMessage } from '../../acp';
-import type { SessionError } from '../../shared/chatState';
-import type { ComposerPrompt } from '../../shared/messages';
-import type { SessionHost } from './sessionHost';
+import { AuthRequiredError, errorMessage } from '../../../acp';
+import type { SessionError } from '../../../shared/chatState';
+import type { ComposerPrompt } from '../../../shared/messages';
+import type { SessionHost } from '../sessionHost';
 
 /** The session whose banner this is: what a failed turn says and where. */
 export interface ErrorSession {

@@ -4,14 +4,14 @@
 // listed and left alone unless the user includes them. The work loads with the first turn
 // (checkpointLedgers.ts) and the restore when the user asks (checkpointActions.ts).
 import type * as vscode from 'vscode';
-import type { CheckpointsPort } from '../../chat/chatBackend';
-import type { CheckpointAction, CheckpointView } from '../../shared/checkpoints';
-import type { DiffReview } from '../diff';
+import type { CheckpointsPort } from '../../../chat/chatBackend';
+import type { CheckpointAction, CheckpointView } from '../../../shared/checkpoints';
+import type { DiffReview } from '../../diff';
 import type { CheckpointLedgers } from './checkpointLedgers';
-import type { Session } from './session';
-import type { SessionRegistry } from './sessionRegistry';
-import type { TranscriptStore } from './transcriptStore';
-import type { TurnFiles, ReviewTurn } from './turnFiles';
+import type { Session } from '../session';
+import type { SessionRegistry } from '../tabs/sessionRegistry';
+import type { TranscriptStore } from '../tabs/transcriptStore';
+import type { TurnFiles, ReviewTurn } from '../turn/turnFiles';
 
 export interface CheckpointsOptions {
   diffReview: DiffReview;

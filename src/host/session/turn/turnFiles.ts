@@ -4,10 +4,10 @@
 // calls and permission requests name, and at the end of the turn from every file that differs from it.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { errorMessage, toolCallFromRequest } from '../../acp';
-import type { TranscriptItem } from '../../shared/transcript';
-import type { DiffReview, FolderSnapshot } from '../diff';
-import type { FsBridge } from '../fs/fsBridge';
+import { errorMessage, toolCallFromRequest } from '../../../acp';
+import type { TranscriptItem } from '../../../shared/transcript';
+import type { DiffReview, FolderSnapshot } from '../../diff';
+import type { FsBridge } from '../../fs/fsBridge';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 

@@ -5,8 +5,8 @@
 // not UTF-8 text or one past the size cap is said in the session header, never silently changed.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InstructionsView } from '../../shared/chatState';
-import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
+import type { InstructionsView } from '../../../shared/chatState';
+import type { WorkspaceSettingsGate } from '../../permissions/workspaceSettingsGate';
 
 /** Longer instructions are cut here (a system prompt eats the context window of every turn). */
 export const MAX_INSTRUCTIONS_CHARS = 32 * 1024;

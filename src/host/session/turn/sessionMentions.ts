@@ -1,11 +1,11 @@
 // The `@` list of the composer: workspace files, folders and open editors (the chat's own VS Code list),
 // then the context groups (diagnostics, sessions...). The sessions group reads transcripts on demand.
-import type { MentionsPort } from '../../chat/chatBackend';
-import { queryMentionCandidates } from '../../chat/hostUi';
-import type { MentionCandidate } from '../../shared/chatState';
-import type { MentionSources } from '../mentions/mentionSources';
-import type { SessionRegistry } from './sessionRegistry';
-import type { TranscriptStore } from './transcriptStore';
+import type { MentionsPort } from '../../../chat/chatBackend';
+import { queryMentionCandidates } from '../../../chat/hostUi';
+import type { MentionCandidate } from '../../../shared/chatState';
+import type { MentionSources } from '../../mentions/mentionSources';
+import type { SessionRegistry } from '../tabs/sessionRegistry';
+import type { TranscriptStore } from '../tabs/transcriptStore';
 
 export class SessionMentions implements MentionsPort {
   constructor(
@@ -15,7 +15,7 @@ export class SessionMentions implements MentionsPort {
   ) {}
 
   async query(query: string, tabId: string | undefined): Promise<MentionCandidate[]> {
-    const { sessionTranscripts } = await import('./sessionTranscripts');
+    const { sessionTranscripts } = await import('../tabs/sessionTranscripts');
     const [files, context] = await Promise.all([queryMentionCandidates(query), this.mentions.query(query, sessionTranscripts(this.sessions, this.store), tabId)]);
     return [...files, ...context];
   }

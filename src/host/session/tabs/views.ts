@@ -1,13 +1,13 @@
 // Maps host objects (sessions, permission and elicitation prompts) to the chat's view types.
 import * as vscode from 'vscode';
-import { toolCallFromRequest } from '../../acp';
-import type { BackendSessionView } from '../../chat/chatBackend';
-import type { ChangedFileView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../shared/chatState';
-import type { DiffReview } from '../diff';
-import type { ElicitationBroker, ElicitationPrompt } from '../permissions/elicitationBroker';
-import type { PermissionBroker, PermissionPrompt } from '../permissions/permissionBroker';
-import type { Session } from './session';
-import { enterWhileRunning } from './enterWhileRunning';
+import { toolCallFromRequest } from '../../../acp';
+import type { BackendSessionView } from '../../../chat/chatBackend';
+import type { ChangedFileView, ElicitationSchema, PendingElicitation, PendingPermission } from '../../../shared/chatState';
+import type { DiffReview } from '../../diff';
+import type { ElicitationBroker, ElicitationPrompt } from '../../permissions/elicitationBroker';
+import type { PermissionBroker, PermissionPrompt } from '../../permissions/permissionBroker';
+import type { Session } from '../session';
+import { enterWhileRunning } from '../turn/enterWhileRunning';
 
 export interface SessionViewSources {
   permissions: PermissionBroker;

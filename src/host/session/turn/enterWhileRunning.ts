@@ -1,6 +1,6 @@
 // `switchboard.enterWhileRunning`: what Enter in the chat does while a turn of an agent that steers runs.
 import * as vscode from 'vscode';
-import type { EnterWhileRunning } from '../../shared/chatState';
+import type { EnterWhileRunning } from '../../../shared/chatState';
 
 /** `switchboard.enterWhileRunning`: what Enter does while a turn of an agent that steers runs. */
 export function enterWhileRunning(): EnterWhileRunning {

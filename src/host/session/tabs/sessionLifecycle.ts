@@ -2,20 +2,20 @@
 // transcript, the tabs restored after a reload, a fork; and how a tab is renamed and closed.
 import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, errorMessage } from '../../acp';
-import type { LifecyclePort } from '../../chat/chatBackend';
-import type { FsBridge } from '../fs/fsBridge';
-import type { AgentControl } from '../agents/agentControl';
-import type { AgentRuntime } from '../agents/agentRuntime';
-import { cancelChildrenOf } from './childSessions';
+import { NotFoundError, errorMessage } from '../../../acp';
+import type { LifecyclePort } from '../../../chat/chatBackend';
+import type { FsBridge } from '../../fs/fsBridge';
+import type { AgentControl } from '../../agents/agentControl';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import { cancelChildrenOf } from '../childSessions';
 import { forkedTranscript } from './forkTranscript';
-import { Session } from './session';
-import { applySessionDefaults } from './sessionDefaults';
-import type { SessionConnector } from './sessionConnector';
+import { Session } from '../session';
+import { applySessionDefaults } from '../sessionDefaults';
+import type { SessionConnector } from '../sessionConnector';
 import type { SessionHistory } from './sessionHistory';
 import type { SessionRegistry } from './sessionRegistry';
 import type { SessionTabs } from './sessionTabs';
-import { additionalDirectories, workspaceCwd } from './workspaceFolders';
+import { additionalDirectories, workspaceCwd } from '../workspaceFolders';
 
 /** The longest session title a rename accepts. */
 const MAX_TITLE = 200;

@@ -3,9 +3,9 @@
 // outcome goes back to the chat, which sends a message the agent left to us (`promptRequired`) or did not take
 // (an error, no answer in time) through its prompt queue.
 import type * as vscode from 'vscode';
-import { TimeoutError, errorMessage, type AcpClientConnection, type ContentBlock } from '../../acp';
-import type { SteerAnswer } from '../../chat/chatBackend';
-import type { TurnState } from '../../shared/chatState';
+import { TimeoutError, errorMessage, type AcpClientConnection, type ContentBlock } from '../../../acp';
+import type { SteerAnswer } from '../../../chat/chatBackend';
+import type { TurnState } from '../../../shared/chatState';
 import type { BuiltPrompt } from './promptBuilder';
 
 /** How long a steer waits for the agent's answer before the message is kept for the next turn instead. */

@@ -1,7 +1,7 @@
 // The transcript a fork opens with. ACP's session/fork takes no fork point (only the session id): the
 // agent's fork always has the whole conversation. "Fork from here" therefore cuts only what the new tab
 // shows, after the turn of the chosen message, and the fork's notice says so.
-import type { Transcript } from '../../shared/transcript';
+import type { Transcript } from '../../../shared/transcript';
 
 export interface ForkedTranscript {
   transcript: Transcript;

@@ -2,8 +2,8 @@
 // prompt response ends it. It ends at the agent's end marker — Claude's result is a `usage_update` with the
 // turn's cost; ACP v2's `state_update` says `idle` — when the user stops it, or, as the fallback for an agent
 // that marks nothing, when the agent has been silent for a while with none of the turn's tool calls running.
-import type { AcpClientConnection, SessionUpdate } from '../../acp';
-import type { StopReason } from '../../shared/transcript';
+import type { AcpClientConnection, SessionUpdate } from '../../../acp';
+import type { StopReason } from '../../../shared/transcript';
 
 /** Silence after which an agent's own turn counts as ended (no tool call of it running). */
 export const AGENT_TURN_QUIET_MS = 30_000;

@@ -4,14 +4,14 @@
 // command, a session) as text. All of it, images included, counts against one budget per prompt; a mention that cannot be
 // read or a prompt over the budget refuses the whole prompt (`refused`): then nothing is sent.
 import * as vscode from 'vscode';
-import type { ContentBlock } from '../../acp';
-import type { MentionSources } from '../mentions/mentionSources';
-import { MentionError } from '../mentions/mentionError';
-import { BUDGET_SETTING, PromptBudget, budgetFrom } from '../mentions/promptBudget';
-import type { ComposerPrompt } from '../../shared/messages';
-import type { SessionRegistry } from './sessionRegistry';
-import { sessionTranscripts } from './sessionTranscripts';
-import type { TranscriptStore } from './transcriptStore';
+import type { ContentBlock } from '../../../acp';
+import type { MentionSources } from '../../mentions/mentionSources';
+import { MentionError } from '../../mentions/mentionError';
+import { BUDGET_SETTING, PromptBudget, budgetFrom } from '../../mentions/promptBudget';
+import type { ComposerPrompt } from '../../../shared/messages';
+import type { SessionRegistry } from '../tabs/sessionRegistry';
+import { sessionTranscripts } from '../tabs/sessionTranscripts';
+import type { TranscriptStore } from '../tabs/transcriptStore';
 
 export interface PromptCapabilitiesView {
   image: boolean;
@@ -60,7 +60,7 @@ async function build(prompt: ComposerPrompt, caps: PromptCapabilitiesView, sourc
   for (const mention of prompt.mentions) {
     if (mention.text !== undefined) {
       // Chips that carry their text (Add to Chat from a terminal, Source Control, a problem); loaded with the first.
-      const attached = await import('../context/attachedText');
+      const attached = await import('../../context/attachedText');
       if (attached.carriesText(mention)) {
         const block = attached.attachedTextBlock(mention, embed);
         blocks.push(block);

@@ -2,11 +2,11 @@
 // the turns the agent starts itself after a steer it answered `startedNewTurn` (followed here until the agent
 // marks their end, Stop, or its silence: agentTurn.ts). The turn's state is written only here and read as
 // `Session.turn`; a turn of either kind runs, stops and ends for the user the same way.
-import type { AcpClientConnection, SessionUpdate } from '../../acp';
-import type { TurnState } from '../../shared/chatState';
+import type { AcpClientConnection, SessionUpdate } from '../../../acp';
+import type { TurnState } from '../../../shared/chatState';
 import { AgentTurnWatch } from './agentTurn';
-import type { Session } from './session';
-import type { SessionHost } from './sessionHost';
+import type { Session } from '../session';
+import type { SessionHost } from '../sessionHost';
 import type { TurnBookkeeping } from './turnBookkeeping';
 import type { TurnErrors } from './turnErrors';
 import type { ReviewTurn } from './turnFiles';

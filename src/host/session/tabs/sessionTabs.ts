@@ -1,8 +1,8 @@
 // Local transcripts and the open tabs, kept across window reloads: a session with a user message is saved
 // when its turn ends and when the window closes; the tabs that were open come back from the store.
 import type * as vscode from 'vscode';
-import type { Transcript } from '../../shared/transcript';
-import type { Session } from './session';
+import type { Transcript } from '../../../shared/transcript';
+import type { Session } from '../session';
 import type { StoredSessionMeta, TranscriptStore } from './transcriptStore';
 
 export class SessionTabs {

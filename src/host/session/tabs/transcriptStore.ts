@@ -8,7 +8,7 @@
 // it names does too.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
-import type { Transcript } from '../../shared/transcript';
+import type { Transcript } from '../../../shared/transcript';
 
 export interface StoredSessionMeta {
   key: string;

@@ -2,15 +2,15 @@
 // agent reports through session/list. Open sessions are left out; a session known both ways shows once,
 // from the local store, which has the full transcript.
 import * as vscode from 'vscode';
-import { errorMessage, listedSessionActions } from '../../acp';
-import type { HistoryPort } from '../../chat/chatBackend';
-import type { HistoryItem } from '../../shared/chatState';
-import type { AgentControl } from '../agents/agentControl';
-import type { AgentRuntime } from '../agents/agentRuntime';
-import { scopedSessionId } from './session';
+import { errorMessage, listedSessionActions } from '../../../acp';
+import type { HistoryPort } from '../../../chat/chatBackend';
+import type { HistoryItem } from '../../../shared/chatState';
+import type { AgentControl } from '../../agents/agentControl';
+import type { AgentRuntime } from '../../agents/agentRuntime';
+import { scopedSessionId } from '../session';
 import type { SessionRegistry } from './sessionRegistry';
 import type { TranscriptStore } from './transcriptStore';
-import { workspaceCwd } from './workspaceFolders';
+import { workspaceCwd } from '../workspaceFolders';
 
 /** How many entries one agent's session/list may add (its paging is followed up to here). */
 const MAX_LISTED_PER_AGENT = 500;

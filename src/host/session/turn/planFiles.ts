@@ -5,10 +5,10 @@
 // when asked), and then read-only: the user asked to see the agent's plan, not to edit files outside the
 // session's folders. Every refusal is an Error whose message the plan's card shows.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../acp';
-import { isInsideRoot, resolveRealPath } from '../fs/fileConfinement';
-import type { FsBridge } from '../fs/fsBridge';
-import type { Session } from './session';
+import { errorMessage } from '../../../acp';
+import { isInsideRoot, resolveRealPath } from '../../fs/fileConfinement';
+import type { FsBridge } from '../../fs/fsBridge';
+import type { Session } from '../session';
 
 export async function openPlanFile(session: Session, planId: string, fs: Pick<FsBridge, 'authorizeRead'>): Promise<void> {
   const plan = session.transcript.items.find((i) => i.kind === 'plan' && i.planId === planId);
