@@ -103,7 +103,7 @@ describe('agent lifecycle: start, stop, restart and cancel in any order', functi
 // requests", seen after a remote agent's Reconnect).
 describe('agent lifecycle: requests while the agent initializes', function () {
   this.timeout(120_000);
-  const SLOW_MARKER = '--race-marker=switchboard-agent-initializing';
+  const SLOW_MARKER = `--race-marker=switchboard-agent-initializing-${process.pid}-${Date.now()}`;
   // The fake agent reads nothing for 3 s: its initialize answer comes at least that late.
   const ctx = withFakeAgents({ Slow: ['--slow-start=3000', SLOW_MARKER] });
   let runtime: AgentRuntime;
