@@ -52,18 +52,25 @@ export class ElicitationBroker implements vscode.Disposable {
 
   constructor(private readonly opts: { presenters: readonly ElicitationPresenter[] }) {}
 
-  /** The handler for elicitation/create. */
-  async handle(req: CreateElicitationRequest): Promise<CreateElicitationResponse> {
+  /**
+   * The handler for elicitation/create. `signal` is the agent request's own: a request that ended (cancelled by
+   * the agent, the connection closed) is answered `cancel`, and its form is never shown or goes away.
+   */
+  async handle(req: CreateElicitationRequest, signal?: AbortSignal): Promise<CreateElicitationResponse> {
     const prompt = toPrompt(req);
+    if (signal?.aborted) return CANCEL;
     return new Promise<CreateElicitationResponse>((resolve) => {
       const controller = new AbortController();
+      const ended = (): void => settle(CANCEL);
       const settle = (response: CreateElicitationResponse): void => {
         if (!this.pendingById.delete(prompt.id)) return;
+        signal?.removeEventListener('abort', ended);
         controller.abort();
         this.resolveEmitter.fire({ prompt, response });
         resolve(response);
       };
       this.pendingById.set(prompt.id, { prompt, settle });
+      signal?.addEventListener('abort', ended, { once: true });
       this.requestEmitter.fire(prompt);
       void this.present(prompt, controller.signal);
     });

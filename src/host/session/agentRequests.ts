@@ -108,7 +108,7 @@ export function agentRequestHandlers(agentName: string, deps: AgentRequestDeps):
     'elicitation/create': (raw, request) =>
       answer(() => {
         const params = raw.sessionId === undefined ? raw : { ...raw, sessionId: requestOwner(request.route, agentName, raw.sessionId) };
-        return deps.elicitations.handle(params as Parameters<ElicitationBroker['handle']>[0]);
+        return deps.elicitations.handle(params as Parameters<ElicitationBroker['handle']>[0], request.signal);
       }),
   };
 }

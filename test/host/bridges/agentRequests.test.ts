@@ -27,6 +27,7 @@ describe('bridges: agent requests carry their session context', () => {
   let handlers: Partial<ClientRequestHandlers>;
   let asked: PermissionPrompt[];
   let permissions: PermissionBroker;
+  let elicitations: ElicitationBroker;
   /** While set, the baseline of a permission request's files is still being taken. */
   let snapshotHeld: Promise<void> | undefined;
   /** While set, the card waits for the user (until the request ends) instead of answering Reject. */
@@ -62,7 +63,9 @@ describe('bridges: agent requests carry their session context', () => {
     });
     const fsBridge = new FsBridge({ confinement: box.confinement, sensitive: box.sensitive, history: new WriteHistory() });
     const terminals = new TerminalBridge({ confinement: box.confinement });
-    const elicitations = new ElicitationBroker({ presenters: [] });
+    elicitations = new ElicitationBroker({
+      presenters: [{ present: (_prompt, signal) => new Promise((ended) => signal.addEventListener('abort', () => ended({ action: 'accept' }), { once: true })) }],
+    });
     disposables.push(permissions, fsBridge, terminals, elicitations);
     // The session's host is not reached by these requests: only its record and transcript are read.
     session = new Session({} as SessionHost, 'tab-1', AGENT, ACP_ID, box.root, []);
@@ -145,5 +148,24 @@ describe('bridges: agent requests carry their session context', () => {
     agentRequest.abort();
     assert.deepStrictEqual(await answer, { outcome: { outcome: 'cancelled' } });
     assert.strictEqual(permissions.pending().length, 0, 'the card is gone');
+  });
+
+  const elicitationRequest = { sessionId: ACP_ID, mode: 'form' as const, message: 'Which branch?', requestedSchema: { type: 'object' as const, properties: {} } };
+
+  it('an elicitation whose request ended before it arrived is answered cancel and never shown', async () => {
+    const agentRequest = new AbortController();
+    agentRequest.abort();
+    assert.deepStrictEqual(await call('elicitation/create', elicitationRequest, agentRequest.signal), { action: 'cancel' });
+    assert.strictEqual(elicitations.pending().length, 0);
+  });
+
+  it('an elicitation whose request ends while its form waits is answered cancel and the form goes', async () => {
+    const agentRequest = new AbortController();
+    const answer = call('elicitation/create', elicitationRequest, agentRequest.signal);
+    for (let i = 0; i < 50 && elicitations.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.strictEqual(elicitations.pending().length, 1, 'the form waits for the user');
+    agentRequest.abort();
+    assert.deepStrictEqual(await answer, { action: 'cancel' });
+    assert.strictEqual(elicitations.pending().length, 0, 'the form is gone');
   });
 });
