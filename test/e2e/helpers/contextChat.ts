@@ -5,8 +5,8 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { configureAgents, FAKE_AGENT, openChat, REPO, until } from './chat';
-import { e2eEnv, openSwitchboardView, openWorkbench, updateSettings, type Workbench } from './workbench';
+import { FAKE_AGENT, REPO, until } from './chat';
+import { openSwitchboardView, updateSettings } from './workbench';
 
 const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
@@ -34,24 +34,6 @@ export function contextSettings(record: string, settings: Record<string, unknown
     'git.autoRepositoryDetection': true,
     ...settings,
   };
-}
-
-/** A workbench whose default agent is the fake agent recording to `record`, with Git on and the clipboard allowed. */
-export async function openContextWorkbench(record: string, settings: Record<string, unknown> = {}): Promise<{ wb: Workbench; chat: FrameLocator }> {
-  configureAgents(FAKE_AGENT);
-  updateSettings({
-    'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [FAKE, `--record=${record}`] } },
-    'switchboard.defaultAgent': FAKE_AGENT,
-    'terminal.integrated.rightClickBehavior': 'default',
-    // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); these tests turn it on for their repository.
-    'git.enabled': true,
-    'git.autoRepositoryDetection': true,
-    ...settings,
-  });
-  const wb = await openWorkbench({ width: 1400, height: 900 });
-  // A terminal's selection is read through the clipboard, as in a browser where the user allowed it.
-  await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
-  return { wb, chat: await openChat(wb.page) };
 }
 
 /** Git off again, as the other e2e files expect. */
