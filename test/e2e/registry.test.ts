@@ -124,7 +124,7 @@ describe('ACP Registry in the workbench', function () {
     await icon.waitFor();
     assert.match((await icon.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/);
     await sendMessage(cw.chat, 'hello registry', { waitForEnd: true });
-    await transcript(chat).getByText('echo: hello registry').first().waitFor();
+    await transcript(cw.chat).getByText('echo: hello registry').first().waitFor();
     await screenshot(cw.page, 'registry-agent-in-picker');
   });
 
@@ -152,7 +152,7 @@ describe('ACP Registry in the workbench', function () {
     await cw.page.keyboard.press('Escape');
     await selectAgent(cw.chat, AGENT);
     await sendMessage(cw.chat, 'after the update', { waitForEnd: true });
-    await transcript(chat).getByText('echo: after the update').first().waitFor();
+    await transcript(cw.chat).getByText('echo: after the update').first().waitFor();
   });
 
   it('offline, the list is the saved copy and says so', async () => {
