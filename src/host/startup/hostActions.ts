@@ -3,7 +3,7 @@
 import type { HostActions } from '../../chat/chatBackend';
 import type { MentionOpener } from '../context/mentionOpener';
 import type { ProtocolLog } from '../log/protocolLog';
-import type { RegistryUi } from '../registry/registryCommands';
+import type { RegistryUi } from '../registry/registryUi';
 
 export interface HostActionSources {
   protocolLog: ProtocolLog;

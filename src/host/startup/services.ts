@@ -28,7 +28,7 @@ import { AgentConfiguration } from '../agents/agentConfiguration';
 import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
-import { RegistryUi } from '../registry/registryCommands';
+import { RegistryUi } from '../registry/registryUi';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
 import { AgentStatusBar } from '../agents/statusBar';

@@ -463,7 +463,7 @@ describe("ChatController: the host's own features (HostActions)", () => {
     assert.deepEqual(actionLog, [['showProtocolLog'], ['addAgentFromRegistry']]);
   });
 
-  it('says in the chat when a chip could not be opened, and keeps working', async () => {
+  it('reports a chip that could not be opened (logged and shown), and keeps working', async () => {
     const backend = new FakeBackend();
     const uiLog: string[] = [];
     const actions = { ...fakeActions(), openMention: async () => { throw new Error('the file is gone'); } };
