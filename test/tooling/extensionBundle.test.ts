@@ -96,7 +96,8 @@ describe('build: the extension bundle and its lazy chunks', function () {
   /**
    * Loaded when first used: the registry's list (an update check, the picker), the JSONC parser (a workspace's
    * mcp.json, restricted mode), the login shell's environment and process trees (an agent or install starts),
-   * an agent's terminal processes (terminal/create), Add to Chat's entry points and the opening of a chip.
+   * an agent's terminal processes (terminal/create), Add to Chat's entry points, the opening of a chip and the
+   * `@` list's workspace files (the first `@` query).
    */
   const USED_LATER = [
     /^src\/agents\/registry\/(registryClient|registrySchema|http|version)\.ts$/,
@@ -105,6 +106,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
     /^src\/agents\/(parseJsonc|shellEnvironment|processTree)\.ts$/,
     /^src\/host\/terminal\/(terminalProcess|terminalPty)\.ts$/,
     /^src\/host\/context\/(addToChat|openMention)\.ts$/,
+    /^src\/chat\/workspaceMentions\.ts$/,
   ];
   /** Reading Zed's and JetBrains' agent lists: loaded when the import command runs. */
   const COMMANDS = [/^src\/agents\/importers\.ts$/];
