@@ -87,7 +87,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
   const REMOTE = [/^node_modules\/ws\//, /^node_modules\/@agentclientprotocol\/sdk\//];
   const ARCHIVES = [/^node_modules\/(tar|yauzl|minizlib|minipass)\//];
   /** A local agent's process code and the launchers: loaded when the first agent starts (agentRuntime.ts). */
-  const LAUNCH = [/^src\/host\/agents\/(localAgent|remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
+  const LAUNCH = [/^src\/host\/agents\/(localAgent|remote\/remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
   /** Installing from the registry, its list and the install flow: loaded when the user adds, updates or uninstalls an agent. */
   const INSTALL = [
     /^src\/agents\/registry\/(installer|extract|download|distribution|icon)\.ts$/,
@@ -151,7 +151,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
     lazy('src/acp/transport/remote/webSocketTransport.ts', [REMOTE[0]]);
     lazy('src/acp/transport/remote/httpTransport.ts', [REMOTE[1]]);
     lazy('src/host/agents/localAgent.ts', LAUNCH);
-    lazy('src/host/agents/remoteAgent.ts', [LAUNCH[0]]);
+    lazy('src/host/agents/remote/remoteAgent.ts', [LAUNCH[0]]);
     lazy('src/host/registry/registryInstalls.ts', [INSTALL[0]]);
     lazy('src/host/registry/registryPicker.ts', [INSTALL[1]]);
     lazy('src/agents/importers.ts', COMMANDS);

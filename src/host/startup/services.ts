@@ -24,7 +24,7 @@ import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permission
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
-import { AgentConfiguration } from '../agents/agentConfiguration';
+import { AgentConfiguration } from '../agents/configuration/agentConfiguration';
 import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
