@@ -6,7 +6,7 @@ import type { SessionView, StartingSession, TerminalSnapshot } from '../shared/c
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage } from '../shared/messages';
 import type { BackendSessionView, ChatBackend, TerminalOutputEvent, TranscriptOpsEvent } from './chatBackend';
 import { TranscriptSync } from './transcriptSync';
-import { WebviewChannel, type WebviewChannelOptions, type WebviewPort } from './webviewChannel';
+import { WebviewChannel, type WebviewChannelOptions, type WebviewPort } from './surfaces/webviewChannel';
 
 /** What a client reads from the controller's shared state. */
 export interface ChatClientContext {

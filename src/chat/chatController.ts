@@ -10,9 +10,9 @@ import { ChatClient, type ChatClientContext } from './chatClient';
 import { messageHandlers, type MessageHandlers } from './messageHandlers';
 import { PromptQueue } from './promptQueue';
 import { SessionRequests } from './sessionRequests';
-import type { WebviewPort } from './webviewChannel';
+import type { WebviewPort } from './surfaces/webviewChannel';
 
-export type { WebviewPort } from './webviewChannel';
+export type { WebviewPort } from './surfaces/webviewChannel';
 
 export interface ChatControllerOptions {
   /** Batches are posted at most once per this many ms (default 16, one frame). */

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AuthRequiredError, errorMessage } from '../../acp';
-import type { ChatViewProvider } from '../../chat/chatViewProvider';
+import type { ChatViewProvider } from '../../chat/surfaces/chatViewProvider';
 import type { ProtocolLog } from '../log/protocolLog';
 import type { SessionBackend } from './sessionBackend';
 

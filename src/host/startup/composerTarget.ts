@@ -1,6 +1,6 @@
 // Where Add to Chat puts its chips: the active session's composer (a session is opened first when none is).
 import * as vscode from 'vscode';
-import type { ChatViewProvider } from '../../chat/chatViewProvider';
+import type { ChatViewProvider } from '../../chat/surfaces/chatViewProvider';
 import type { ComposerTarget } from '../context/register';
 import { normalizePolicy } from '../fs/fileConfinement';
 import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';

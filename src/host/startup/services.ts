@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../acp';
 import { LoginShellEnvironmentCache } from '../../agents';
-import type { ChatSurfaces } from '../../chat/chatSurfaces';
-import { ChatViewProvider } from '../../chat/chatViewProvider';
+import type { ChatSurfaces } from '../../chat/surfaces/chatSurfaces';
+import { ChatViewProvider } from '../../chat/surfaces/chatViewProvider';
 import { MentionOpener } from '../context/mentionOpener';
 import { registerAddToChat } from '../context/register';
 import { AgentSecrets } from '../auth/agentSecrets';
@@ -158,7 +158,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   // first "Open Chat in Editor": nothing waits for the user before.
   let surfaces: Promise<ChatSurfaces> | undefined;
   const chatSurfaces = (): Promise<ChatSurfaces> =>
-    (surfaces ??= import('../../chat/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.sessions.select(id)))));
+    (surfaces ??= import('../../chat/surfaces/chatSurfaces').then(({ ChatSurfaces }) => sub(new ChatSurfaces(context.extensionUri, chat, (id) => backend.sessions.select(id)))));
   sub(vscode.commands.registerCommand('switchboard.openInEditor', async () => (await chatSurfaces()).openInEditor()));
   const firstSession = sub(backend.sessions.onDidChangeSession(() => {
     firstSession.dispose();

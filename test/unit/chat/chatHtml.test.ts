@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { contentSecurityPolicy, makeNonce, renderChatHtml } from '../../../src/chat/chatHtml';
+import { contentSecurityPolicy, makeNonce, renderChatHtml } from '../../../src/chat/surfaces/chatHtml';
 
 const opts = (nonce: string) => ({
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

@@ -4,7 +4,7 @@
 // again, each time with the snapshot of now.
 import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
-import { WebviewChannel } from '../../../src/chat/webviewChannel';
+import { WebviewChannel } from '../../../src/chat/surfaces/webviewChannel';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 

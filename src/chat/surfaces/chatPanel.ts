@@ -1,8 +1,8 @@
 // "Open Chat in Editor": the chat in an editor tab. The tab is one more client of the side bar's controller,
 // so it shows the same sessions, transcripts and queues: a session is never open twice with two states.
 import * as vscode from 'vscode';
-import type { ChatClient } from './chatClient';
-import type { ChatController } from './chatController';
+import type { ChatClient } from '../chatClient';
+import type { ChatController } from '../chatController';
 import { setUpChatWebview } from './webviewSetup';
 
 export class ChatEditorPanel implements vscode.Disposable {

@@ -1,9 +1,9 @@
 // The `switchboard.chat` webview view: a thin VS Code adapter around ChatController.
 import * as vscode from 'vscode';
-import type { MentionRef } from '../shared/chatState';
-import type { ChatBackend, HostActions } from './chatBackend';
-import { ChatController } from './chatController';
-import { createHostUi } from './hostUi';
+import type { MentionRef } from '../../shared/chatState';
+import type { ChatBackend, HostActions } from '../chatBackend';
+import { ChatController } from '../chatController';
+import { createHostUi } from '../hostUi';
 import { setUpChatWebview } from './webviewSetup';
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {

@@ -1,6 +1,6 @@
 // The host's end of the chat webview: the ready handshake, a bounded outbox while the view is not ready,
 // and one batched postMessage per frame. What goes into a batch is the controller's (`collect`).
-import type { HostToWebviewMessage } from '../shared/messages';
+import type { HostToWebviewMessage } from '../../shared/messages';
 
 /** Where messages go: `webview.postMessage` (resolves false when the webview is not live). */
 export interface WebviewPort {
