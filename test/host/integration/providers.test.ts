@@ -119,6 +119,7 @@ describe('model provider settings (providers/*) with the fake agent', function (
   });
 
   it("says in the chat when the agent rejects a change (-32602); the settings and the kept choice stay as they were", async () => {
+    await context.sb.backend.lifecycle.open('Routed');
     await waitFor(() => settings('Routed')?.providers, 'the providers list');
     const savedBefore = provider('Routed', 'openai')?.saved;
     await context.sb.backend.providers.run('Routed', { kind: 'set', providerId: 'openai', apiType: 'openai', baseUrl: 'https://reject.example/v1', headers: [] });
