@@ -9,7 +9,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Baselines, TurnBaseline } from '../src/host/diff/baselines';
+import { Baselines, TurnBaseline } from '../src/host/diff/baseline/baselines';
 import type { DiffLogger } from '../src/host/diff/types';
 import { writeResultsSection } from './lib/results';
 import { median } from './lib/stats';

@@ -62,14 +62,27 @@ export interface HostUi {
   /** Opens only http(s)/mailto via openExternal (VS Code confirms) or a workspace file. */
   openLink(href: string): Promise<void>;
   openLocation(path: string, line?: number): Promise<void>;
-  /** A chip's resource; with `content` (a chip's kind, lines or text) the host's switchboard.openMention opens it. */
-  openResource(uri: string, content?: ResourceContent): Promise<void>;
-  showProtocolLog(): Promise<void>;
-  /** Opens the ACP Registry list (switchboard.addAgentFromRegistry). */
-  addAgentFromRegistry(): Promise<void>;
+  /** A chip that names a resource and nothing more (no lines, kind or text of its own): a link, a file, a document. */
+  openResource(uri: string): Promise<void>;
   log(level: 'info' | 'warn' | 'error', message: string): void;
   /** Shown to the user (non-modal). */
   showError(message: string): void;
+}
+
+/** A chip with lines, a kind or text of its own (a selection, a problem, a change, a terminal's output, a session). */
+export type MentionOpenRequest = { uri: string } & ResourceContent;
+
+/**
+ * Switchboard's own features the panel opens, handed down at construction: src/host/startup builds it from
+ * the objects behind the matching commands, so the chat never runs one of our own commands.
+ */
+export interface HostActions {
+  /** Opens what the chip names: a file at its lines, a change as a diff, its text read-only (host/context). */
+  openMention(request: MentionOpenRequest): Promise<void>;
+  /** The protocol trace channel (switchboard.showProtocolLog does the same). */
+  showProtocolLog(): void;
+  /** The ACP Registry's list of agents (switchboard.addAgentFromRegistry does the same). */
+  addAgentFromRegistry(): Promise<void>;
 }
 
 /**

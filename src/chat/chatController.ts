@@ -5,7 +5,7 @@ import { AuthRequiredError } from '../acp/errors';
 import type { SessionView } from '../shared/chatState';
 import { CHAT_PROTOCOL_VERSION, type HostToWebviewMessage } from '../shared/messages';
 import { parseWebviewMessage } from '../shared/webviewMessageSchema';
-import type { BackendSessionView, ChatBackend, Disposable, HostUi } from './chatBackend';
+import type { BackendSessionView, ChatBackend, Disposable, HostActions, HostUi } from './chatBackend';
 import { ChatClient, type ChatClientContext } from './chatClient';
 import { messageHandlers, type MessageHandlers } from './messageHandlers';
 import { PromptQueue } from './promptQueue';
@@ -37,6 +37,7 @@ export class ChatController implements Disposable {
   constructor(
     private readonly backend: ChatBackend,
     private readonly ui: HostUi,
+    private readonly actions: HostActions,
     private readonly options: ChatControllerOptions = {},
   ) {
     this.queue = new PromptQueue({
@@ -103,6 +104,7 @@ export class ChatController implements Disposable {
       messageHandlers({
         backend: this.backend,
         ui: this.ui,
+        actions: this.actions,
         queue: this.queue,
         requests: this.requests,
         isOpen: (sessionId) => this.views.has(sessionId),

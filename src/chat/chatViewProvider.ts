@@ -1,17 +1,10 @@
 // The `switchboard.chat` webview view: a thin VS Code adapter around ChatController.
 import * as vscode from 'vscode';
 import type { MentionRef } from '../shared/chatState';
-import type { ChatBackend } from './chatBackend';
-import type { HostUi } from './chatBackend';
+import type { ChatBackend, HostActions } from './chatBackend';
 import { ChatController } from './chatController';
 import { createHostUi } from './hostUi';
 import { setUpChatWebview } from './webviewSetup';
-
-export interface ChatViewProviderOptions {
-  log?: vscode.LogOutputChannel;
-  /** Override the editor/environment actions (tests). */
-  ui?: HostUi;
-}
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewType = 'switchboard.chat';
@@ -27,9 +20,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   constructor(
     private readonly extensionUri: vscode.Uri,
     backend: ChatBackend,
-    options: ChatViewProviderOptions = {},
+    actions: HostActions,
+    log: vscode.LogOutputChannel,
   ) {
-    this.controller = new ChatController(backend, options.ui ?? createHostUi(options.log));
+    this.controller = new ChatController(backend, createHostUi(log), actions);
   }
 
   resolveWebviewView(view: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {

@@ -1,11 +1,8 @@
-// HostUi with the VS Code API: clipboard, insert at cursor, untitled editors, links, locations, mentions.
+// HostUi with the VS Code API: clipboard, insert at cursor, untitled editors, links, locations, plain resources.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { MentionCandidate } from '../shared/chatState';
-import { labelThenDetail, rankByFuzzy } from '../shared/fuzzy';
 import type { HostUi } from './chatBackend';
-
-const EXTERNAL_SCHEMES = new Set(['http', 'https', 'mailto']);
+import { EXTERNAL_SCHEMES, REFUSED_SCHEMES } from './chipTarget';
 
 function workspaceUri(p: string): vscode.Uri | undefined {
   if (path.isAbsolute(p)) return vscode.Uri.file(p);
@@ -13,11 +10,7 @@ function workspaceUri(p: string): vscode.Uri | undefined {
   return root ? vscode.Uri.joinPath(root, p) : undefined;
 }
 
-function relative(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, false);
-}
-
-export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
+export function createHostUi(log: vscode.LogOutputChannel): HostUi {
   const ui: HostUi = {
     async copy(text) {
       await vscode.env.clipboard.writeText(text);
@@ -53,7 +46,7 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
           await ui.openLocation(uri.fsPath);
           return;
         }
-        log?.warn(`chat: refused to open a link with scheme "${uri.scheme}"`);
+        log.warn(`chat: refused to open a link with scheme "${uri.scheme}"`);
         return;
       }
       // Relative link: a workspace path, optionally with #L12.
@@ -75,33 +68,21 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
       const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
       await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true });
     },
-    async openResource(uriText, content) {
+    async openResource(uriText) {
       let uri: vscode.Uri | undefined;
       try {
         uri = vscode.Uri.parse(uriText, true);
       } catch {
-        uri = undefined;
-      }
-      if (uri && EXTERNAL_SCHEMES.has(uri.scheme)) return ui.openLink(uriText);
-      if (uri && (uri.scheme === 'command' || uri.scheme === 'javascript' || uri.scheme === 'data')) return;
-      // A chip with lines, a kind or text of its own (a selection, a problem, a change, a terminal's output, a session).
-      if (uri?.fragment || content?.kind || content?.range || content?.text !== undefined) {
-        await vscode.commands.executeCommand('switchboard.openMention', { uri: uriText, ...content });
         return;
       }
-      if (!uri) return;
-      if (uri.scheme === 'file') return ui.openLocation(uri.fsPath);
+      const scheme = uri.scheme.toLowerCase();
+      if (EXTERNAL_SCHEMES.has(scheme)) return ui.openLink(uriText);
+      if (REFUSED_SCHEMES.has(scheme)) return;
+      if (scheme === 'file') return ui.openLocation(uri.fsPath);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: true });
     },
-    async showProtocolLog() {
-      await vscode.commands.executeCommand('switchboard.showProtocolLog');
-    },
-    async addAgentFromRegistry() {
-      await vscode.commands.executeCommand('switchboard.addAgentFromRegistry');
-    },
     log(level, message) {
-      if (!log) return;
       if (level === 'error') log.error(message);
       else if (level === 'warn') log.warn(message);
       else log.info(message);
@@ -111,54 +92,4 @@ export function createHostUi(log?: vscode.LogOutputChannel): HostUi {
     },
   };
   return ui;
-}
-
-/** Files, folders, open editors and the active selection, fuzzy-ranked by `query`. */
-export async function queryMentionCandidates(query: string): Promise<MentionCandidate[]> {
-  const out: MentionCandidate[] = [];
-  const seen = new Set<string>();
-  const add = (c: MentionCandidate) => {
-    const key = `${c.kind}:${c.uri}:${c.range?.startLine ?? ''}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(c);
-    }
-  };
-  const editor = vscode.window.activeTextEditor;
-  if (editor && !editor.selection.isEmpty) {
-    const s = editor.selection;
-    const name = path.basename(editor.document.uri.path);
-    add({
-      kind: 'selection',
-      uri: editor.document.uri.toString(),
-      label: `${name}:${s.start.line + 1}-${s.end.line + 1}`,
-      range: { startLine: s.start.line + 1, endLine: s.end.line + 1 },
-      detail: 'Current selection',
-    });
-  }
-  for (const group of vscode.window.tabGroups.all) {
-    for (const tab of group.tabs) {
-      const input = tab.input;
-      if (input instanceof vscode.TabInputText) {
-        add({ kind: 'editor', uri: input.uri.toString(), label: path.basename(input.uri.path), detail: relative(input.uri) });
-      }
-    }
-  }
-  const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git,dist,out}/**', 3000);
-  const folders = new Set<string>();
-  for (const f of files) {
-    add({ kind: 'file', uri: f.toString(), label: path.basename(f.path), detail: relative(f) });
-    let dir = path.posix.dirname(f.path);
-    for (let i = 0; i < 4 && dir.length > 1; i++) {
-      folders.add(dir);
-      dir = path.posix.dirname(dir);
-    }
-  }
-  for (const dir of folders) {
-    const uri = vscode.Uri.file(dir).with({ scheme: 'file' });
-    const rel = relative(uri);
-    if (rel === uri.fsPath) continue; // outside the workspace
-    add({ kind: 'folder', uri: uri.toString(), label: path.posix.basename(dir) + '/', detail: rel });
-  }
-  return rankByFuzzy(query, out, labelThenDetail, { limit: 50 });
 }

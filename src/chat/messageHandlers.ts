@@ -2,7 +2,8 @@
 // by the schema (src/shared/webviewMessageSchema.ts).
 import { AuthRequiredError } from '../acp/errors';
 import type { HostToWebviewMessage, WebviewToHostMessage } from '../shared/messages';
-import type { ChatBackend, ChatSession, HostUi } from './chatBackend';
+import type { ChatBackend, ChatSession, HostActions, HostUi } from './chatBackend';
+import { opensAsMention } from './chipTarget';
 import type { PromptQueue } from './promptQueue';
 import type { SessionRequests } from './sessionRequests';
 import { steerMessage } from './steerMessage';
@@ -13,6 +14,7 @@ export type MessageHandlers = { [T in WebviewToHostMessage['type']]: (message: M
 export interface MessageHandlerDeps {
   backend: ChatBackend;
   ui: HostUi;
+  actions: HostActions;
   queue: PromptQueue;
   /** The new sessions the webview asked for: a message typed meanwhile waits for its session there. */
   requests: SessionRequests;
@@ -25,7 +27,7 @@ export interface MessageHandlerDeps {
 }
 
 export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
-  const { backend, ui, queue, requests } = deps;
+  const { backend, ui, actions, queue, requests } = deps;
   const { sessions, lifecycle, agents, history, files } = backend;
   /** The open session a message names; a closed one is an error the chat reports. */
   const session = (tabId: string): ChatSession => {
@@ -103,7 +105,7 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     openCode: (m) => ui.openInEditor(m.code, m.language),
     openLink: (m) => ui.openLink(m.href),
     openLocation: (m) => ui.openLocation(m.path, m.line),
-    openResource: ({ type: _, uri, ...content }) => ui.openResource(uri, content),
+    openResource: ({ type: _, uri, ...content }) => (opensAsMention(uri, content) ? actions.openMention({ uri, ...content }) : ui.openResource(uri)),
     openDiff: (m) => files.openDiff(m.sessionId, m.toolCallId, m.path),
     openTerminal: (m) => backend.terminals.reveal(m.sessionId, m.terminalId),
     // A failure is said on the plan's card (the reply), not in a notification.
@@ -120,8 +122,8 @@ export function messageHandlers(deps: MessageHandlerDeps): MessageHandlers {
     checkpointAction: async ({ sessionId, itemId, action }) => {
       deps.reply({ type: 'checkpoint', sessionId, itemId, view: await backend.checkpoints.act(sessionId, itemId, action) });
     },
-    showProtocolLog: () => ui.showProtocolLog(),
-    addAgentFromRegistry: () => ui.addAgentFromRegistry(),
+    showProtocolLog: () => actions.showProtocolLog(),
+    addAgentFromRegistry: () => actions.addAgentFromRegistry(),
     log: (m) => ui.log(m.level, `webview: ${m.message}`),
   };
 }

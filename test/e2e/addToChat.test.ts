@@ -9,10 +9,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { button, editorTabs, FAKE_AGENT, until, workspaceFile } from './helpers/chat';
-import { clearChips, closeContextSettings, contextMenuItem, openContextWorkbench, repositoryWithChange } from './helpers/contextChat';
-import { closeWorkbench, e2eEnv, openSwitchboardView, reportFailure, runCommand, saveConsole, type Workbench } from './helpers/workbench';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { clearChips, closeContextSettings, contextMenuItem, contextSettings, repositoryWithChange } from './helpers/contextChat';
+import { e2eEnv, openSwitchboardView, runCommand } from './helpers/workbench';
 
 const DIR = 'addtochat';
 const LINES = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
@@ -32,8 +33,6 @@ interface Recorded {
 
 describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal and Source Control', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let record = '';
 
   const prompts = (): Block[][] =>
@@ -46,12 +45,12 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
           .filter((r) => r.method === 'session/prompt')
           .map((r) => r.params?.prompt ?? [])
       : [];
-  const chips = (): Locator => chat.getByRole('list', { name: 'Attachments' }).locator('li');
+  const chips = (): Locator => cw.chat.getByRole('list', { name: 'Attachments' }).locator('li');
 
   /** Clicks Send and returns the prompt the agent received for it. */
   async function sendAndReceive(): Promise<Block[]> {
     const before = prompts().length;
-    await button(chat, 'Send').click();
+    await button(cw.chat, 'Send').click();
     return until(() => prompts()[before], 'the agent to receive the prompt', 60_000);
   }
 
@@ -83,8 +82,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     await input.waitFor({ state: 'hidden' });
   }
 
-
-  before(async () => {
+  before(() => {
     const ws = e2eEnv().workspace!;
     record = path.join(e2eEnv().artifacts, `addtochat-record-${process.pid}.jsonl`);
     fs.rmSync(record, { force: true });
@@ -94,26 +92,27 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     fs.writeFileSync(path.join(ws, DIR, 'folder', 'inside.txt'), 'inside\n');
     // A Git repository with a committed file, then changed in the working tree.
     repositoryWithChange(path.join(ws, REPO_DIR), 'tracked.txt', 'kept line\nold line\n', 'kept line\nnew line\n');
-    ({ wb, chat } = await openContextWorkbench(record, { 'files.autoSave': 'off' }));
   });
+  const cw = useChatWorkbench({
+    name: 'addtochat',
+    agent: FAKE_AGENT,
+    noPick: true,
+    width: 1400,
+    clipboard: true,
+    settings: () => contextSettings(record, { 'files.autoSave': 'off' }),
+  });
+  after(closeContextSettings);
 
   // Chips a failed test left behind are removed, so each test sees only its own.
-  beforeEach(() => clearChips(wb!, chat));
+  beforeEach(() => clearChips(cw.page, cw.chat));
 
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `addtochat-${this.currentTest.title}`);
-    // Whatever menu or widget a failed step left open must not hold the next test's keys.
-    for (let i = 0; i < 2; i++) await wb?.page.keyboard.press('Escape');
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'addtochat');
-    await closeWorkbench(wb);
-    closeContextSettings();
+  // Whatever menu or widget a failed step left open must not hold the next test's keys.
+  afterEach(async () => {
+    for (let i = 0; i < 2; i++) await cw.page.keyboard.press('Escape');
   });
 
   it('selected lines become the chip lines.txt:3-9 and reach the agent as exactly those lines of the unsaved buffer', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     const lines = await openFile(page, `${DIR}/lines.txt`);
     await lines.click();
     // An unsaved edit on line 5: the agent must get the buffer, not the disk.
@@ -136,7 +135,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   });
 
   it('the quick fix "Ask Fake Agent to fix" on a JSON syntax error sends the problem with the lines around it', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     const lines = await openFile(page, `${DIR}/broken.json`);
     await lines.click();
     await until(async () => (await page.locator('.part.editor .editor-group-container.active .squiggly-error').count()) > 0, 'VS Code to report the JSON syntax error', 60_000);
@@ -165,7 +164,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   });
 
   it('a folder and a file picked together in the Explorer become two chips: a folder link and the file', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await runCommand(page, 'View: Show Explorer');
     const row = (name: string) => page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
     await row(DIR).waitFor({ state: 'visible', timeout: 30_000 });
@@ -185,7 +184,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   });
 
   it("a terminal's selection becomes a chip and reaches the agent as that text", async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await runCommand(page, 'Terminal: Create New Terminal');
     const term = page.locator('.terminal-wrapper.active .xterm, .terminal .xterm').last();
     await term.waitFor({ state: 'visible', timeout: 30_000 });
@@ -211,15 +210,23 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   });
 
   it('"Ask Fake Agent to fix" in the Problems view\'s menu adds that problem', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await openFile(page, `${DIR}/broken.json`);
     await until(async () => (await page.locator('.part.editor .editor-group-container.active .squiggly-error').count()) > 0, 'VS Code to report the JSON syntax error', 60_000);
     await page.keyboard.press('Control+Shift+M');
     const marker = page.locator('.markers-panel .monaco-list-row[aria-level="2"]').first();
     await marker.waitFor({ state: 'visible', timeout: 30_000 });
     const before = prompts().length;
-    // VS Code gives extensions no menu of their own there; the view lists the problem's quick fixes.
-    await marker.click({ button: 'right' });
+    // VS Code gives extensions no menu of their own there; the view lists the problem's quick fixes once it
+    // has them (it asks a moment after the row shows, or on hover): the menu opens again until ours is in it.
+    const fix = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^Ask ${FAKE_AGENT} to fix$`) }).first();
+    await until(async () => {
+      await marker.hover();
+      await marker.click({ button: 'right' });
+      const listed = await fix.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+      if (!listed) await page.keyboard.press('Escape');
+      return listed;
+    }, `"Ask ${FAKE_AGENT} to fix" in the problem's menu`, 60_000);
     await contextMenuItem(page, `Ask ${FAKE_AGENT} to fix`);
     await openSwitchboardView(page);
     await chipsAre(['broken.json:4 error'], before);
@@ -230,7 +237,7 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
   });
 
   it("a Source Control change becomes a chip and reaches the agent as the file's unified diff", async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await page.keyboard.press('Control+Shift+G');
     const resourceRow = page.locator('.scm-view .monaco-list-row', { hasText: 'tracked.txt' }).first();
     await until(async () => (await resourceRow.count()) > 0, 'the change to tracked.txt in Source Control', 90_000, 1000);

@@ -10,8 +10,8 @@ import * as os from 'os';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { startAcpServer, type AcpTestServer } from '../fixtures/remote/acpServer';
-import { button, configureAgents, messageBox, newSession, openChat, REPO, selectAgent, sendMessage, tabs, transcript, turnsEnded, until } from './helpers/chat';
-import { closeWorkbench, openWorkbench, reportFailure, saveConsole, type Workbench } from './helpers/workbench';
+import { button, messageBox, newSession, REPO, selectAgent, sendMessage, tabs, transcript, turnsEnded, until } from './helpers/chat';
+import { useChatWorkbench, type ChatWorkbench } from './helpers/chatWorkbench';
 
 const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
@@ -34,9 +34,13 @@ const promptText = (r: Recorded) => r.params?.prompt?.map((b) => b.text ?? '').j
 /** Drives one workbench's chat; `records` maps an agent's name to its fake agent's --record file. */
 class AgentSwitch {
   constructor(
-    private readonly chat: FrameLocator,
+    private readonly cw: ChatWorkbench,
     private readonly records: Record<string, string>,
   ) {}
+
+  private get chat(): FrameLocator {
+    return this.cw.chat;
+  }
 
   count(agent: string, method: string): number {
     return recorded(this.records[agent]).filter((r) => r.method === method).length;
@@ -106,53 +110,41 @@ describe('Switching agents, then New session', function () {
   this.timeout(240_000);
   const A = 'Switch Agent A';
   const B = 'Switch Agent B';
-  let wb: Workbench | undefined;
-  let driver: AgentSwitch;
-  let chat: FrameLocator;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-switch-'));
   const records = { [A]: path.join(dir, 'a.jsonl'), [B]: path.join(dir, 'b.jsonl') };
-
-  before(async () => {
-    configureAgents(A, {
+  const cw = useChatWorkbench({
+    name: 'agent-switch',
+    agent: A,
+    noPick: true,
+    settings: {
       'switchboard.agents': {
         [A]: { command: process.execPath, args: [FAKE, `--record=${records[A]}`] },
         [B]: { command: process.execPath, args: [FAKE, `--record=${records[B]}`] },
       },
-    });
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
-    driver = new AgentSwitch(chat, records);
+    },
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `agent-switch-${this.currentTest.title}`);
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'agent-switch');
-    await closeWorkbench(wb);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const driver = new AgentSwitch(cw, records);
 
   it("with A's turn finished: B's tab stays, the picker stays on B, B opens a second session and answers", async () => {
     await driver.sessionOf(A);
-    await sendMessage(chat, 'hello A', { waitForEnd: true });
+    await sendMessage(cw.chat, 'hello A', { waitForEnd: true });
     await driver.pickThenNewSessionThenSend(A, B, 'to B after the switch');
   });
 
   it("with A's turn still running: the message goes to B's new session, and A's turn goes on in its tab", async () => {
     await driver.sessionOf(A);
-    const aTab = await tabs(chat).last().getAttribute('id');
+    const aTab = await tabs(cw.chat).last().getAttribute('id');
     // The fake agent keeps this turn running until it is cancelled.
-    await sendMessage(chat, 'wait-cancel');
+    await sendMessage(cw.chat, 'wait-cancel');
     await until(() => driver.prompts(A).includes('wait-cancel'), `${A} to get the prompt that keeps running`);
     await driver.pickThenNewSessionThenSend(A, B, 'to B while A works');
     // A's turn was left alone: it still runs in its own tab, where Stop ends it.
-    await chat.locator(`[role="tab"][id="${aTab}"]`).click();
-    const stop = button(chat, 'Stop');
+    await cw.chat.locator(`[role="tab"][id="${aTab}"]`).click();
+    const stop = button(cw.chat, 'Stop');
     await until(() => stop.isEnabled(), "Stop in A's tab");
     await stop.click();
-    await until(async () => (await turnsEnded(chat)) > 0, "A's turn to end once stopped", 60_000);
+    await until(async () => (await turnsEnded(cw.chat)) > 0, "A's turn to end once stopped", 60_000);
   });
 });
 
@@ -160,45 +152,36 @@ describe('Switching between two remote agents, then New session', function () {
   this.timeout(240_000);
   const HTTP = 'Switch Remote HTTP';
   const WS = 'Switch Remote WS';
-  let wb: Workbench | undefined;
-  let driver: AgentSwitch;
-  let chat: FrameLocator;
   const servers: AcpTestServer[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-switch-remote-'));
   const records = { [HTTP]: path.join(dir, 'http.jsonl'), [WS]: path.join(dir, 'ws.jsonl') };
 
   before(async () => {
     // Each server hosts a fake agent of its own, recording what it gets.
-    const http = await startAcpServer(['--agent=fake'], [`--record=${records[HTTP]}`]);
-    servers.push(http);
-    const ws = await startAcpServer(['--agent=fake'], [`--record=${records[WS]}`]);
-    servers.push(ws);
-    configureAgents(HTTP, { 'switchboard.agents': { [HTTP]: { url: http.http }, [WS]: { url: ws.ws } } });
-    wb = await openWorkbench({ width: 1280, height: 900 });
-    chat = await openChat(wb.page);
-    driver = new AgentSwitch(chat, records);
+    servers.push(await startAcpServer(['--agent=fake'], [`--record=${records[HTTP]}`]));
+    servers.push(await startAcpServer(['--agent=fake'], [`--record=${records[WS]}`]));
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `agent-switch-remote-${this.currentTest.title}`);
+  const cw = useChatWorkbench({
+    name: 'agent-switch-remote',
+    agent: HTTP,
+    noPick: true,
+    settings: () => ({ 'switchboard.agents': { [HTTP]: { url: servers[0].http }, [WS]: { url: servers[1].ws } } }),
   });
-
   after(async () => {
-    if (wb) saveConsole(wb, 'agent-switch-remote');
-    await closeWorkbench(wb);
     for (const s of servers) await s.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  const driver = new AgentSwitch(cw, records);
 
   it('from the Streamable HTTP agent to the WebSocket one', async () => {
     await driver.sessionOf(HTTP);
-    await sendMessage(chat, 'hello over HTTP', { waitForEnd: true });
+    await sendMessage(cw.chat, 'hello over HTTP', { waitForEnd: true });
     await driver.pickThenNewSessionThenSend(HTTP, WS, 'to the WebSocket agent');
   });
 
   it('from the WebSocket agent to the Streamable HTTP one', async () => {
     await driver.sessionOf(WS);
-    await sendMessage(chat, 'hello over WebSocket', { waitForEnd: true });
+    await sendMessage(cw.chat, 'hello over WebSocket', { waitForEnd: true });
     await driver.pickThenNewSessionThenSend(WS, HTTP, 'to the HTTP agent');
   });
 });

@@ -5,10 +5,11 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { button, editorTabs, until } from './helpers/chat';
-import { clearChips, closeContextSettings, contextMenuItem, openContextWorkbench, repositoryWithChange } from './helpers/contextChat';
-import { closeWorkbench, e2eEnv, openSwitchboardView, reportFailure, runCommand, saveConsole, type Workbench } from './helpers/workbench';
+import type { Locator, Page } from 'playwright-core';
+import { button, editorTabs, FAKE_AGENT, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { clearChips, closeContextSettings, contextMenuItem, contextSettings, repositoryWithChange } from './helpers/contextChat';
+import { e2eEnv, openSwitchboardView, runCommand } from './helpers/workbench';
 
 const DIR = 'chipopen';
 const REPO_DIR = 'chipopen-repo';
@@ -16,12 +17,10 @@ const LINES = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`);
 
 describe('Chips open what they name: a selection at its lines, a change as a diff, terminal text read-only', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let record = '';
 
   const promptCount = (): number => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"session/prompt"')).length : 0);
-  const chips = (): Locator => chat.getByRole('list', { name: 'Attachments' }).locator('li');
+  const chips = (): Locator => cw.chat.getByRole('list', { name: 'Attachments' }).locator('li');
   const activeEditor = (page: Page): Locator => page.locator('.part.editor .editor-group-container.active .editor-instance').first();
 
   /** Closes the active editor (ours, saved): the chip must open it again. Other files' editors may stay open. */
@@ -30,32 +29,25 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await until(async () => !(await editorTabs(page)).includes(name), `${name} closed`, 30_000);
   }
 
-
-  before(async () => {
+  before(() => {
     const ws = e2eEnv().workspace!;
     record = path.join(e2eEnv().artifacts, `chipopen-record-${process.pid}.jsonl`);
     fs.rmSync(record, { force: true });
     fs.mkdirSync(path.join(ws, DIR), { recursive: true });
     fs.writeFileSync(path.join(ws, DIR, 'rows.txt'), LINES.join('\n') + '\n');
     repositoryWithChange(path.join(ws, REPO_DIR), 'changed.txt', 'same line\nbefore\n', 'same line\nafter\n');
-    ({ wb, chat } = await openContextWorkbench(record));
   });
+  const cw = useChatWorkbench({ name: 'chipopen', agent: FAKE_AGENT, noPick: true, width: 1400, clipboard: true, settings: () => contextSettings(record) });
+  after(closeContextSettings);
 
-  beforeEach(() => clearChips(wb!, chat));
+  beforeEach(() => clearChips(cw.page, cw.chat));
 
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') await reportFailure(wb.page, `chipopen-${this.currentTest.title}`);
-    for (let i = 0; i < 2; i++) await wb?.page.keyboard.press('Escape');
-  });
-
-  after(async () => {
-    if (wb) saveConsole(wb, 'chipopen');
-    await closeWorkbench(wb);
-    closeContextSettings();
+  afterEach(async () => {
+    for (let i = 0; i < 2; i++) await cw.page.keyboard.press('Escape');
   });
 
   it("a selection's chip opens its file with those lines selected", async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
@@ -78,7 +70,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await closeActiveEditor(page, 'rows.txt');
     const before = promptCount();
 
-    await chat.getByRole('button', { name: 'Open rows.txt:4-6' }).click();
+    await cw.chat.getByRole('button', { name: 'Open rows.txt:4-6' }).click();
     await until(async () => (await editorTabs(page)).includes('rows.txt'), 'rows.txt opened by the chip', 30_000);
     // The status bar says where the cursor is and how much is selected: lines 4 to 6, to the end of line 6.
     const status = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
@@ -87,7 +79,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
   });
 
   it("a Source Control change's chip opens the Git extension's diff of the file", async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await page.keyboard.press('Control+Shift+G');
     const row = page.locator('.scm-view .monaco-list-row', { hasText: 'changed.txt' }).first();
     await until(async () => (await row.count()) > 0, 'the change to changed.txt in Source Control', 90_000, 1000);
@@ -97,7 +89,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await until(async () => (await chips().allInnerTexts()).some((t) => t.trim() === 'changed.txt (changes)'), 'the change chip', 60_000);
     assert.ok(!(await editorTabs(page)).some((t) => /changed\.txt/.test(t)), 'no editor of changed.txt before the click');
 
-    await chat.getByRole('button', { name: 'Open changed.txt (changes)' }).click();
+    await cw.chat.getByRole('button', { name: 'Open changed.txt (changes)' }).click();
     await until(async () => (await editorTabs(page)).some((t) => /changed\.txt/.test(t)), 'an editor for changed.txt', 30_000);
     const diff = page.locator('.part.editor .editor-group-container.active .monaco-diff-editor');
     await diff.first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -106,7 +98,7 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
   });
 
   it('a terminal selection, once sent, opens from the message as a read-only editor with its text', async () => {
-    const page = wb!.page;
+    const page = cw.page;
     await runCommand(page, 'Terminal: Create New Terminal');
     const term = page.locator('.terminal-wrapper.active .xterm, .terminal .xterm').last();
     await term.waitFor({ state: 'visible', timeout: 30_000 });
@@ -122,11 +114,11 @@ describe('Chips open what they name: a selection at its lines, a change as a dif
     await openSwitchboardView(page);
     await until(async () => (await chips().count()) === 1, 'the terminal chip', 60_000);
     const before = promptCount();
-    await button(chat, 'Send').click();
+    await button(cw.chat, 'Send').click();
     await until(() => promptCount() > before, 'the agent to receive the prompt', 60_000);
 
     // The sent message shows the resource it carried; its chip opens the text.
-    const sent = chat.locator('button.content-chip[title^="terminal:"]').last();
+    const sent = cw.chat.locator('button.content-chip[title^="terminal:"]').last();
     await sent.waitFor({ state: 'visible', timeout: 30_000 });
     const tab = `${decodeURIComponent(((await sent.getAttribute('title')) ?? '').replace(/^terminal:/, ''))}.txt`;
     await sent.click();

@@ -71,7 +71,7 @@ async function startEditTurn(chat: FrameLocator): Promise<{ edit: Locator; card:
 
 /**
  * Opens the pending diff from the awaiting tool call's "Open diff"; waits for the native diff editor. The
- * pending review's diff editor is titled "greet.js (Proposed by Agent)" (src/host/diff/diffOpener.ts
+ * pending review's diff editor is titled "greet.js (Proposed by Agent)" (src/host/diff/review/diffOpener.ts
  * proposalTitle); only that one carries Accept/Reject in its title (context key switchboard.diffPending).
  */
 async function openPendingDiff(page: Page, edit: Locator): Promise<void> {

@@ -26,21 +26,8 @@ import { opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { processesWithHome } from '../fixtures/realAgents/processes';
 import { qwenRecipe } from '../fixtures/realAgents/qwen';
 import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
-import {
-  button,
-  editorTabs,
-  messageBox,
-  openChat,
-  selectAgent,
-  sendMessage,
-  tabs,
-  transcript,
-  turnsEnded,
-  until,
-  waitForTurnEnd,
-  widenSideBar,
-  workspaceFile,
-} from './helpers/chat';
+import { button, editorTabs, messageBox, openChat, selectAgent, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd, workspaceFile } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
 import {
   agentsSetting,
   allowUntilTurnEnds,
@@ -53,7 +40,7 @@ import {
   toolCallTitles,
   type E2ERealAgent,
 } from './helpers/realAgents';
-import { closeAllEditors, closeWorkbench, openWorkbench, reportFailure, saveConsole, screenshot, updateSettings, type Workbench } from './helpers/workbench';
+import { closeAllEditors, screenshot } from './helpers/workbench';
 
 interface AgentCase {
   readonly recipe: RealAgentRecipe;
@@ -121,9 +108,9 @@ async function openSessionWith(chat: FrameLocator, agent: string): Promise<void>
 
 describe('Real agents from npm in the chat', function () {
   this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   const agents = new Map<string, E2ERealAgent>();
+  /** The agents whose whole turn ran in this window (its edit then waits in the changed files). */
+  const turned = new Set<string>();
 
   before(async function () {
     this.timeout(120_000);
@@ -131,111 +118,126 @@ describe('Real agents from npm in the chat', function () {
       agents.set(c.recipe.id, await prepareRealAgent(c.recipe, c.handlers(), { permissions: 'ask' }));
       fs.writeFileSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), ORIGINAL);
     }
-    updateSettings({
-      'switchboard.agents': agentsSetting([...agents.values()]),
-      'switchboard.defaultAgent': codex.label,
-      'switchboard.trace': 'verbose',
-      'files.autoSave': 'off',
-    });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
-    await widenSideBar(wb.page, 640);
-    // Sessions another file left open come back in this window: close them, so each agent's is its own.
-    await closeAllSessions(wb.page, chat);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `real-${this.currentTest.title}`);
-      for (const a of agents.values()) if (this.currentTest.title.startsWith(a.name)) console.log(`--- ${a.name}'s model endpoint log ---\n${a.endpoint.describeLog()}`);
-    }
+  const cw = useChatWorkbench({
+    name: 'realAgents',
+    agent: codex.label,
+    noPick: true,
+    settings: () => ({ 'switchboard.agents': agentsSetting([...agents.values()]), 'switchboard.trace': 'verbose', 'files.autoSave': 'off' }),
+    width: 1400,
+    height: 1000,
+    sideBar: 640,
+    onFailure: (title) =>
+      [...agents.values()]
+        .filter((a) => title.startsWith(a.name))
+        .map((a) => `--- ${a.name}'s model endpoint log ---\n${a.endpoint.describeLog()}`)
+        .join('\n'),
+    // The next window (the sign-in tests, other files) starts without these sessions.
+    beforeClose: (page) => closeAllSessions(page, cw.chat),
   });
-
+  // Sessions another file left open come back in this window: close them, so each agent's is its own.
+  before(() => closeAllSessions(cw.page, cw.chat));
   after(async () => {
-    if (wb) {
-      saveConsole(wb, 'realAgents');
-      // The next window (the sign-in tests, other files) starts without these sessions.
-      await closeAllSessions(wb.page, chat).catch((e: unknown) => console.log(`    (closing the sessions failed: ${String(e)})`));
-    }
-    await closeWorkbench(wb);
     for (const a of agents.values()) await a.dispose().catch((e: unknown) => console.log(`    (cleaning up ${a.name} failed: ${String(e)})`));
     for (const c of CASES) fs.rmSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), { force: true });
   });
+
+  /**
+   * A whole turn of the agent typed in the chat, in a session of its own: streamed text, a card per tool
+   * call, the edit allowed, the shell output, the end of the turn.
+   */
+  async function wholeTurn(c: AgentCase): Promise<void> {
+    const id = c.recipe.id;
+    const name = c.recipe.label;
+    const rel = `src/${id}-e2e.js`;
+    const marker = `shell-ran-${id}`;
+    const chat = cw.chat;
+    const agent = agents.get(id)!;
+    const file = workspaceFile(rel);
+    await openSessionWith(chat, name);
+    const log = transcript(chat);
+    const steps: Step[] = [
+      { text: 'Let me look at the file first.', tools: [{ read: { path: file } }] },
+      { text: 'Now the edit.', tools: [{ edit: { path: file, oldText: "  return 'hello';\n", newText: "  return 'hello, world';\n" } }] },
+      { text: 'Checking it with a command.', tools: [{ shell: { command: `echo ${marker} && wc -l ${rel} | tee /dev/null` } }] },
+      { text: 'All done: the greeting now says hello, world.' },
+    ];
+    agent.endpoint.script(steps);
+    const before = await turnsEnded(chat);
+    await sendMessage(chat, `Make the greeting in ${rel} say hello, world, then check the file.`);
+    const perms = await allowUntilTurnEnds(chat, before);
+    console.log(`    ${name} asked: ${JSON.stringify(perms)}`);
+    assert.ok(perms.length >= 1, 'the agent asked before editing');
+    assert.strictEqual(agent.endpoint.remaining, 0, `every scripted step was taken:\n${agent.endpoint.describeLog()}`);
+
+    const end = transcript(chat).locator('.item[data-kind="turn_end"]').last().locator('.turn-end');
+    assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-(cancelled|refusal|max)/);
+    assert.strictEqual(await chat.locator('.session .banner-error').count(), 0, 'no error banner');
+
+    // The streamed text, all of it.
+    for (const text of ['Let me look at the file first.', 'Now the edit.', 'Checking it with a command.', 'All done: the greeting now says hello, world.']) {
+      await log.getByRole('article', { name: 'Agent' }).filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
+    }
+    // Every tool call the agent sent (its last title for each, from the protocol trace) is a group
+    // named by that title.
+    const sent = (await until(() => {
+      const trace = protocolTrace(name);
+      return trace.some((m) => m.type === 'response' && m.method === 'session/prompt') ? toolCallTitles(trace) : undefined;
+    }, `the turn in ${name}'s protocol trace`, 30_000))!;
+    console.log(`    ${name} tool calls: ${JSON.stringify(sent)}`);
+    assert.ok(sent.length >= 3, `a tool call per step: ${JSON.stringify(sent)}`);
+    for (const title of sent) {
+      assert.ok(title.trim().length > 0, 'every tool call has a title');
+      await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
+    }
+    // The edit's card carries its diff; the file on disk has the edit.
+    if (!c.unnamedWrites) await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
+    await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
+    // The shell command's output (the marker on a line of its own, not the command line) is readable.
+    const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
+    // What a command printed is the agent's own capture (Codex now and then reports it empty,
+    // openai/codex#28207; Qwen drops a line under load): when the agent ran it itself, the card must show
+    // the marker only if the agent sent it (the protocol trace says); a terminal of the client's always.
+    const trace = protocolTrace(name);
+    const clientTerminal = trace.some((m) => m.method === 'terminal/create');
+    const lost = !clientTerminal && !toolCallOutputSent(trace, `echo ${marker}`).includes(marker);
+    if (lost) {
+      console.log(`    ${name} sent no output with "${marker}" for the shell command this time`);
+    } else if (!c.noShellOutput) {
+      await shellCard.waitFor({ timeout: 10_000 });
+      const output = shellCard.locator('pre.terminal-output');
+      await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
+    }
+    // The turn is over: no card of it shows running, whether or not the agent reported each call's end
+    // (Codex does not always: the chat then says "No result").
+    await until(async () => (await log.locator('.tool-status .codicon-modifier-spin').count()) === 0, 'no tool call shown running after the turn', 10_000);
+    turned.add(id);
+  }
+
+  /** The agent's session with its whole turn shown: the one an earlier test left, else a turn run here (a test alone). */
+  async function sessionWithTurn(c: AgentCase): Promise<void> {
+    if (turned.has(c.recipe.id) && (await sessionTabOf(cw.chat, c.recipe.label))) return;
+    await wholeTurn(c);
+  }
 
   for (const c of CASES) {
     const id = c.recipe.id;
     const name = c.recipe.label;
     const rel = `src/${id}-e2e.js`;
-    const marker = `shell-ran-${id}`;
 
     it(`${name}: a whole turn typed in the chat: streamed text, a card per tool call, the edit allowed, the shell output, the end of the turn`, async () => {
-      const agent = agents.get(id)!;
-      const file = workspaceFile(rel);
-      await openSessionWith(chat, name);
-      const log = transcript(chat);
-      const steps: Step[] = [
-        { text: 'Let me look at the file first.', tools: [{ read: { path: file } }] },
-        { text: 'Now the edit.', tools: [{ edit: { path: file, oldText: "  return 'hello';\n", newText: "  return 'hello, world';\n" } }] },
-        { text: 'Checking it with a command.', tools: [{ shell: { command: `echo ${marker} && wc -l ${rel} | tee /dev/null` } }] },
-        { text: 'All done: the greeting now says hello, world.' },
-      ];
-      agent.endpoint.script(steps);
-      const before = await turnsEnded(chat);
-      await sendMessage(chat, `Make the greeting in ${rel} say hello, world, then check the file.`);
-      const perms = await allowUntilTurnEnds(chat, before);
-      console.log(`    ${name} asked: ${JSON.stringify(perms)}`);
-      assert.ok(perms.length >= 1, 'the agent asked before editing');
-      assert.strictEqual(agent.endpoint.remaining, 0, `every scripted step was taken:\n${agent.endpoint.describeLog()}`);
-
-      const end = transcript(chat).locator('.item[data-kind="turn_end"]').last().locator('.turn-end');
-      assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-(cancelled|refusal|max)/);
-      assert.strictEqual(await chat.locator('.session .banner-error').count(), 0, 'no error banner');
-
-      // The streamed text, all of it.
-      for (const text of ['Let me look at the file first.', 'Now the edit.', 'Checking it with a command.', 'All done: the greeting now says hello, world.']) {
-        await log.getByRole('article', { name: 'Agent' }).filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
-      }
-      // Every tool call the agent sent (its last title for each, from the protocol trace) is a group
-      // named by that title.
-      const sent = (await until(() => {
-        const trace = protocolTrace(name);
-        return trace.some((m) => m.type === 'response' && m.method === 'session/prompt') ? toolCallTitles(trace) : undefined;
-      }, `the turn in ${name}'s protocol trace`, 30_000))!;
-      console.log(`    ${name} tool calls: ${JSON.stringify(sent)}`);
-      assert.ok(sent.length >= 3, `a tool call per step: ${JSON.stringify(sent)}`);
-      for (const title of sent) {
-        assert.ok(title.trim().length > 0, 'every tool call has a title');
-        await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
-      }
-      // The edit's card carries its diff; the file on disk has the edit.
-      if (!c.unnamedWrites) await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
-      await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
-      // The shell command's output (the marker on a line of its own, not the command line) is readable.
-      const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
-      // What a command printed is the agent's own capture (Codex now and then reports it empty,
-      // openai/codex#28207; Qwen drops a line under load): when the agent ran it itself, the card must show
-      // the marker only if the agent sent it (the protocol trace says); a terminal of the client's always.
-      const trace = protocolTrace(name);
-      const clientTerminal = trace.some((m) => m.method === 'terminal/create');
-      const lost = !clientTerminal && !toolCallOutputSent(trace, `echo ${marker}`).includes(marker);
-      if (lost) {
-        console.log(`    ${name} sent no output with "${marker}" for the shell command this time`);
-      } else if (!c.noShellOutput) {
-        await shellCard.waitFor({ timeout: 10_000 });
-        const output = shellCard.locator('pre.terminal-output');
-        await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
-      }
-      // The turn is over: no card of it shows running, whether or not the agent reported each call's end
-      // (Codex does not always: the chat then says "No result").
-      await until(async () => (await log.locator('.tool-status .codicon-modifier-spin').count()) === 0, 'no tool call shown running after the turn', 10_000);
-      await screenshot(wb!.page, `real-${id}-turn`);
+      await wholeTurn(c);
+      await screenshot(cw.page, `real-${id}-turn`);
     });
 
-    if (!c.unnamedWrites && !c.lean) it(`${name}: "Open diff" on the edit's card opens a diff editor`, async () => {
-      const page = wb!.page;
+    if (!c.unnamedWrites && !c.lean) it(`${name}: "Open diff" on the edit's card opens a diff editor`, async function () {
+      // Room for the whole turn, when this test runs alone.
+      this.timeout(2 * REAL_TURN_TIMEOUT_MS + 60_000);
+      await sessionWithTurn(c);
+      const page = cw.page;
       await closeAllEditors(page);
-      const log = transcript(chat);
-      const editCard = log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first();
+      const log = transcript(cw.chat);
+      const editCard = log.locator('.tool-call').filter({ has: cw.chat.getByRole('button', { name: 'Open diff', exact: true }) }).first();
       const title = ((await editCard.locator('.tool-title').innerText()).trim());
       await button(editCard, 'Open diff').click();
       await page.locator('.part.editor .editor-group-container.active .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -245,16 +247,23 @@ describe('Real agents from npm in the chat', function () {
       await closeAllEditors(page);
     });
 
-    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async () => {
+    it(`${name}: Undo All in the chat's changed files restores the file byte for byte`, async function () {
+      // Room for the whole turn, when this test runs alone.
+      this.timeout(2 * REAL_TURN_TIMEOUT_MS + 60_000);
+      await sessionWithTurn(c);
       const file = workspaceFile(rel);
-      const changed = chat.getByRole('region', { name: 'Changed files' });
+      const changed = cw.chat.getByRole('region', { name: 'Changed files' });
       await changed.getByText(`${id}-e2e.js`).first().waitFor({ timeout: 30_000 });
       await button(changed, 'Undo All').click();
+      turned.delete(id);
       await until(() => fs.readFileSync(file).equals(Buffer.from(ORIGINAL)), `${rel} back to its original bytes`, 30_000);
       await changed.waitFor({ state: 'detached', timeout: 30_000 });
     });
 
     if (c.stopInChat) it(`${name}: Stop in the middle of a turn ends it; a second message in the same session completes`, async () => {
+      const chat = cw.chat;
+      // The agent's session an earlier test left, else one of its own.
+      if (!(await sessionTabOf(chat, name))) await openSessionWith(chat, name);
       const agent = agents.get(id)!;
       const log = transcript(chat);
       const stop = button(chat, 'Stop');
@@ -282,7 +291,8 @@ describe('Real agents from npm in the chat', function () {
   it("each agent's session, closed from its tab, is in History after a window reload; Codex's opens again", async function () {
     // Room for a short turn of each agent, when this test runs alone.
     this.timeout(CASES.length * REAL_TURN_TIMEOUT_MS);
-    const page = wb!.page;
+    const page = cw.page;
+    const chat = cw.chat;
     // Each agent's session: the one its turn test left, else one of its own with a short turn.
     for (const c of CASES) {
       if (await sessionTabOf(chat, c.recipe.label)) continue;
@@ -315,7 +325,7 @@ describe('Real agents from npm in the chat', function () {
     // browser's storage a moment after the change: a reload before that would bring closed tabs back.
     await until(async () => ((await persistedOpenTabs(page)) ?? []).length === 0, 'the closed tabs to be stored as closed', 30_000);
     await page.reload();
-    chat = await openChat(page);
+    await openChat(page);
     // The reloaded window's extension host took its agents with it: nothing with their HOMEs is left
     // (Codex's own comes back below, when its session opens again).
     for (const a of agents.values()) {
@@ -368,11 +378,9 @@ async function closeAllSessions(page: Page, chat: FrameLocator): Promise<void> {
 
 describe('Real agents from npm in the chat: signing in to Gemini', function () {
   this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
-  let wb: Workbench | undefined;
-  let chat: FrameLocator;
   let gemini: E2ERealAgent;
   let other: E2ERealAgent;
-  const region = () => chat.getByRole('region', { name: `Sign in to ${gemini.name}` });
+  const region = () => cw.chat.getByRole('region', { name: `Sign in to ${gemini.name}` });
   /** How often the host has handled a failed chat action so far (Switchboard's log). */
   const failedActions = () => (extensionLog().match(/Chat action "newSession" failed/g) ?? []).length;
 
@@ -380,37 +388,28 @@ describe('Real agents from npm in the chat: signing in to Gemini', function () {
     this.timeout(120_000);
     gemini = await prepareRealAgent(geminiRecipe, [new GeminiApi()], { permissions: 'ask', signedOut: true });
     other = await prepareRealAgent(codex, [openaiResponses], { permissions: 'auto' });
-    updateSettings({
-      'switchboard.agents': agentsSetting([other, gemini]),
-      'switchboard.defaultAgent': other.name,
-      'switchboard.trace': 'verbose',
-    });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    chat = await openChat(wb.page);
-    await widenSideBar(wb.page, 640);
-    // A fresh window: no session open (sessions an earlier test or file left open are closed).
-    await closeAllSessions(wb.page, chat);
   });
-
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `real-signin-${this.currentTest.title}`);
-      console.log(`--- Gemini's model endpoint log ---\n${gemini.endpoint.describeLog()}\n--- Switchboard log (tail) ---\n${extensionLog().slice(-3000)}`);
-    }
+  const cw = useChatWorkbench({
+    name: 'realAgents-signin',
+    agent: codex.label,
+    noPick: true,
+    settings: () => ({ 'switchboard.agents': agentsSetting([other, gemini]), 'switchboard.defaultAgent': other.name, 'switchboard.trace': 'verbose' }),
+    width: 1400,
+    height: 1000,
+    sideBar: 640,
+    onFailure: () => `--- Gemini's model endpoint log ---\n${gemini.endpoint.describeLog()}\n--- Switchboard log (tail) ---\n${extensionLog().slice(-3000)}`,
+    beforeClose: (page) => closeAllSessions(page, cw.chat),
   });
-
+  // A fresh window: no session open (sessions an earlier test or file left open are closed).
+  before(() => closeAllSessions(cw.page, cw.chat));
   after(async () => {
-    if (wb) {
-      saveConsole(wb, 'realAgents-signin');
-      await closeAllSessions(wb.page, chat).catch((e: unknown) => console.log(`    (closing the sessions failed: ${String(e)})`));
-    }
-    await closeWorkbench(wb);
     await gemini?.dispose();
     await other?.dispose();
   });
 
   it('signed out, picked with no session open: New session shows its sign-in methods in the chat, no error notification', async () => {
-    const page = wb!.page;
+    const page = cw.page;
+    const chat = cw.chat;
     assert.strictEqual(await tabs(chat).count(), 0, 'no session open');
     const failedBefore = failedActions();
     await selectAgent(chat, gemini.name);
@@ -435,10 +434,11 @@ describe('Real agents from npm in the chat: signing in to Gemini', function () {
   });
 
   it("picked in the Agent picker with Codex's session open: the picker stays on Gemini, its API-key method asks for the key, opens its session, and a message gets the answer", async () => {
-    const page = wb!.page;
+    const page = cw.page;
+    const chat = cw.chat;
     // A fresh extension host: Gemini has not been asked to sign in yet.
     await page.reload();
-    chat = await openChat(page);
+    await openChat(page);
     await chat.getByRole('combobox', { name: 'Agent', exact: true }).waitFor();
     await until(async () => (await region().count()) === 0, 'no sign-in region after the reload', 30_000);
     await openSessionWith(chat, other.name);

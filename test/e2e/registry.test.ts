@@ -7,11 +7,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { agentTarGz, sha256 } from '../fixtures/registry/archives';
 import { registryAgent, SAFE_SVG, startRegistryServer, type RegistryServer } from '../fixtures/registry/registryServer';
-import { configureAgents, DEMO_AGENT, openChat, selectAgent, sendMessage, transcript, until } from './helpers/chat';
-import { closeWorkbench, e2eEnv, openWorkbench, reportFailure, runCommand, saveConsole, screenshot, settingsText, type Workbench } from './helpers/workbench';
+import { DEMO_AGENT, selectAgent, sendMessage, transcript, until } from './helpers/chat';
+import { useChatWorkbench } from './helpers/chatWorkbench';
+import { e2eEnv, runCommand, screenshot, settingsText } from './helpers/workbench';
 
 const PLATFORM = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
 const AGENT = 'Fixture Binary';
@@ -20,9 +21,6 @@ const storage = () => path.join(e2eEnv().userDataDir, 'User', 'globalStorage', '
 
 describe('ACP Registry in the workbench', function () {
   this.timeout(240_000);
-  let wb: Workbench | undefined;
-  let page: Page;
-  let chat: FrameLocator;
   let server: RegistryServer;
   const v1 = agentTarGz(process.execPath);
   const v2 = agentTarGz(process.execPath, ['--minimal-caps']);
@@ -42,35 +40,29 @@ describe('ACP Registry in the workbench', function () {
     server.set('/fixture-binary-1.1.0.tar.gz', { kind: 'body', body: v2 });
     server.set('/fixture-binary.svg', { kind: 'body', body: SAFE_SVG, contentType: 'image/svg+xml' });
     publish(entry('1.0.0', v1));
-    configureAgents(DEMO_AGENT, { 'switchboard.registry.url': server.registryUrl });
-    wb = await openWorkbench({ width: 1400, height: 1000 });
-    page = wb.page;
-    chat = await openChat(page);
   });
+  const cw = useChatWorkbench({
+    name: 'registry',
+    agent: DEMO_AGENT,
+    noPick: true,
+    settings: () => ({ 'switchboard.registry.url': server.registryUrl }),
+    width: 1400,
+    height: 1000,
+    onFailure: () => `settings after the failure: ${settingsText()}; registry requests: ${JSON.stringify([...server.hits])}`,
+  });
+  after(() => server.close());
 
   beforeEach(() => publish(entry('1.0.0', v1)));
 
-  afterEach(async function () {
-    if (wb && this.currentTest?.state === 'failed') {
-      await reportFailure(wb.page, `registry-${this.currentTest.title}`);
-      console.log(`settings after the failure: ${settingsText()}; registry requests: ${JSON.stringify([...server.hits])}`);
-    }
-    // Leave no quick pick or dialog open for the next test.
-    if (wb) await page.keyboard.press('Escape');
-  });
+  // Leave no quick pick or dialog open for the next test.
+  afterEach(() => cw.page.keyboard.press('Escape'));
 
-  after(async () => {
-    if (wb) saveConsole(wb, 'registry');
-    await closeWorkbench(wb);
-    await server.close();
-  });
-
-  const picker = () => chat.getByRole('combobox', { name: 'Agent', exact: true });
+  const picker = () => cw.chat.getByRole('combobox', { name: 'Agent', exact: true });
   const pickerOptions = () => picker().locator('option').allTextContents();
-  const quickInput = () => page.locator('.quick-input-widget');
+  const quickInput = () => cw.page.locator('.quick-input-widget');
   const row = (label: string): Locator =>
-    page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
-  const notification = (text: RegExp): Locator => page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+    cw.page.locator('.quick-input-list .monaco-list-row').filter({ has: cw.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  const notification = (text: RegExp): Locator => cw.page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
 
   /**
    * Waits until the notification `text` was shown: as a toast, or else in the notification center. The
@@ -80,9 +72,9 @@ describe('ACP Registry in the workbench', function () {
   async function shown(text: RegExp): Promise<void> {
     const asToast = await notification(text).waitFor({ timeout: 15_000 }).then(() => true, () => false);
     if (asToast) return;
-    await runCommand(page, 'Notifications: Show Notifications');
-    await page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Escape');
+    await runCommand(cw.page, 'Notifications: Show Notifications');
+    await cw.page.locator('.notifications-center .notification-list-item').filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
+    await cw.page.keyboard.press('Escape');
   }
 
   /** Opens the registry list from the chat's Agent picker and waits for `label` in it. */
@@ -95,7 +87,7 @@ describe('ACP Registry in the workbench', function () {
   }
 
   async function openListFromCommand(label: string): Promise<Locator> {
-    await runCommand(page, 'Switchboard: Add Agent from Registry…');
+    await runCommand(cw.page, 'Switchboard: Add Agent from Registry…');
     const item = row(label);
     await item.waitFor({ timeout: 60_000 });
     return item;
@@ -121,32 +113,32 @@ describe('ACP Registry in the workbench', function () {
     assert.strictEqual(await picker().evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), DEMO_AGENT);
     const text = await item.innerText();
     for (const part of ['v1.0.0', 'MIT', 'A scripted agent for the registry tests', 'by Switchboard tests', `download for ${PLATFORM}`]) assert.ok(text.includes(part), `"${part}" in ${JSON.stringify(text)}`);
-    await screenshot(page, 'registry-list');
+    await screenshot(cw.page, 'registry-list');
     // Searchable: typing filters the list.
-    await page.locator('.quick-input-widget input').fill('scripted');
+    await cw.page.locator('.quick-input-widget input').fill('scripted');
     await item.click();
     await notification(/Fixture Binary 1\.0\.0 is installed/).waitFor({ timeout: 60_000 });
     await until(async () => (await pickerOptions()).includes(AGENT), 'the agent in the Agent picker');
-    await selectAgent(chat, AGENT);
-    const icon = chat.locator('.toolbar img');
+    await selectAgent(cw.chat, AGENT);
+    const icon = cw.chat.locator('.toolbar img');
     await icon.waitFor();
     assert.match((await icon.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/);
-    await sendMessage(chat, 'hello registry', { waitForEnd: true });
-    await transcript(chat).getByText('echo: hello registry').first().waitFor();
-    await screenshot(page, 'registry-agent-in-picker');
+    await sendMessage(cw.chat, 'hello registry', { waitForEnd: true });
+    await transcript(cw.chat).getByText('echo: hello registry').first().waitFor();
+    await screenshot(cw.page, 'registry-agent-in-picker');
   });
 
   it('a newer version shows as "update available" in the list, and the update notification updates it', async () => {
     await ensureInstalled();
     assert.deepStrictEqual(installedVersions(), ['1.0.0']);
     // The agent runs (a session of its own): the update then asks for a restart.
-    await selectAgent(chat, AGENT);
-    await sendMessage(chat, 'before the update', { waitForEnd: true });
+    await selectAgent(cw.chat, AGENT);
+    await sendMessage(cw.chat, 'before the update', { waitForEnd: true });
     publish(entry('1.1.0', v2));
     const item = await openListFromCommand(AGENT);
     await until(async () => (await item.innerText()).includes('update available (installed 1.0.0)'), 'the "update available" mark');
-    await page.keyboard.press('Escape');
-    await runCommand(page, 'Switchboard: Check for Agent Updates');
+    await cw.page.keyboard.press('Escape');
+    await runCommand(cw.page, 'Switchboard: Check for Agent Updates');
     const offer = notification(/Fixture Binary 1\.1\.0 is available in the agent registry \(you have 1\.0\.0\)/);
     await offer.waitFor({ timeout: 60_000 });
     await offer.getByRole('button', { name: 'Update' }).click();
@@ -157,21 +149,21 @@ describe('ACP Registry in the workbench', function () {
     assert.deepStrictEqual(fs.readdirSync(path.join(storage(), 'agents', 'fixture-binary')), ['1.1.0'], 'the old version\'s files are gone');
     const again = await openListFromCommand(AGENT);
     await until(async () => /v1\.1\.0.*installed/.test(await again.innerText()), 'the list to show 1.1.0 installed');
-    await page.keyboard.press('Escape');
-    await selectAgent(chat, AGENT);
-    await sendMessage(chat, 'after the update', { waitForEnd: true });
-    await transcript(chat).getByText('echo: after the update').first().waitFor();
+    await cw.page.keyboard.press('Escape');
+    await selectAgent(cw.chat, AGENT);
+    await sendMessage(cw.chat, 'after the update', { waitForEnd: true });
+    await transcript(cw.chat).getByText('echo: after the update').first().waitFor();
   });
 
   it('offline, the list is the saved copy and says so', async () => {
     // The list once online, so there is a saved copy.
     await openListFromCommand(AGENT);
-    await page.keyboard.press('Escape');
+    await cw.page.keyboard.press('Escape');
     server.set('/registry.json', { kind: 'status', status: 503 });
-    await runCommand(page, 'Switchboard: Add Agent from Registry…');
+    await runCommand(cw.page, 'Switchboard: Add Agent from Registry…');
     await row(AGENT).waitFor({ timeout: 60_000 });
     await until(async () => /offline: the list saved/.test(await quickInput().innerText()), 'the offline notice in the list');
-    await page.keyboard.press('Escape');
+    await cw.page.keyboard.press('Escape');
   });
 
   it('the list uninstalls it: its files go and it leaves the picker', async () => {
@@ -180,8 +172,8 @@ describe('ACP Registry in the workbench', function () {
     // The registry lists the installed version, as after an update.
     publish(version === '1.1.0' ? entry('1.1.0', v2) : entry('1.0.0', v1));
     await (await openListFromCommand(AGENT)).click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Uninstall' }).first().click();
-    const dialog = page.locator('.monaco-dialog-box');
+    await cw.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Uninstall' }).first().click();
+    const dialog = cw.page.locator('.monaco-dialog-box');
     await dialog.waitFor({ state: 'visible' });
     assert.ok((await dialog.innerText()).includes(`Uninstall Fixture Binary ${version}?`), await dialog.innerText());
     await dialog.getByRole('button', { name: 'Uninstall' }).click();
@@ -197,10 +189,10 @@ describe('ACP Registry in the workbench', function () {
       registryAgent('elsewhere', '1.0.0', { binary: { [other]: { archive: '/x.zip', cmd: 'x' } } }, { name: 'Elsewhere Only' }),
     );
     // The workbench shows only the newest few toasts: earlier tests' notifications must not hide these.
-    await runCommand(page, 'Notifications: Clear All Notifications');
+    await runCommand(cw.page, 'Notifications: Clear All Notifications');
     await (await openListFromCommand('Bad Checksum')).click();
     await shown(/Could not install Bad Checksum 1\.0\.0: the checksum of the archive .* does not match the registry/);
-    await runCommand(page, 'Notifications: Clear All Notifications');
+    await runCommand(cw.page, 'Notifications: Clear All Notifications');
     const elsewhere = await openListFromCommand('Elsewhere Only');
     assert.match(await elsewhere.innerText(), /not available on this machine/);
     await elsewhere.click();

@@ -87,7 +87,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
   const REMOTE = [/^node_modules\/ws\//, /^node_modules\/@agentclientprotocol\/sdk\//];
   const ARCHIVES = [/^node_modules\/(tar|yauzl|minizlib|minipass)\//];
   /** A local agent's process code and the launchers: loaded when the first agent starts (agentRuntime.ts). */
-  const LAUNCH = [/^src\/host\/agents\/(localAgent|remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
+  const LAUNCH = [/^src\/host\/agents\/(localAgent|remote\/remoteAgent)\.ts$/, /^src\/agents\/(agentProcess|resolveCommand|stderrLines)\.ts$/];
   /** Installing from the registry, its list and the install flow: loaded when the user adds, updates or uninstalls an agent. */
   const INSTALL = [
     /^src\/agents\/registry\/(installer|extract|download|distribution|icon)\.ts$/,
@@ -96,7 +96,8 @@ describe('build: the extension bundle and its lazy chunks', function () {
   /**
    * Loaded when first used: the registry's list (an update check, the picker), the JSONC parser (a workspace's
    * mcp.json, restricted mode), the login shell's environment and process trees (an agent or install starts),
-   * an agent's terminal processes (terminal/create).
+   * an agent's terminal processes (terminal/create), Add to Chat's entry points, the opening of a chip and the
+   * `@` list's workspace files (the first `@` query).
    */
   const USED_LATER = [
     /^src\/agents\/registry\/(registryClient|registrySchema|http|version)\.ts$/,
@@ -104,6 +105,8 @@ describe('build: the extension bundle and its lazy chunks', function () {
     /^node_modules\/jsonc-parser\//,
     /^src\/agents\/(parseJsonc|shellEnvironment|processTree)\.ts$/,
     /^src\/host\/terminal\/(terminalProcess|terminalPty)\.ts$/,
+    /^src\/host\/context\/(addToChat|openMention)\.ts$/,
+    /^src\/chat\/workspaceMentions\.ts$/,
   ];
   /** Reading Zed's and JetBrains' agent lists: loaded when the import command runs. */
   const COMMANDS = [/^src\/agents\/importers\.ts$/];
@@ -148,7 +151,7 @@ describe('build: the extension bundle and its lazy chunks', function () {
     lazy('src/acp/transport/remote/webSocketTransport.ts', [REMOTE[0]]);
     lazy('src/acp/transport/remote/httpTransport.ts', [REMOTE[1]]);
     lazy('src/host/agents/localAgent.ts', LAUNCH);
-    lazy('src/host/agents/remoteAgent.ts', [LAUNCH[0]]);
+    lazy('src/host/agents/remote/remoteAgent.ts', [LAUNCH[0]]);
     lazy('src/host/registry/registryInstalls.ts', [INSTALL[0]]);
     lazy('src/host/registry/registryPicker.ts', [INSTALL[1]]);
     lazy('src/agents/importers.ts', COMMANDS);

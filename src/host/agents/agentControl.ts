@@ -6,10 +6,10 @@ import type { ResolvedAgentDefinition } from '../../agents';
 import type { AgentView } from '../../shared/chatState';
 import { AgentSignIn } from './agentSignIn';
 import type { AuthUi } from '../auth/authFlow';
-import type { AgentConfiguration } from './agentConfiguration';
+import type { AgentConfiguration } from './configuration/agentConfiguration';
 import type { AgentRuntime } from './agentRuntime';
 import { AgentRuntimes, type AgentRuntimesOptions } from './agentRuntimes';
-import { AgentProviders } from './providers';
+import { AgentProviders } from './configuration/providers';
 import { agentView } from './agentView';
 
 export interface AgentControlOptions extends Omit<AgentRuntimesOptions, 'onCrash' | 'onAuthStatus' | 'afterInitialize'> {

@@ -10,12 +10,12 @@ import { type AcpClientConnection, errorMessage, RemoteConnectionError, type Ini
 import { AgentSpawnError, CommandNotFoundError, type ReconnectBackoff, type ResolvedAgentDefinition } from '../../agents';
 import type { AgentCrash, AgentStatus } from '../../shared/chatState';
 import { SecretNotGivenError } from '../auth/secretHeaders';
-import { launchSettingsChanged, type LaunchSetting } from './agentConfigurationChanges';
+import { launchSettingsChanged, type LaunchSetting } from './configuration/agentConfigurationChanges';
 import { AgentConnection, type AgentConnectionOptions } from './agentConnection';
 import type { AgentExitEvent, AgentLaunch, AgentLink } from './agentLaunch';
 import type { LocalAgentOptions } from './localAgent';
-import type { RemoteAgentOptions } from './remoteAgent';
-import { RemoteReconnect } from './remoteReconnect';
+import type { RemoteAgentOptions } from './remote/remoteAgent';
+import { RemoteReconnect } from './remote/remoteReconnect';
 import { RestartCap } from './restartCap';
 
 export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentOptions, RemoteAgentOptions {
@@ -30,7 +30,7 @@ export interface AgentRuntimeOptions extends AgentConnectionOptions, LocalAgentO
  */
 const loadConnection = () => import('../../acp/connection/clientConnection');
 const loadLocalLauncher = () => import('./localAgent');
-const loadRemoteLauncher = () => import('./remoteAgent');
+const loadRemoteLauncher = () => import('./remote/remoteAgent');
 
 export class AgentRuntime implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<void>();

@@ -15,11 +15,6 @@ export interface OpenRequest {
   mimeType?: string;
 }
 
-export function isOpenRequest(value: unknown): value is OpenRequest {
-  const v = value as Partial<OpenRequest> | undefined;
-  return typeof v === 'object' && v !== null && typeof v.uri === 'string' && (v.text === undefined || typeof v.text === 'string');
-}
-
 export async function openMention(request: OpenRequest, documents: MentionDocuments): Promise<void> {
   let uri: vscode.Uri | undefined;
   try {

@@ -1,10 +1,8 @@
-// Registers Add to Chat, the `Ask <agent> to fix` quick fix and the opening of chips when the services start.
-// What each entry point becomes (addToChat.ts and the readers it uses) and the opening (openMention.ts) load
-// the first time one runs.
+// Registers Add to Chat and the `Ask <agent> to fix` quick fix when the services start. What each entry
+// point becomes (addToChat.ts and the readers it uses) loads the first time one runs.
 import * as vscode from 'vscode';
 import type { MentionRef } from '../../shared/chatState';
 import type { FileAccessPolicy } from '../fs/fileConfinement';
-import { MENTION_SCHEME, MentionDocuments } from './mentionDocuments';
 import { AskAgentToFix } from './quickFix';
 
 /** What Add to Chat needs from the sessions and the chat. */
@@ -19,18 +17,10 @@ export interface ComposerTarget {
 }
 
 const loadAddToChat = () => import('./addToChat');
-const loadOpenMention = () => import('./openMention');
 
 export function registerAddToChat(target: ComposerTarget, log: vscode.LogOutputChannel): vscode.Disposable[] {
   const selector: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
-  const documents = new MentionDocuments();
   return [
-    vscode.workspace.registerTextDocumentContentProvider(MENTION_SCHEME, documents),
-    // The chat's chips (composer and sent messages) open what they name through this (not in the palette).
-    vscode.commands.registerCommand('switchboard.openMention', async (request: unknown) => {
-      const { isOpenRequest, openMention } = await loadOpenMention();
-      if (isOpenRequest(request)) await openMention(request, documents);
-    }),
     vscode.commands.registerCommand('switchboard.addToChat', async (...args: unknown[]) => (await loadAddToChat()).addToChat(target, log, args)),
     vscode.languages.registerCodeActionsProvider(selector, new AskAgentToFix(() => target.agentName()), AskAgentToFix.metadata),
   ];

@@ -5,11 +5,11 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { ChangeEntry, TurnRef } from './changeStore';
 import type { ChangeTracker } from './changeTracker';
-import type { DiffOpener } from './diffOpener';
+import type { DiffOpener } from './review/diffOpener';
 import { applyText, readCurrent } from './fileAccess';
 import { Hunk, classifyHunks, computeHunks, keepHunk, revertHunk, revertHunks } from './hunks';
 import type { DiffLogger } from './types';
-import type { DiffUi } from './ui';
+import type { DiffUi } from './review/ui';
 
 /** Identifies a hunk between the baseline and the live text (offsets are re-checked before acting). */
 export interface HunkRef {

@@ -2,21 +2,21 @@
 // before-write review of permission diffs, the per-turn changed-files model with Keep/Undo, the tree
 // view, the per-hunk CodeLenses and follow-along. The session layer feeds it; extension.ts registers it.
 import * as vscode from 'vscode';
-import { type BaselineChange, Baselines, type FolderSnapshot } from './baselines';
+import { type BaselineChange, Baselines, type FolderSnapshot } from './baseline/baselines';
 import { ChangeDecisions, ConflictPolicy } from './changeDecisions';
-import type { CheckpointTrees } from './checkpointTrees';
+import type { CheckpointTrees } from './baseline/checkpointTrees';
 import type { TurnRef } from './changeStore';
-import { ChangedFilesTree, VIEW_ID } from './changedFilesTree';
+import { ChangedFilesTree, VIEW_ID } from './review/changedFilesTree';
 import { ChangeTracker } from './changeTracker';
-import { registerDiffCommands } from './commands';
-import { DiffContentProvider } from './contentProvider';
-import { AcpDiff, DiffOpener } from './diffOpener';
-import { FollowAgent } from './follow';
-import { HunkCodeLensProvider } from './hunkCodeLens';
-import { PendingDiffReview } from './pendingReview';
-import { TurnWatcher } from './turnWatcher';
+import { registerDiffCommands } from './review/commands';
+import { DiffContentProvider } from './review/contentProvider';
+import { AcpDiff, DiffOpener } from './review/diffOpener';
+import { FollowAgent } from './review/follow';
+import { HunkCodeLensProvider } from './review/hunkCodeLens';
+import { PendingDiffReview } from './review/pendingReview';
+import { TurnWatcher } from './baseline/turnWatcher';
 import type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput } from './types';
-import { DiffUi, windowUi } from './ui';
+import { DiffUi, windowUi } from './review/ui';
 
 export type { AgentTouchedFileInput, BaselineChange, FolderSnapshot, ChangedFileSummary, DiffLogger, MementoLike, PendingPermissionDiff, RecordWriteInput, TurnRef, AcpDiff };
 
@@ -154,7 +154,7 @@ export class DiffReview implements vscode.Disposable {
   /** Restoring files to a turn's start (undefined without baselines), loaded on first use. */
   checkpoints(): Promise<CheckpointTrees | undefined> {
     const b = this.baselines;
-    return (this.checkpointTrees ??= b ? import('./checkpointTrees').then((m) => new m.CheckpointTrees(b)) : Promise.resolve(undefined));
+    return (this.checkpointTrees ??= b ? import('./baseline/checkpointTrees').then((m) => new m.CheckpointTrees(b)) : Promise.resolve(undefined));
   }
 
   /** Call when the turn ends (any stop reason): records every file that differs from the baseline. */

@@ -17,7 +17,7 @@ import {
   type RegistryLoad,
 } from '../../agents/registry';
 import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
-import type { InstalledAgentSource } from '../agents/agentConfiguration';
+import type { InstalledAgentSource } from '../agents/configuration/agentConfiguration';
 import type { RegistryInstalls } from './registryInstalls';
 
 const loadInstalls = () => import('./registryInstalls');

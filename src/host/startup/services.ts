@@ -2,9 +2,11 @@
 // first use (lazyServices.ts). What an agent needs to run (the protocol engine, remote transports, registry
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
+import { errorMessage } from '../../acp';
 import { LoginShellEnvironmentCache } from '../../agents';
 import type { ChatSurfaces } from '../../chat/chatSurfaces';
 import { ChatViewProvider } from '../../chat/chatViewProvider';
+import { MentionOpener } from '../context/mentionOpener';
 import { registerAddToChat } from '../context/register';
 import { AgentSecrets } from '../auth/agentSecrets';
 import { DiffReview, type ExistingTreeView } from '../diff';
@@ -22,18 +24,18 @@ import { ChatElicitationPresenter, ChatPermissionPresenter } from '../permission
 import { ElicitationBroker, QuickInputElicitationPresenter } from '../permissions/elicitationBroker';
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
-import { AgentConfiguration } from '../agents/agentConfiguration';
+import { AgentConfiguration } from '../agents/configuration/agentConfiguration';
 import { newSessionInChat, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
-import type { RegistryAgents } from '../registry/installFlow';
-import { registerRegistryCommands } from '../registry/registryCommands';
+import { RegistryUi } from '../registry/registryUi';
 import { RegistryService } from '../registry/registryService';
 import { SessionBackend } from '../session/sessionBackend';
 import { AgentStatusBar } from '../agents/statusBar';
 import { TranscriptStore } from '../session/tabs/transcriptStore';
 import { TerminalBridge } from '../terminal/terminalBridge';
 import { composerTarget } from './composerTarget';
+import { hostActions } from './hostActions';
 
 /** What tests and other extensions reach through `extension.exports.services()`. */
 export interface SwitchboardApi {
@@ -131,7 +133,26 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
     instructions: new SessionInstructions(settingsGate, log),
   });
   sub(watchSensitiveChanges({ tracker: diffReview.tracker, sensitive, sessions: () => backend.sessions.values(), log }));
-  const chat = sub(new ChatViewProvider(context.extensionUri, backend, { log }));
+  const registryUi = sub(
+    new RegistryUi({
+      service: registry,
+      log,
+      agents: {
+        isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
+        restartAgent: async (agent) => void (await backend.agents.restart(agent)),
+      },
+    }),
+  );
+  const mentionOpener = sub(new MentionOpener());
+  const chat = sub(new ChatViewProvider(context.extensionUri, backend, hostActions({ protocolLog, mentionOpener, registryUi }), log));
+  sub(
+    registryUi.onDidChooseSession((agent) =>
+      newSessionInChat({ backend, chat, log }, agent).catch((error: unknown) => {
+        log.error(`registry: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`Switchboard: ${errorMessage(error)}`);
+      }),
+    ),
+  );
   late.backend = backend;
   // The chat's other surfaces (the editor tab) and the attention code load with the first session or the
   // first "Open Chat in Editor": nothing waits for the user before.
@@ -147,12 +168,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   }));
   for (const d of registerCommands({ backend, chat, protocolLog, log })) sub(d);
   for (const d of registerAddToChat(composerTarget(backend, chat, settingsGate, log), log)) sub(d);
-  const agents: RegistryAgents = {
-    startSession: (agent) => newSessionInChat({ backend, chat, log }, agent),
-    isRunning: (agent) => ['starting', 'ready', 'auth_required'].includes(backend.agents.running(agent)?.status ?? 'stopped'),
-    restartAgent: async (agent) => void (await backend.agents.restart(agent)),
-  };
-  for (const d of registerRegistryCommands({ service: registry, log, agents })) sub(d);
+  for (const d of registryUi.register()) sub(d);
   void backend.lifecycle.restoreOpenTabs();
   return { backend, configuration, chat, diffReview, permissions, registry, workspaceSettings: settingsGate };
 }

@@ -30,8 +30,8 @@ export interface ChatWorkbenchOptions {
   readonly sideBar?: number;
   /** Lets the page read and write the clipboard, as a browser where the user allowed it. */
   readonly clipboard?: boolean;
-  /** Printed after a failed test, e.g. a model endpoint's log. */
-  readonly onFailure?: () => string;
+  /** Printed after a failed test (given its title), e.g. a model endpoint's log. */
+  readonly onFailure?: (title: string) => string;
   /** Leaves the window as later files expect, before it closes. */
   readonly beforeClose?: (page: Page) => Promise<unknown>;
 }
@@ -68,7 +68,7 @@ export function useChatWorkbench(options: ChatWorkbenchOptions): ChatWorkbench {
   afterEach(async function () {
     if (!wb || this.currentTest?.state !== 'failed') return;
     await reportFailure(wb.page, `${options.name}-${this.currentTest.title}`);
-    if (options.onFailure) console.log(options.onFailure());
+    if (options.onFailure) console.log(options.onFailure(this.currentTest.title));
   });
 
   after(async () => {

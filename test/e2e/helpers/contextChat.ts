@@ -1,12 +1,12 @@
-// What the e2e tests of handing context to the chat share: a Git repository with a working-tree change, a
-// workbench with the fake agent recording its prompts and Git on, the composer's chips cleared between tests,
-// and picking an item of a context menu.
+// What the e2e tests of handing context to the chat share: a Git repository with a working-tree change, the
+// settings of a workbench with the fake agent recording its prompts and Git on, the composer's chips cleared
+// between tests, and picking an item of a context menu.
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { configureAgents, FAKE_AGENT, openChat, REPO, until } from './chat';
-import { e2eEnv, openSwitchboardView, openWorkbench, updateSettings, type Workbench } from './workbench';
+import { FAKE_AGENT, REPO, until } from './chat';
+import { openSwitchboardView, updateSettings } from './workbench';
 
 const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 
@@ -21,22 +21,19 @@ export function repositoryWithChange(repo: string, file: string, committed: stri
   fs.writeFileSync(path.join(repo, file), changed);
 }
 
-/** A workbench whose default agent is the fake agent recording to `record`, with Git on and the clipboard allowed. */
-export async function openContextWorkbench(record: string, settings: Record<string, unknown> = {}): Promise<{ wb: Workbench; chat: FrameLocator }> {
-  configureAgents(FAKE_AGENT);
-  updateSettings({
+/**
+ * The settings (for useChatWorkbench, with the fake agent as its agent and the clipboard allowed: a terminal's
+ * selection is read through it) of a workbench whose fake agent records to `record`, with Git on.
+ */
+export function contextSettings(record: string, settings: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
     'switchboard.agents': { [FAKE_AGENT]: { command: process.execPath, args: [FAKE, `--record=${record}`] } },
-    'switchboard.defaultAgent': FAKE_AGENT,
     'terminal.integrated.rightClickBehavior': 'default',
     // The e2e workbench runs with Git off (scripts/lib/workspace.mjs); these tests turn it on for their repository.
     'git.enabled': true,
     'git.autoRepositoryDetection': true,
     ...settings,
-  });
-  const wb = await openWorkbench({ width: 1400, height: 900 });
-  // A terminal's selection is read through the clipboard, as in a browser where the user allowed it.
-  await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(e2eEnv().url).origin });
-  return { wb, chat: await openChat(wb.page) };
+  };
 }
 
 /** Git off again, as the other e2e files expect. */
@@ -45,8 +42,8 @@ export function closeContextSettings(): void {
 }
 
 /** Removes the chips a failed test left behind, so each test sees only its own. */
-export async function clearChips(wb: Workbench, chat: FrameLocator): Promise<void> {
-  await openSwitchboardView(wb.page);
+export async function clearChips(page: Page, chat: FrameLocator): Promise<void> {
+  await openSwitchboardView(page);
   const remove = chat.getByRole('list', { name: 'Attachments' }).getByRole('button', { name: /^Remove / });
   while ((await remove.count()) > 0) await remove.first().click();
 }

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { BUTTON_SHOW_CONFLICTS, BUTTON_UNDO_AGENT_ONLY, hunkRef } from '../../../src/host/diff/changeDecisions';
-import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
+import { DIFF_SCHEME } from '../../../src/host/diff/review/diffUri';
 import { DiffReview } from '../../../src/host/diff/index';
 import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, logLines, reviewPerTest, silentLog, userEdit, waitUntil, writeFile } from './helpers';
 

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { DiffReview } from '../../../src/host/diff/index';
-import { MAX_NEW_BYTES, MAX_SNAPSHOT_FILE_BYTES } from '../../../src/host/diff/shadowGit';
+import { MAX_NEW_BYTES, MAX_SNAPSHOT_FILE_BYTES } from '../../../src/host/diff/baseline/shadowGit';
 import { MemoryMemento, silentLog } from './helpers';
 
 describe('checkpoints: a folder too large for snapshots', function () {

@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffReview } from '../../../src/host/diff/index';
 import type { DiffLogger, MementoLike } from '../../../src/host/diff/types';
-import type { DiffUi } from '../../../src/host/diff/ui';
+import type { DiffUi } from '../../../src/host/diff/review/ui';
 import { workspaceRoot } from '../index';
 
 export class FakeUi implements DiffUi {

@@ -4,7 +4,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { PermissionSource, WriteSource } from '../../../src/host/diff/adapters';
 import { connectPermissionBroker } from '../../../src/host/diff/adapters';
-import { BUTTON_ACCEPT_ANYWAY } from '../../../src/host/diff/pendingReview';
+import { BUTTON_ACCEPT_ANYWAY } from '../../../src/host/diff/review/pendingReview';
 import type { PendingPermissionDiff } from '../../../src/host/diff/types';
 import type { FsBridge } from '../../../src/host/fs/fsBridge';
 import type { PermissionBroker } from '../../../src/host/permissions/permissionBroker';

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { DIFF_SCHEME } from '../../../src/host/diff/diffUri';
+import { DIFF_SCHEME } from '../../../src/host/diff/review/diffUri';
 import { activeDiffTab, reviewPerTest, waitUntil } from './helpers';
 
 describe('diff review: virtual documents and ACP diffs', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
-import { FakeBackend, fakeUi } from './fakeChatBackend';
+import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
@@ -10,7 +10,7 @@ function setup() {
     changedFiles: [{ key: 'k1', path: '/ws/a.ts', name: 'a.ts', status: 'modified', added: 2, removed: 1, countsKnown: true, conflict: false, undoable: true }],
   });
   const log: string[] = [];
-  const ctl = new ChatController(backend, fakeUi(log), { flushDelayMs: 1 });
+  const ctl = new ChatController(backend, fakeUi(log), fakeActions(), { flushDelayMs: 1 });
   const posted: HostToWebviewMessage[] = [];
   ctl.attach({ postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return true; } });
   ctl.handleMessage({ type: 'ready', protocolVersion: 1 });

@@ -3,17 +3,18 @@ import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
 import { ChatController } from '../../../src/chat/chatController';
 import { AuthRequiredError } from '../../../src/acp';
-import { FakeBackend, fakeUi } from './fakeChatBackend';
+import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 function setup() {
   const backend = new FakeBackend();
   const uiLog: string[] = [];
-  const ctl = new ChatController(backend, fakeUi(uiLog), { flushDelayMs: 1 });
+  const actionLog: unknown[][] = [];
+  const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(actionLog), { flushDelayMs: 1 });
   const posted: HostToWebviewMessage[] = [];
   ctl.attach({ postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return true; } });
-  return { backend, ctl, posted, uiLog };
+  return { backend, ctl, posted, uiLog, actionLog };
 }
 
 function flatten(ms: HostToWebviewMessage[]): HostToWebviewMessage[] {
@@ -74,7 +75,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
 
   it('treats a failed postMessage as not ready', async () => {
     const backend = new FakeBackend();
-    const ctl = new ChatController(backend, fakeUi(), { flushDelayMs: 1 });
+    const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1 });
     let live = true;
     const posted: HostToWebviewMessage[] = [];
     ctl.attach({ postMessage: async (m) => { if (live) posted.push(m); return live; } });
@@ -90,7 +91,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
   it('a webview the host stopped sending to gets its whole state again when it speaks, before its message is handled', async () => {
     const backend = new FakeBackend();
     const uiLog: string[] = [];
-    const ctl = new ChatController(backend, fakeUi(uiLog), { flushDelayMs: 1 });
+    const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(), { flushDelayMs: 1 });
     const answers = [true, false];
     const posted: HostToWebviewMessage[] = [];
     ctl.attach({ postMessage: async (m) => (posted.push(JSON.parse(JSON.stringify(m))), answers.shift() ?? true) });
@@ -432,11 +433,55 @@ describe('ChatController: routing webview actions', () => {
   });
 });
 
+describe("ChatController: the host's own features (HostActions)", () => {
+  it("opens a chip with lines, a kind or text of its own through openMention; a bare chip, a link or a refused scheme in the editor", async () => {
+    const { ctl, uiLog, actionLog } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    const selection = { uri: 'file:///ws/a.ts', kind: 'selection', range: { startLine: 3, endLine: 5 } };
+    const problem = { uri: 'file:///ws/a.ts#L7', text: 'Error at a.ts:7', mimeType: 'text/plain' };
+    const terminal = { uri: 'switchboard://terminal/bash', kind: 'terminal', text: '$ ls' };
+    for (const chip of [selection, problem, terminal]) ctl.handleMessage({ type: 'openResource', ...chip });
+    for (const uri of ['file:///ws/b.ts', 'https://example.com/#top', 'COMMAND:workbench.action.quit', 'data:text/plain,x']) {
+      ctl.handleMessage({ type: 'openResource', uri, text: 'carried' });
+    }
+    ctl.handleMessage({ type: 'openResource', uri: 'file:///ws/c.ts' });
+    await tick();
+    assert.deepEqual(actionLog, [['openMention', selection], ['openMention', problem], ['openMention', terminal], ['openMention', { uri: 'file:///ws/b.ts', text: 'carried' }]]);
+    assert.deepEqual(
+      uiLog.filter((l) => l.startsWith('res:')),
+      ['res:https://example.com/#top', 'res:COMMAND:workbench.action.quit', 'res:data:text/plain,x', 'res:file:///ws/c.ts'],
+      'links go to the editor (which opens only http(s)/mailto through VS Code and refuses the rest)',
+    );
+  });
+
+  it('shows the protocol log and the ACP Registry list through HostActions', async () => {
+    const { ctl, actionLog } = setup();
+    ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
+    ctl.handleMessage({ type: 'showProtocolLog' });
+    ctl.handleMessage({ type: 'addAgentFromRegistry' });
+    await tick();
+    assert.deepEqual(actionLog, [['showProtocolLog'], ['addAgentFromRegistry']]);
+  });
+
+  it('reports a chip that could not be opened (logged and shown), and keeps working', async () => {
+    const backend = new FakeBackend();
+    const uiLog: string[] = [];
+    const actions = { ...fakeActions(), openMention: async () => { throw new Error('the file is gone'); } };
+    const ctl = new ChatController(backend, fakeUi(uiLog), actions, { flushDelayMs: 1 });
+    ctl.handleMessage({ type: 'openResource', uri: 'file:///ws/gone.ts', kind: 'file', range: { startLine: 1, endLine: 1 } });
+    ctl.handleMessage({ type: 'openResource', uri: 'file:///ws/here.ts' });
+    await tick();
+    assert.ok(uiLog.some((l) => l.startsWith('error:') && l.includes('the file is gone')), uiLog.join('\n'));
+    assert.ok(uiLog.includes('res:file:///ws/here.ts'));
+    ctl.dispose();
+  });
+});
+
 describe('ChatController: batching is a throttle', () => {
   it('posts the first update at once, coalesces a burst, and spaces later batches by the flush delay', async () => {
     const backend = new FakeBackend();
     // A long delay: the checks below hold even when this machine stalls for a moment.
-    const ctl = new ChatController(backend, fakeUi(), { flushDelayMs: 1000 });
+    const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1000 });
     const posted: { at: number; m: HostToWebviewMessage }[] = [];
     const t0 = performance.now();
     ctl.attach({ postMessage: (m) => { posted.push({ at: performance.now() - t0, m }); return true; } });

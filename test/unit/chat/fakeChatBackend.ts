@@ -1,4 +1,4 @@
-// The one fake ChatBackend and HostUi for the chat's unit tests: one session 's1' of agent 'A' whose
+// The one fake ChatBackend, HostUi and HostActions for the chat's unit tests: one session 's1' of agent 'A' whose
 // transcript is a real TranscriptState (say/update apply updates as a session does and emit the ops), a log
 // of every call the controller makes (as [action, tab or agent, ...arguments]), and a prompt that runs until
 // the test finishes the turn. Any tab the test announced answers as a session of its own.
@@ -13,6 +13,7 @@ import type {
   CheckpointsPort,
   FilesPort,
   HistoryPort,
+  HostActions,
   HostUi,
   LifecyclePort,
   MentionsPort,
@@ -161,9 +162,16 @@ export function fakeUi(log: string[] = []): HostUi {
     openLink: async (h) => void log.push(`link:${h}`),
     openLocation: async (p, l) => void log.push(`loc:${p}:${l}`),
     openResource: async (u) => void log.push(`res:${u}`),
-    showProtocolLog: async () => void log.push('protocolLog'),
-    addAgentFromRegistry: async () => void log.push('addAgentFromRegistry'),
     log: (level, m) => void log.push(`${level}:${m}`),
     showError: (m) => void log.push(`error:${m}`),
+  };
+}
+
+/** HostActions that log what the chat asked of the host's own features, with the arguments as given. */
+export function fakeActions(log: unknown[][] = []): HostActions {
+  return {
+    openMention: async (request) => void log.push(['openMention', request]),
+    showProtocolLog: () => void log.push(['showProtocolLog']),
+    addAgentFromRegistry: async () => void log.push(['addAgentFromRegistry']),
   };
 }

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { AuthRequiredError } from '../../../src/acp/errors';
 import { ChatController } from '../../../src/chat/chatController';
-import { FakeBackend, fakeUi } from './fakeChatBackend';
+import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 const text = (t: string) => ({ text: t, mentions: [], images: [] });
@@ -13,7 +13,7 @@ const signInRequired = { signInRequired: true, shown: true } as const;
 
 function setup() {
   const backend = new FakeBackend();
-  const ctl = new ChatController(backend, fakeUi(), { flushDelayMs: 1 });
+  const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1 });
   ctl.attach({ postMessage: async () => true });
   ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
   const sent = () => backend.calls.filter((c) => c[0] === 'sendPrompt').map((c) => c.slice(1).join(':'));

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Baselines } from '../../../src/host/diff/baselines';
+import { Baselines } from '../../../src/host/diff/baseline/baselines';
 import type { DiffLogger } from '../../../src/host/diff/types';
 
 function recordingLog(): DiffLogger & { lines: string[] } {

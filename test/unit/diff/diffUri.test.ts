@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { diffUriPath, newDiffId, parseDiffUriPath, safeBaseName } from '../../../src/host/diff/diffUri';
+import { diffUriPath, newDiffId, parseDiffUriPath, safeBaseName } from '../../../src/host/diff/review/diffUri';
 
 describe('diff review: switchboard-diff URIs', () => {
   it('carry only an id and the base name', () => {

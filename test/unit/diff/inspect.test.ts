@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { MAX_DIFF_BYTES, formatBytes, inspectPath, inspectTexts, isInsideAny, looksBinary } from '../../../src/host/diff/inspect';
-import { pickOption } from '../../../src/host/diff/pickOption';
+import { pickOption } from '../../../src/host/diff/review/pickOption';
 
 describe('diff review: input checks', () => {
   const root = path.resolve('/work/project');

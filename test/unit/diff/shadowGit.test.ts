@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { MAX_SNAPSHOT_FILE_BYTES, ShadowRepo } from '../../../src/host/diff/shadowGit';
+import { MAX_SNAPSHOT_FILE_BYTES, ShadowRepo } from '../../../src/host/diff/baseline/shadowGit';
 
 describe('diff review: shadow git repository', function () {
   this.timeout(60_000);

@@ -1,6 +1,6 @@
 // The checks a Model provider choice passes before anything is sent to the agent, and how kept choices are read.
 import * as assert from 'assert';
-import { checkProviderUrl, describeBaseUrl, parseSavedChoices, ProviderChoiceError, resolveHeaders } from '../../../src/host/agents/providerChoice';
+import { checkProviderUrl, describeBaseUrl, parseSavedChoices, ProviderChoiceError, resolveHeaders } from '../../../src/host/agents/configuration/providerChoice';
 
 const refused = (pattern: RegExp) => (e: unknown) => e instanceof ProviderChoiceError && pattern.test(e.message);
 

@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { clientCapabilitiesFor, parseSessionUpdate, TranscriptState, type ClientRequestMethod } from '../../../src/acp';
 import { messageHandlers } from '../../../src/chat/messageHandlers';
 import type { FilesPort, HostUi } from '../../../src/chat/chatBackend';
-import { FakeBackend } from '../chat/fakeChatBackend';
+import { fakeActions, FakeBackend } from '../chat/fakeChatBackend';
 import type { PromptQueue } from '../../../src/chat/promptQueue';
 import type { SessionRequests } from '../../../src/chat/sessionRequests';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
@@ -160,7 +160,7 @@ describe('plans by id', () => {
       const backend = new FakeBackend();
       backend.files.openPlanFile = openPlanFile;
       const ui = { log: (_level: string, message: string) => logs.push(message) } as unknown as HostUi;
-      const h = messageHandlers({ backend, ui, queue: {} as PromptQueue, requests: {} as SessionRequests, isOpen: () => true, sendInit: () => undefined, toast: () => undefined, reply: (m) => replies.push(m) });
+      const h = messageHandlers({ backend, ui, actions: fakeActions(), queue: {} as PromptQueue, requests: {} as SessionRequests, isOpen: () => true, sendInit: () => undefined, toast: () => undefined, reply: (m) => replies.push(m) });
       return { h, replies, logs };
     }
 

@@ -5,8 +5,8 @@ import type * as vscode from 'vscode';
 import { errorMessage } from '../../../acp';
 import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../../../shared/checkpoints';
 import type { DiffReview } from '../../diff';
-import { blockedReason, openCheckpointDiff, writeTargets, type FileTarget } from '../../diff/checkpointRestore';
-import { SnapshotGoneError, type CheckpointFilePlan, type CheckpointTurn } from '../../diff/checkpointTrees';
+import { blockedReason, openCheckpointDiff, writeTargets, type FileTarget } from '../../diff/baseline/checkpointRestore';
+import { SnapshotGoneError, type CheckpointFilePlan, type CheckpointTurn } from '../../diff/baseline/checkpointTrees';
 import type { LedgerEntry } from './checkpointLedgers';
 import type { Session } from '../session';
 

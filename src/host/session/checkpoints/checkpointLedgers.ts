@@ -6,7 +6,7 @@ import type { CheckpointAction, CheckpointView } from '../../../shared/checkpoin
 import type { Transcript } from '../../../shared/transcript';
 import type { FolderSnapshot } from '../../diff';
 import type { CheckpointsOptions } from './checkpoints';
-import type { FileTarget } from '../../diff/checkpointRestore';
+import type { FileTarget } from '../../diff/baseline/checkpointRestore';
 import type { Session } from '../session';
 import type { ReviewTurn } from '../turn/turnFiles';
 

@@ -1,7 +1,6 @@
 // The `@` list of the composer: workspace files, folders and open editors (the chat's own VS Code list),
 // then the context groups (diagnostics, sessions...). The sessions group reads transcripts on demand.
 import type { MentionsPort } from '../../../chat/chatBackend';
-import { queryMentionCandidates } from '../../../chat/hostUi';
 import type { MentionCandidate } from '../../../shared/chatState';
 import type { MentionSources } from '../../mentions/mentionSources';
 import type { SessionRegistry } from '../tabs/sessionRegistry';
@@ -15,7 +14,7 @@ export class SessionMentions implements MentionsPort {
   ) {}
 
   async query(query: string, tabId: string | undefined): Promise<MentionCandidate[]> {
-    const { sessionTranscripts } = await import('../tabs/sessionTranscripts');
+    const [{ sessionTranscripts }, { queryMentionCandidates }] = await Promise.all([import('../tabs/sessionTranscripts'), import('../../../chat/workspaceMentions')]);
     const [files, context] = await Promise.all([queryMentionCandidates(query), this.mentions.query(query, sessionTranscripts(this.sessions, this.store), tabId)]);
     return [...files, ...context];
   }

@@ -1,7 +1,7 @@
 // "Keep" / "Undo" CodeLenses above each pending agent hunk in the live file.
 import * as vscode from 'vscode';
-import { hunkRef } from './changeDecisions';
-import type { ChangeTracker } from './changeTracker';
+import { hunkRef } from '../changeDecisions';
+import type { ChangeTracker } from '../changeTracker';
 
 export class HunkCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -11,12 +11,12 @@ import {
   type AcpClientConnection,
   type Logger,
   type RemoteTransport,
-} from '../../acp';
-import type { RemoteAgentEndpoint } from '../../agents';
-import type { AgentSecrets } from '../auth/agentSecrets';
-import { windowAuthUi, type AuthUi } from '../auth/authFlow';
-import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders } from '../auth/secretHeaders';
-import type { AgentLaunch } from './agentLaunch';
+} from '../../../acp';
+import type { RemoteAgentEndpoint } from '../../../agents';
+import type { AgentSecrets } from '../../auth/agentSecrets';
+import { windowAuthUi, type AuthUi } from '../../auth/authFlow';
+import { forgetSecretHeaders, headersNeedingSecrets, resolveSecretHeaders } from '../../auth/secretHeaders';
+import type { AgentLaunch } from '../agentLaunch';
 import type { RemoteReconnect } from './remoteReconnect';
 
 export interface RemoteAgentOptions {

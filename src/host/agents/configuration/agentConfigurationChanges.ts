@@ -1,7 +1,7 @@
 // What of an agent's settings a running agent does not have yet: the process (or connection) keeps what it
 // was started with, so a changed command, args, env, URL or headers applies only after a restart, which the
 // chat offers ("Restart <agent> to apply"). Pure: no `vscode`.
-import type { ResolvedAgentDefinition } from '../../agents';
+import type { ResolvedAgentDefinition } from '../../../agents';
 
 /** The settings a start reads (the session defaults apply to new sessions without one). */
 export type LaunchSetting = 'command' | 'args' | 'env' | 'url' | 'headers';

@@ -8,10 +8,10 @@ import { DiffContentProvider } from './contentProvider';
 import type { DiffOpener } from './diffOpener';
 import { proposalTitle, workspaceRoots } from './diffOpener';
 import { DIFF_SCHEME } from './diffUri';
-import { readCurrent } from './fileAccess';
-import { DiffProblem, inspectPath, inspectTexts, problemMessages } from './inspect';
+import { readCurrent } from '../fileAccess';
+import { DiffProblem, inspectPath, inspectTexts, problemMessages } from '../inspect';
 import { pickOption } from './pickOption';
-import type { DiffLogger, PendingPermissionDiff } from './types';
+import type { DiffLogger, PendingPermissionDiff } from '../types';
 import type { DiffUi } from './ui';
 
 export const CONTEXT_KEY = 'switchboard.diffPending';

@@ -6,9 +6,9 @@
 // baseline and the changed files come from file events and tool calls alone, as the log says.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { looksBinary } from './inspect';
+import { looksBinary } from '../inspect';
 import type { ShadowRepo, TreeChange } from './shadowGit';
-import type { DiffLogger } from './types';
+import type { DiffLogger } from '../types';
 
 /** How long the start of a turn waits for its snapshot (the first one of a large folder hashes every file). */
 const DEFAULT_WAIT_MS = 15_000;

@@ -4,11 +4,11 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeWithPresets, parseAgentSettings, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../agents';
-import { mergeRegistryAgents, registryDefinitions, resolveDefaultAgent, splitRegistryOverrides, type InstalledAgent } from '../../agents/registry';
-import type { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
+import { mergeWithPresets, parseAgentSettings, type AgentConfigProblem, type AgentDefinition, type ResolvedAgentDefinition } from '../../../agents';
+import { mergeRegistryAgents, registryDefinitions, resolveDefaultAgent, splitRegistryOverrides, type InstalledAgent } from '../../../agents/registry';
+import type { WorkspaceSettingsGate } from '../../permissions/workspaceSettingsGate';
 
-type Jsonc = typeof import('../../agents/parseJsonc');
+type Jsonc = typeof import('../../../agents/parseJsonc');
 
 export interface AgentConfigurationSnapshot {
   agents: ResolvedAgentDefinition[];
@@ -42,7 +42,7 @@ export class AgentConfiguration implements vscode.Disposable {
     this.current = this.read();
     this.report(this.current);
     if (!vscode.workspace.isTrusted) {
-      void import('../../agents/parseJsonc').then(
+      void import('../../../agents/parseJsonc').then(
         (jsonc) => {
           this.jsonc = jsonc;
           this.refresh();

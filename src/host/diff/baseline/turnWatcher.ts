@@ -6,11 +6,11 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TurnBaseline } from './baselines';
-import { entryKey } from './changeStore';
-import type { ChangeTracker } from './changeTracker';
-import { readCurrent } from './fileAccess';
-import { isInsideAny } from './inspect';
-import type { DiffLogger } from './types';
+import { entryKey } from '../changeStore';
+import type { ChangeTracker } from '../changeTracker';
+import { readCurrent } from '../fileAccess';
+import { isInsideAny } from '../inspect';
+import type { DiffLogger } from '../types';
 
 /** Folders whose churn is never the agent's reviewable work. */
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);

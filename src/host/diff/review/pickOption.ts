@@ -1,6 +1,6 @@
 // Which permission option the editor-title Accept/Reject buttons choose. One-shot options first: a
 // click on a single diff should not silently grant a standing rule.
-import type { PermissionOptionLike } from './types';
+import type { PermissionOptionLike } from '../types';
 
 const PREFERENCE = {
   accept: ['allow_once', 'allow_always'],

@@ -3,9 +3,9 @@
 // revert arrows and typing on the right edit the file itself).
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ChangeTracker } from './changeTracker';
+import type { ChangeTracker } from '../changeTracker';
 import { DiffContentProvider } from './contentProvider';
-import { inspectPath, inspectTexts } from './inspect';
+import { inspectPath, inspectTexts } from '../inspect';
 import type { DiffUi } from './ui';
 
 export interface AcpDiff {

@@ -2,10 +2,10 @@
 // added/removed line counts. Clicking a file opens its diff; inline actions Keep and Undo it.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { TurnRef } from './changeStore';
-import type { ChangeTracker } from './changeTracker';
-import { describePath } from './changeTracker';
-import type { ChangedFileSummary } from './types';
+import type { TurnRef } from '../changeStore';
+import type { ChangeTracker } from '../changeTracker';
+import { describePath } from '../changeTracker';
+import type { ChangedFileSummary } from '../types';
 
 export const VIEW_ID = 'switchboard.changedFiles';
 

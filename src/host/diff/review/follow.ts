@@ -2,8 +2,8 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { workspaceRoots } from './diffOpener';
-import { isInsideAny } from './inspect';
-import type { DiffLogger } from './types';
+import { isInsideAny } from '../inspect';
+import type { DiffLogger } from '../types';
 
 export const FOLLOW_SETTING = 'followAgent';
 

@@ -1,8 +1,8 @@
 // A remote agent's reconnecting after a dropped connection: the retries with backoff and what the chat
 // says meanwhile. Apart from remoteAgent.ts because every AgentRuntime holds one from its creation, while
 // the remote launch loads only when a remote agent starts.
-import { RemoteConnectionError } from '../../acp';
-import { ReconnectBackoff } from '../../agents';
+import { RemoteConnectionError } from '../../../acp';
+import { ReconnectBackoff } from '../../../agents';
 
 export interface RemoteReconnectOptions {
   backoff?: ConstructorParameters<typeof ReconnectBackoff>[0];

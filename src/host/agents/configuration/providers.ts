@@ -4,9 +4,9 @@
 // credentials) and applied again after every initialize, before the agent's sessions open. Outcomes are
 // said in the chat (AgentView.providers); a failed action never changes what was kept.
 import * as vscode from 'vscode';
-import { AcpRequestError, errorMessage, type AcpClientConnection, type ListProvidersResult, type ProviderInfo } from '../../acp';
-import type { AgentProvidersView, ProviderAction, ProviderView } from '../../shared/chatState';
-import type { AgentSecrets } from '../auth/agentSecrets';
+import { AcpRequestError, errorMessage, type AcpClientConnection, type ListProvidersResult, type ProviderInfo } from '../../../acp';
+import type { AgentProvidersView, ProviderAction, ProviderView } from '../../../shared/chatState';
+import type { AgentSecrets } from '../../auth/agentSecrets';
 import { checkProviderUrl, describeBaseUrl, parseSavedChoices, ProviderChoiceError, resolveHeaders, type SavedChoice, type SavedChoices } from './providerChoice';
 
 /** The ':' keeps it out of the agent's environment (AgentSecrets.environment); sign-out clears it with the rest. */

@@ -3,9 +3,9 @@
 // and the palette (nothing: the active editor or a quick pick decides).
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ChangeDecisions, HunkRef } from './changeDecisions';
-import type { TurnRef } from './changeStore';
-import type { ChangeTracker } from './changeTracker';
+import type { ChangeDecisions, HunkRef } from '../changeDecisions';
+import type { TurnRef } from '../changeStore';
+import type { ChangeTracker } from '../changeTracker';
 import type { AcpDiff, DiffOpener } from './diffOpener';
 import type { PendingDiffReview, PendingTarget } from './pendingReview';
 

@@ -1,9 +1,9 @@
 // The user's Model provider choice for one agent provider, checked before anything reaches the agent: an
 // http(s) base URL without credentials in it, and headers (all of them kept as secrets) never over plain
 // http to another machine (the rule remote agents follow: assertCredentialsAllowed). Pure: no VS Code.
-import * as z from '../../shared/zod';
-import { assertCredentialsAllowed, errorMessage, parseRemoteUrl } from '../../acp';
-import type { ProviderHeaderInput } from '../../shared/chatState';
+import * as z from '../../../shared/zod';
+import { assertCredentialsAllowed, errorMessage, parseRemoteUrl } from '../../../acp';
+import type { ProviderHeaderInput } from '../../../shared/chatState';
 
 /** Switchboard refused the choice itself; nothing was sent to the agent. */
 export class ProviderChoiceError extends Error {}

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointFilePlan } from './checkpointTrees';
-import type { DiffContentProvider } from './contentProvider';
+import type { DiffContentProvider } from '../review/contentProvider';
 
 /** A file and the bytes it is to have (null: it is not to exist). */
 export interface FileTarget {
