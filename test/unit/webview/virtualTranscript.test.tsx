@@ -4,6 +4,7 @@ import { act } from 'preact/test-utils';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { rangesOf } from '../../../webview-ui/src/find/highlight';
 import { findMatches, MAX_MATCHES } from '../../../webview-ui/src/find/transcriptSearch';
+import { MOUNT_BUDGET } from '../../../webview-ui/src/virtual/useVirtualList';
 import { getByRole, keydown, mount, queryAllByRole, snapshot, typeInto, type Harness } from './helpers';
 
 // jsdom lays nothing out: the sizes a browser would measure are given here (item heights by id, a 400 px
@@ -160,14 +161,16 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(getByRole(h.root, 'log', 'Transcript'), el, 'still the log');
   });
 
-  it('what is in the DOM follows the scroll position: the start, the middle, the end', () => {
+  it('what is in the DOM follows the scroll position: the start, the middle, the end', async () => {
     h = open(session(10_000));
     scrollTo(h, 0);
+    await settle(h);
     let ids = renderedIds(h);
     assert.equal(ids[0], 'm0', 'the first message, without any click');
     assert.ok(!ids.includes('m9999'));
     assert.match(h.root.textContent!, /prompt 0/);
     scrollTo(h, 5000 * ITEM);
+    await settle(h);
     ids = renderedIds(h);
     assert.ok(ids.includes('m5000') && ids.includes('m5007'), `around the middle: ${ids[0]}…${ids[ids.length - 1]}`);
     assert.ok(!ids.includes('m0') && !ids.includes('m9999'));
@@ -175,23 +178,39 @@ describe('webview: the virtualized transcript', () => {
     const top = parseFloat((h.root.querySelector('.virtual-spacer') as HTMLElement).style.height);
     assert.equal(top, Number(ids[0]!.slice(1)) * ITEM);
     scrollTo(h, scroller(h).scrollHeight);
+    await settle(h);
     assert.equal(renderedIds(h).pop(), 'm9999');
   });
 
-  it('scrolled fast, renders the viewport alone, then the items beyond it again once the scrolling stops', async () => {
+  it('scrolled fast, mounts a budget of items a frame, renders the viewport alone, then the items beyond it again once the scrolling stops', async () => {
     h = open(session(10_000));
     const full = renderedIds(h).length;
     const el = scroller(h);
     let shownFast = 0;
     // Three viewports a step, as a fling or a dragged scrollbar does.
-    for (let step = 1; step <= 5; step++) {
-      scrollTo(h, el.scrollTop - 3 * VIEWPORT);
-      const ids = renderedIds(h);
-      shownFast = Math.max(shownFast, ids.length);
+    const covered = (ids: (string | undefined)[]) => {
       const top = Number(ids[0]!.slice(1)) * ITEM;
-      assert.ok(top <= el.scrollTop && top + ids.length * ITEM >= el.scrollTop + VIEWPORT, `step ${step}: the viewport is covered`);
+      return top <= el.scrollTop && top + ids.length * ITEM >= el.scrollTop + VIEWPORT;
+    };
+    for (let step = 1; step <= 5; step++) {
+      let before = new Set(renderedIds(h));
+      scrollTo(h, el.scrollTop - 3 * VIEWPORT);
+      // The step's frame and the next ones each mount at most the budget, from the viewport's top down.
+      for (let frame = 0; ; frame++) {
+        const ids = renderedIds(h);
+        const mounted = ids.filter((id) => !before.has(id)).length;
+        assert.ok(mounted <= MOUNT_BUDGET, `step ${step}, frame ${frame}: ${mounted} new items`);
+        if (covered(ids)) {
+          shownFast = Math.max(shownFast, ids.length);
+          break;
+        }
+        assert.ok(frame < 4, `step ${step}: the viewport is covered within a few frames`);
+        before = new Set(ids);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        layOut();
+      }
     }
-    assert.ok(shownFast <= VIEWPORT / ITEM + 2, `only the viewport while scrolling fast: ${shownFast} items`);
+    assert.ok(shownFast < full, `the viewport and what the frames since widened, not the whole overscan: ${shownFast} of ${full} items`);
     const seen = renderedIds(h).find((id) => viewportTop(h, id!) >= 0)!;
     const at = viewportTop(h, seen);
     // The frames after the last step bring the items beyond the viewport back, and nothing on screen moves.

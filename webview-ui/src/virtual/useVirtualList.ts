@@ -4,7 +4,8 @@
 // the viewport's offset from it, restored after every render); stuck to the bottom, it follows the end.
 // Scrolled fast (more than a viewport in one step: nothing the last frame showed is on screen), it renders the viewport alone, without the
 // items beyond it, and widens to them again over the frames after the scrolling stops: what a frame
-// mounts is what the user sees.
+// mounts is what the user sees, and at most MOUNT_BUDGET new items a frame (from the viewport's top down, then
+// up): the rest of the viewport follows at the next frames, so no frame mounts a whole screen of new items.
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ItemRange, ItemLayout, OVERSCAN } from './itemLayout';
@@ -15,6 +16,8 @@ const STICK_DISTANCE = 48;
 const FAST_STEP = 1;
 /** Frames over which the overscan grows back after fast scrolling stops. */
 const WIDEN_FRAMES = 4;
+/** New items mounted in one frame at most while scrolling fast or widening after it. */
+export const MOUNT_BUDGET = 6;
 
 interface Anchor {
   id: string;
@@ -43,6 +46,9 @@ interface ListState {
   widenFrame?: number;
   /** The animation frame that renders the items a measurement asked for, while one is requested. */
   correctFrame?: number;
+  /** Items mounted since the frame began (the mount budget's use), and the frame that resets it. */
+  mountedNow: number;
+  budgetFrame?: number;
 }
 
 export interface VirtualList {
@@ -81,18 +87,38 @@ function blockSize(e: ResizeObserverEntry): number {
 export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
-  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false }), [key]);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false, mountedNow: 0 }), [key]);
   const { layout } = state;
   layout.setIds(ids, classes);
 
   // Reading offsetTop forces a layout where the DOM changed: read once, then refreshed by the ResizeObserver.
   const areaTop = () => (state.areaTop ??= area.current?.offsetTop ?? 0);
   const anchorIndex = (): number => (state.anchor ? layout.indexOf(state.anchor.id) : -1);
-  const wanted = (): ItemRange => {
+  const whole = (): ItemRange => {
     if (state.stick) return layout.bottomRange(state.viewport, state.overscan);
     const i = anchorIndex();
     if (i >= 0 && state.anchor) return layout.range(layout.top(i) + state.anchor.offset, state.viewport, state.overscan);
     return layout.range((scroller.current?.scrollTop ?? 0) - areaTop(), state.viewport, state.overscan);
+  };
+  /** The viewport's top in the list's coordinates, by the heights known now. */
+  const viewTop = (): number => {
+    const i = anchorIndex();
+    if (state.stick) return layout.total() - (state.viewport || 1);
+    return i >= 0 && state.anchor ? layout.top(i) + state.anchor.offset : state.scrollTop - areaTop();
+  };
+  /** What to render: the items wanted, within this frame's mount budget while scrolling fast. */
+  const wanted = (): ItemRange => {
+    const full = whole();
+    if (state.overscan >= OVERSCAN || full.end <= full.start || typeof requestAnimationFrame !== 'function') return full;
+    const r = state.rendered;
+    const isNew = (i: number) => i < r.start || i >= r.end;
+    let left = Math.max(0, MOUNT_BUDGET - state.mountedNow);
+    const first = Math.min(Math.max(layout.indexAt(Math.max(0, viewTop())), full.start), full.end - 1);
+    let start = first;
+    let end = first;
+    while (end < full.end && (!isNew(end) || left > 0)) if (isNew(end++)) left--;
+    while (start > full.start && (!isNew(start - 1) || left > 0)) if (isNew(--start)) left--;
+    return end > start ? { start, end } : r;
   };
 
   /**
@@ -121,8 +147,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
   /** Whether the rendered items cover the viewport (by the heights known now). */
   const covered = (r: ItemRange): boolean => {
     const h = state.viewport || 1;
-    const i = anchorIndex();
-    const y = state.stick ? layout.total() - h : i >= 0 && state.anchor ? layout.top(i) + state.anchor.offset : state.scrollTop - areaTop();
+    const y = viewTop();
     return layout.top(r.start) <= Math.max(0, y) && layout.top(r.end) >= Math.min(layout.total(), y + h);
   };
 
@@ -191,8 +216,10 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       state.observed.clear();
       if (state.widenFrame !== undefined) cancelAnimationFrame(state.widenFrame);
       if (state.correctFrame !== undefined) cancelAnimationFrame(state.correctFrame);
+      if (state.budgetFrame !== undefined) cancelAnimationFrame(state.budgetFrame);
       state.widenFrame = undefined;
       state.correctFrame = undefined;
+      state.budgetFrame = undefined;
     };
   }, [state]);
 
@@ -215,7 +242,17 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
   useLayoutEffect(() => {
     const box = area.current;
     if (!scroller.current || !box) return;
+    const before = state.rendered;
+    const overlap = Math.max(0, Math.min(range.end, before.end) - Math.max(range.start, before.start));
+    if (state.overscan < OVERSCAN) state.mountedNow += range.end - range.start - overlap;
     state.rendered = range;
+    if (state.mountedNow > 0 && state.budgetFrame === undefined && typeof requestAnimationFrame === 'function')
+      state.budgetFrame = requestAnimationFrame(() => {
+        state.budgetFrame = undefined;
+        state.mountedNow = 0;
+        const next = wanted();
+        if (next.start !== state.rendered.start || next.end !== state.rendered.end) rerender();
+      });
     const ro = observer.current;
     for (const child of Array.from(box.children)) {
       if ((child as HTMLElement).dataset?.itemId === undefined || state.observed.has(child)) continue;
