@@ -164,7 +164,8 @@ describe('Security: agent Markdown stays inert in the chat webview', function ()
       const img = document.createElement('img');
       img.src = 'https://example.invalid/x.png';
       document.body.appendChild(img);
-      await new Promise((r) => setTimeout(r, 300));
+      // Violations are reported asynchronously: wait until both have come (or give up after 10 s).
+      for (let waited = 0; new Set(violations).size < 2 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
       s.remove();
       img.remove();
       document.removeEventListener('securitypolicyviolation', onViolation);
