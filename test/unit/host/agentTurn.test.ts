@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import type { SessionUpdate } from '../../../src/acp';
 import { AgentTurnWatch, type AgentTurnEnd } from '../../../src/host/session/turn/agentTurn';
+import { FakeClock } from '../fakeTimers';
 
 const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const usage = (cost?: number): SessionUpdate => ({ sessionUpdate: 'usage_update', used: 10, size: 100, ...(cost === undefined ? {} : { cost: { amount: cost, currency: 'USD' } }) });
@@ -59,16 +60,23 @@ describe('host: a turn the agent started itself', () => {
 
   it('every update restarts the quiet time; subagents count as activity', async () => {
     // Updates 200 ms apart for longer than the quiet time, each well within the quiet time of the one before.
-    const w = watch(1000);
-    const started = Date.now();
-    for (let i = 0; i < 8; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      if (i % 2) w.saw(chunk(`more ${i}`));
-      else w.heard();
+    const clock = new FakeClock();
+    try {
+      const w = watch(1000);
+      const seen: { end?: AgentTurnEnd } = {};
+      void w.ended.then((e) => (seen.end = e));
+      for (let i = 0; i < 8; i++) {
+        await clock.tick(200);
+        if (i % 2) w.saw(chunk(`more ${i}`));
+        else w.heard();
+      }
+      await clock.tick(999);
+      assert.strictEqual(seen.end, undefined, 'still running after 2.6 s: longer than one quiet time');
+      await clock.tick(1);
+      assert.strictEqual(seen.end?.stopReason, 'end_turn', 'ended one quiet time after the last update');
+    } finally {
+      clock.restore();
     }
-    assert.strictEqual(await within(w, 50), 'running');
-    assert.ok(Date.now() - started > 1000, 'longer than one quiet time');
-    assert.notStrictEqual(await within(w, 5000), 'running');
   });
 
   it('a tool call still running waits the longer quiet time; once it finished, the short one again', async () => {

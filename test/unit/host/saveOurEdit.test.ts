@@ -2,6 +2,7 @@
 // backoff, never saved once the user typed into it (its version moved) and not tried when it is saved already.
 import * as assert from 'assert';
 import { saveOurEdit, type SavableDocument } from '../../../src/host/fs/saveOurEdit';
+import { FakeClock } from '../fakeTimers';
 
 /** A buffer holding our edit at version 7 whose first `failures` saves fail; `onSave` runs at each attempt. */
 class Buffer implements SavableDocument {
@@ -30,18 +31,27 @@ describe('host: saving our edit of a buffer', () => {
     assert.strictEqual(doc.isDirty, false);
   });
 
-  it('a save that fails the first times: tried again until it saves', async () => {
-    const doc = new Buffer(3);
-    assert.strictEqual(await saveOurEdit(doc, 7), 'saved');
-    assert.strictEqual(doc.saves, 4);
-    assert.strictEqual(doc.isDirty, false);
-  });
+  describe('backing off (simulated time)', () => {
+    let clock: FakeClock | undefined;
+    afterEach(() => clock?.restore());
 
-  it('a save that always fails: given up after a bounded number of attempts, said failed', async () => {
-    const doc = new Buffer(Number.POSITIVE_INFINITY);
-    assert.strictEqual(await saveOurEdit(doc, 7), 'failed');
-    assert.strictEqual(doc.saves, 5);
-    assert.strictEqual(doc.isDirty, true);
+    it('a save that fails the first times: tried again until it saves', async () => {
+      clock = new FakeClock();
+      const doc = new Buffer(3);
+      assert.strictEqual(await clock.until(saveOurEdit(doc, 7), 10_000), 'saved');
+      assert.strictEqual(doc.saves, 4);
+      assert.strictEqual(doc.isDirty, false);
+      assert.strictEqual(clock.now, 250 + 500 + 1000, 'each wait doubles');
+    });
+
+    it('a save that always fails: given up after a bounded number of attempts, said failed', async () => {
+      clock = new FakeClock();
+      const doc = new Buffer(Number.POSITIVE_INFINITY);
+      assert.strictEqual(await clock.until(saveOurEdit(doc, 7), 10_000), 'failed');
+      assert.strictEqual(doc.saves, 5);
+      assert.strictEqual(doc.isDirty, true);
+      assert.strictEqual(clock.now, 250 + 500 + 1000 + 2000, 'about 4 s in all before failed');
+    });
   });
 
   it('the user typed between attempts: it stops, and what they typed is not saved', async () => {
