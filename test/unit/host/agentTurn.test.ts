@@ -63,17 +63,18 @@ describe('host: a turn the agent started itself', () => {
     const clock = new FakeClock();
     try {
       const w = watch(1000);
-      const seen: { end?: AgentTurnEnd } = {};
-      void w.ended.then((e) => (seen.end = e));
+      let end: AgentTurnEnd | undefined;
+      void w.ended.then((e) => (end = e));
+      const ended = () => end;
       for (let i = 0; i < 8; i++) {
         await clock.tick(200);
         if (i % 2) w.saw(chunk(`more ${i}`));
         else w.heard();
       }
       await clock.tick(999);
-      assert.strictEqual(seen.end, undefined, 'still running after 2.6 s: longer than one quiet time');
+      assert.strictEqual(ended(), undefined, 'still running after 2.6 s: longer than one quiet time');
       await clock.tick(1);
-      assert.strictEqual(seen.end?.stopReason, 'end_turn', 'ended one quiet time after the last update');
+      assert.strictEqual(ended()?.stopReason, 'end_turn', 'ended one quiet time after the last update');
     } finally {
       clock.restore();
     }
