@@ -117,6 +117,10 @@ async function settle(h: Harness): Promise<void> {
     last = now;
   }
 }
+/** Until the current frame is over: its animation frame callbacks (and their renders), then a task after its paint. */
+function endOfFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 function open(items: TranscriptItem[]): Harness {
   const h = mount(snapshot(items));
   layOut();
@@ -194,9 +198,12 @@ describe('webview: the virtualized transcript', () => {
     };
     for (let step = 1; step <= 5; step++) {
       let before = new Set(renderedIds(h));
+      // A frame begins with the scroll event; its animation frame callbacks follow before it is painted.
       scrollTo(h, el.scrollTop - 3 * VIEWPORT);
       // The step's frame and the next ones each mount at most the budget, from the viewport's top down.
       for (let frame = 0; ; frame++) {
+        await endOfFrame();
+        layOut();
         const ids = renderedIds(h);
         const mounted = ids.filter((id) => !before.has(id)).length;
         assert.ok(mounted <= MOUNT_BUDGET, `step ${step}, frame ${frame}: ${mounted} new items`);
@@ -206,8 +213,6 @@ describe('webview: the virtualized transcript', () => {
         }
         assert.ok(frame < 4, `step ${step}: the viewport is covered within a few frames`);
         before = new Set(ids);
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        layOut();
       }
     }
     assert.ok(shownFast < full, `the viewport and what the frames since widened, not the whole overscan: ${shownFast} of ${full} items`);
