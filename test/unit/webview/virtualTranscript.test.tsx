@@ -224,6 +224,22 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(viewportTop(h, seen), at);
   });
 
+  it("a fast scroll's frame mounts the items it shows, and their Markdown renders in the task after the frame", async () => {
+    h = open(session(10_000));
+    const answers = () => Array.from(h.root.querySelectorAll('.transcript .item[data-kind="agent_message"]'));
+    const texts = () => answers().map((a) => a.querySelector('.md')?.textContent ?? '');
+    // Items no other test renders (a rendered message keeps its Markdown in markdownCache.ts).
+    scrollTo(h, 2500 * ITEM);
+    assert.ok(answers().length > 0, 'answers are mounted in the scroll\'s frame');
+    assert.deepEqual(texts().filter((t) => /answer \d+/.test(t)), [], 'their Markdown waits for the task after the frame');
+    await endOfFrame();
+    layOut();
+    assert.ok(texts().every((t) => /answer \d+/.test(t)), `then shown: ${texts().join(' | ')}`);
+    // Scrolling slowly (less than a viewport a step) renders the Markdown in the frame.
+    scrollTo(h, scroller(h).scrollTop - VIEWPORT / 2);
+    assert.ok(texts().every((t) => /answer \d+/.test(t)), `a slow step: ${texts().join(' | ')}`);
+  });
+
   it('keeps what the user looks at in place when an item above it grows', async () => {
     h = open(session(1000));
     scrollTo(h, 500 * ITEM + 10);

@@ -6,9 +6,11 @@
 // items beyond it, and widens to them again over the frames after the scrolling stops: what a frame
 // mounts is what the user sees, and at most MOUNT_BUDGET new items a frame (from the viewport's top down, then
 // up): the rest of the viewport follows at the next frames, so no frame mounts a whole screen of new items.
-// The budget is counted from a frame's start (its scroll event) and given back in a task after its paint.
+// The budget is counted from a frame's start (its scroll event) and given back in a task after its paint;
+// the Markdown of what such a frame mounts renders in that task too (renderBudget.ts).
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { spendMarkdownFrame } from '../renderBudget';
 import { type ItemRange, ItemLayout, OVERSCAN } from './itemLayout';
 
 /** Closer than this to the bottom, the list follows new content. */
@@ -293,6 +295,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       if (state.scrollTop >= 0 && step > FAST_STEP * (state.viewport || el.clientHeight) && typeof requestAnimationFrame === 'function') {
         state.overscan = 0;
         state.scrolled = true;
+        spendMarkdownFrame();
         state.widenFrame ??= requestAnimationFrame(widen);
       }
       state.scrollTop = el.scrollTop;
