@@ -154,20 +154,20 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     return layout.top(r.start) <= Math.max(0, y) && layout.top(r.end) >= Math.min(layout.total(), y + h);
   };
 
-  /**
-   * After new heights: the spacers take them at once (not on the next render, which a browser may paint
-   * after this frame), the position is restored, and the items render again if others are wanted: at
-   * once where the viewport would show a gap, else at the next frame (items mounted inside the observer's
-   * callback are measured only in a second round of its loop, which the browser cuts short).
-   */
   /** Renders again at the next frame (after its scroll event, which renders what it wants first). */
-  const renderNextFrame = (): void => {
+  const renderAtNextFrame = (): void => {
     state.correctFrame ??= requestAnimationFrame(() => {
       state.correctFrame = undefined;
       rerender();
     });
   };
 
+  /**
+   * After new heights: the spacers take them at once (not on the next render, which a browser may paint
+   * after this frame), the position is restored, and the items render again if others are wanted: at
+   * once where the viewport would show a gap, else at the next frame (items mounted inside the observer's
+   * callback are measured only in a second round of its loop, which the browser cuts short).
+   */
   const relayout = (): void => {
     const box = area.current;
     const r = state.rendered;
@@ -185,7 +185,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     const next = wanted();
     if (next.start === r.start && next.end === r.end) return;
     if (!covered(r) || typeof requestAnimationFrame !== 'function') rerender();
-    else renderNextFrame();
+    else renderAtNextFrame();
   };
 
   const observer = useRef<ResizeObserver | undefined>(undefined);
@@ -260,7 +260,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
         state.budgetReset = undefined;
         state.mountedNow = 0;
         const next = wanted();
-        if (next.start !== state.rendered.start || next.end !== state.rendered.end) renderNextFrame();
+        if (next.start !== state.rendered.start || next.end !== state.rendered.end) renderAtNextFrame();
       }, 0);
     const ro = observer.current;
     for (const child of Array.from(box.children)) {
