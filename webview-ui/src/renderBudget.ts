@@ -38,6 +38,15 @@ export function markdownDeadline(): number {
   return windowStart + budgetMs;
 }
 
+/**
+ * Spends the rest of this frame's Markdown budget: what is not rendered yet renders in the task after the
+ * frame (a fast scroll's frame then holds the mounting of the items it shows, not their Markdown too).
+ */
+export function spendMarkdownFrame(): void {
+  markdownDeadline();
+  markupSpent = Infinity;
+}
+
 const waiting = new Set<() => void>();
 let frameRequested = false;
 

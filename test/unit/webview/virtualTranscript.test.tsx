@@ -117,6 +117,10 @@ async function settle(h: Harness): Promise<void> {
     last = now;
   }
 }
+/** Until the current frame is over: its animation frame callbacks (and their renders), then a task after its paint. */
+function endOfFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 function open(items: TranscriptItem[]): Harness {
   const h = mount(snapshot(items));
   layOut();
@@ -194,9 +198,12 @@ describe('webview: the virtualized transcript', () => {
     };
     for (let step = 1; step <= 5; step++) {
       let before = new Set(renderedIds(h));
+      // A frame begins with the scroll event; its animation frame callbacks follow before it is painted.
       scrollTo(h, el.scrollTop - 3 * VIEWPORT);
       // The step's frame and the next ones each mount at most the budget, from the viewport's top down.
       for (let frame = 0; ; frame++) {
+        await endOfFrame();
+        layOut();
         const ids = renderedIds(h);
         const mounted = ids.filter((id) => !before.has(id)).length;
         assert.ok(mounted <= MOUNT_BUDGET, `step ${step}, frame ${frame}: ${mounted} new items`);
@@ -206,8 +213,6 @@ describe('webview: the virtualized transcript', () => {
         }
         assert.ok(frame < 4, `step ${step}: the viewport is covered within a few frames`);
         before = new Set(ids);
-        await new Promise((resolve) => requestAnimationFrame(resolve));
-        layOut();
       }
     }
     assert.ok(shownFast < full, `the viewport and what the frames since widened, not the whole overscan: ${shownFast} of ${full} items`);
@@ -217,6 +222,22 @@ describe('webview: the virtualized transcript', () => {
     await settle(h);
     assert.ok(renderedIds(h).length >= full - 1, `widened again: ${renderedIds(h).length} of ${full}`);
     assert.equal(viewportTop(h, seen), at);
+  });
+
+  it("a fast scroll's frame mounts the items it shows, and their Markdown renders in the task after the frame", async () => {
+    h = open(session(10_000));
+    const answers = () => Array.from(h.root.querySelectorAll('.transcript .item[data-kind="agent_message"]'));
+    const texts = () => answers().map((a) => a.querySelector('.md')?.textContent ?? '');
+    // Items no other test renders (a rendered message keeps its Markdown in markdownCache.ts).
+    scrollTo(h, 2500 * ITEM);
+    assert.ok(answers().length > 0, 'answers are mounted in the scroll\'s frame');
+    assert.deepEqual(texts().filter((t) => /answer \d+/.test(t)), [], 'their Markdown waits for the task after the frame');
+    await endOfFrame();
+    layOut();
+    assert.ok(texts().every((t) => /answer \d+/.test(t)), `then shown: ${texts().join(' | ')}`);
+    // Scrolling slowly (less than a viewport a step) renders the Markdown in the frame.
+    scrollTo(h, scroller(h).scrollTop - VIEWPORT / 2);
+    assert.ok(texts().every((t) => /answer \d+/.test(t)), `a slow step: ${texts().join(' | ')}`);
   });
 
   it('keeps what the user looks at in place when an item above it grows', async () => {

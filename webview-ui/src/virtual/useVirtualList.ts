@@ -6,8 +6,11 @@
 // items beyond it, and widens to them again over the frames after the scrolling stops: what a frame
 // mounts is what the user sees, and at most MOUNT_BUDGET new items a frame (from the viewport's top down, then
 // up): the rest of the viewport follows at the next frames, so no frame mounts a whole screen of new items.
+// The budget is counted from a frame's start (its scroll event) and given back in a task after its paint;
+// the Markdown of what such a frame mounts renders in that task too (renderBudget.ts).
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { spendMarkdownFrame } from '../renderBudget';
 import { type ItemRange, ItemLayout, OVERSCAN } from './itemLayout';
 
 /** Closer than this to the bottom, the list follows new content. */
@@ -46,9 +49,9 @@ interface ListState {
   widenFrame?: number;
   /** The animation frame that renders the items a measurement asked for, while one is requested. */
   correctFrame?: number;
-  /** Items mounted since the frame began (the mount budget's use), and the frame that resets it. */
+  /** Items mounted since the frame began (the mount budget's use), and the task after its paint that resets it. */
   mountedNow: number;
-  budgetFrame?: number;
+  budgetReset?: ReturnType<typeof setTimeout>;
 }
 
 export interface VirtualList {
@@ -151,6 +154,14 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     return layout.top(r.start) <= Math.max(0, y) && layout.top(r.end) >= Math.min(layout.total(), y + h);
   };
 
+  /** Renders again at the next frame (after its scroll event, which renders what it wants first). */
+  const renderAtNextFrame = (): void => {
+    state.correctFrame ??= requestAnimationFrame(() => {
+      state.correctFrame = undefined;
+      rerender();
+    });
+  };
+
   /**
    * After new heights: the spacers take them at once (not on the next render, which a browser may paint
    * after this frame), the position is restored, and the items render again if others are wanted: at
@@ -174,11 +185,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     const next = wanted();
     if (next.start === r.start && next.end === r.end) return;
     if (!covered(r) || typeof requestAnimationFrame !== 'function') rerender();
-    else
-      state.correctFrame ??= requestAnimationFrame(() => {
-        state.correctFrame = undefined;
-        rerender();
-      });
+    else renderAtNextFrame();
   };
 
   const observer = useRef<ResizeObserver | undefined>(undefined);
@@ -216,10 +223,10 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       state.observed.clear();
       if (state.widenFrame !== undefined) cancelAnimationFrame(state.widenFrame);
       if (state.correctFrame !== undefined) cancelAnimationFrame(state.correctFrame);
-      if (state.budgetFrame !== undefined) cancelAnimationFrame(state.budgetFrame);
+      clearTimeout(state.budgetReset);
       state.widenFrame = undefined;
       state.correctFrame = undefined;
-      state.budgetFrame = undefined;
+      state.budgetReset = undefined;
     };
   }, [state]);
 
@@ -246,13 +253,15 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     const overlap = Math.max(0, Math.min(range.end, before.end) - Math.max(range.start, before.start));
     if (state.overscan < OVERSCAN) state.mountedNow += range.end - range.start - overlap;
     state.rendered = range;
-    if (state.mountedNow > 0 && state.budgetFrame === undefined && typeof requestAnimationFrame === 'function')
-      state.budgetFrame = requestAnimationFrame(() => {
-        state.budgetFrame = undefined;
+    // A render inside a frame (its scroll event, an animation frame callback) posts this task, which runs
+    // after the frame's paint: the next frame's renders share a whole budget, its scroll event's first.
+    if (state.mountedNow > 0 && state.budgetReset === undefined && typeof requestAnimationFrame === 'function')
+      state.budgetReset = setTimeout(() => {
+        state.budgetReset = undefined;
         state.mountedNow = 0;
         const next = wanted();
-        if (next.start !== state.rendered.start || next.end !== state.rendered.end) rerender();
-      });
+        if (next.start !== state.rendered.start || next.end !== state.rendered.end) renderAtNextFrame();
+      }, 0);
     const ro = observer.current;
     for (const child of Array.from(box.children)) {
       if ((child as HTMLElement).dataset?.itemId === undefined || state.observed.has(child)) continue;
@@ -286,6 +295,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       if (state.scrollTop >= 0 && step > FAST_STEP * (state.viewport || el.clientHeight) && typeof requestAnimationFrame === 'function') {
         state.overscan = 0;
         state.scrolled = true;
+        spendMarkdownFrame();
         state.widenFrame ??= requestAnimationFrame(widen);
       }
       state.scrollTop = el.scrollTop;
