@@ -5,7 +5,7 @@
 // tiers use it.
 const Mocha = require('mocha');
 
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_RUN_END } = Mocha.Runner.constants;
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_END, EVENT_TEST_FAIL, EVENT_HOOK_END, EVENT_RUN_END } = Mocha.Runner.constants;
 const SHOWN = 12;
 /** Lines of a failure's message and stack printed as it happens. */
 const FAIL_LINES = 40;
@@ -16,6 +16,7 @@ class TimedSpecReporter extends Mocha.reporters.Spec {
     /** file -> { start, end } in ms since the epoch */
     const files = new Map();
     const tests = [];
+    const hooks = [];
     runner.on(EVENT_SUITE_BEGIN, (suite) => {
       if (suite.file && !files.has(suite.file)) files.set(suite.file, { start: Date.now(), end: Date.now() });
     });
@@ -25,6 +26,9 @@ class TimedSpecReporter extends Mocha.reporters.Spec {
     });
     runner.on(EVENT_TEST_END, (test) => {
       if (typeof test.duration === 'number') tests.push({ title: test.fullTitle(), ms: test.duration });
+    });
+    runner.on(EVENT_HOOK_END, (hook) => {
+      if (typeof hook.duration === 'number') hooks.push({ title: hook.fullTitle(), ms: hook.duration });
     });
     runner.on(EVENT_TEST_FAIL, (test, err) => {
       const text = `${err && err.stack ? err.stack : String(err)}`.split('\n').slice(0, FAIL_LINES);
@@ -39,6 +43,9 @@ class TimedSpecReporter extends Mocha.reporters.Spec {
       for (const f of byFile.slice(0, SHOWN)) log(`  ${secs(f.ms)}  ${f.file}`);
       log(`  slowest tests (of ${tests.length}):`);
       for (const t of tests.sort((a, b) => b.ms - a.ms).slice(0, SHOWN)) log(`  ${secs(t.ms)}  ${t.title}`);
+      const sum = (list) => list.reduce((n, x) => n + x.ms, 0);
+      log(`  time in tests ${secs(sum(tests)).trim()}, in hooks ${secs(sum(hooks)).trim()}; slowest hooks (of ${hooks.length}):`);
+      for (const h of hooks.sort((a, b) => b.ms - a.ms).slice(0, SHOWN)) log(`  ${secs(h.ms)}  ${h.title}`);
       log('');
     });
   }
