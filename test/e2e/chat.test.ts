@@ -311,6 +311,28 @@ describe('Chat panel with the demo agent', function () {
     await until(async () => (await below()) < 2, 'the transcript follows again after a message is sent');
   });
 
+  it('types into "Message" while Ctrl combinations and chords typed there still reach the workbench', async () => {
+    const box = messageBox(cw.chat);
+    await box.click();
+    await box.fill('');
+    await box.pressSequentially('plain keys stay here', { delay: 20 });
+    assert.strictEqual(await box.inputValue(), 'plain keys stay here');
+    // Ctrl+Shift+P from the composer opens the Command Palette; Escape closes it.
+    await box.press('Control+Shift+P');
+    const palette = cw.page.locator('.quick-input-widget');
+    await palette.waitFor({ state: 'visible', timeout: 30_000 });
+    await cw.page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'hidden', timeout: 30_000 });
+    // A chord's second key is a plain key: Ctrl+K then Q (bound to nothing) reaches the workbench, which says so.
+    await box.click();
+    await box.press('Control+K');
+    const status = cw.page.locator('[id="workbench.parts.statusbar"]');
+    await status.getByText(/Waiting for (second|next) key of chord/).waitFor({ timeout: 30_000 });
+    await box.press('q');
+    await status.getByText(/The key combination \(Ctrl\+K, Q\) is not a command/).waitFor({ timeout: 30_000 });
+    await box.fill('');
+  });
+
   it('opens a second session in a new tab with "New session"', async () => {
     // A turn of its own in the tab it starts from, to find there again (the demo agent titles the session
     // after the message).

@@ -80,3 +80,70 @@ describe('webview: typing in the composer', () => {
     h.unmount();
   });
 });
+
+describe('webview: which composer keys reach the workbench', () => {
+  /** The keys that bubble up to the webview's window, where VS Code's preload forwards them to the workbench. */
+  function forwarded(root: HTMLElement, keys: Array<[type: 'keydown' | 'keyup', key: string, init?: KeyboardEventInit]>): string[] {
+    const seen: string[] = [];
+    const listener = (e: Event) => {
+      const k = e as KeyboardEvent;
+      seen.push(`${e.type} ${k.ctrlKey ? 'Ctrl+' : ''}${k.shiftKey ? 'Shift+' : ''}${k.key}`);
+    };
+    window.addEventListener('keydown', listener);
+    window.addEventListener('keyup', listener);
+    try {
+      for (const [type, key, init] of keys) {
+        const code = key.length === 1 ? `Key${key.toUpperCase()}` : key;
+        box(root).dispatchEvent(new KeyboardEvent(type, { key, code, bubbles: true, cancelable: true, ...init }));
+      }
+    } finally {
+      window.removeEventListener('keydown', listener);
+      window.removeEventListener('keyup', listener);
+    }
+    return seen;
+  }
+
+  it('plain printable keys stay in the composer; Escape, F-keys, Enter and combinations are forwarded', () => {
+    const h = mount(snapshot());
+    const seen = forwarded(h.root, [
+      ['keydown', 'a'],
+      ['keyup', 'a'],
+      ['keydown', ' '],
+      ['keyup', ' '],
+      ['keydown', 'A', { shiftKey: true }],
+      ['keydown', 'p', { ctrlKey: true, shiftKey: true }],
+      ['keydown', 'F1'],
+      ['keydown', 'Escape'],
+      ['keyup', 'Escape'],
+      ['keydown', 'ArrowLeft'],
+      ['keydown', 'é', { altKey: true }],
+    ]);
+    assert.deepEqual(seen, ['keydown Shift+A', 'keydown Ctrl+Shift+p', 'keydown F1', 'keydown Escape', 'keyup Escape', 'keydown ArrowLeft', 'keydown é']);
+    h.unmount();
+  });
+
+  it('the key after a Ctrl combination is forwarded: it can finish a chord (Ctrl+K V)', () => {
+    const h = mount(snapshot());
+    const seen = forwarded(h.root, [
+      ['keydown', 'Control', { ctrlKey: true }],
+      ['keydown', 'k', { ctrlKey: true }],
+      ['keyup', 'k', { ctrlKey: true }],
+      ['keyup', 'Control'],
+      ['keydown', 'v'],
+      ['keyup', 'v'],
+      ['keydown', 'w'],
+      ['keyup', 'w'],
+    ]);
+    assert.deepEqual(seen, ['keydown Ctrl+Control', 'keydown Ctrl+k', 'keyup Ctrl+k', 'keyup Control', 'keydown v', 'keyup v']);
+    h.unmount();
+  });
+
+  it('Enter still sends after keys kept in the composer', () => {
+    const h = mount(snapshot());
+    forwarded(h.root, [['keydown', 'h'], ['keyup', 'h']]);
+    typeInto(box(h.root), 'h');
+    keydown(box(h.root), 'Enter');
+    assert.equal(h.last('prompt')?.prompt.text, 'h');
+    h.unmount();
+  });
+});

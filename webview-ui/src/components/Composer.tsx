@@ -11,6 +11,7 @@ import { SteerButton, steeringNow, workingPlaceholder } from './Steer';
 import { useComposerDraft } from './useComposerDraft';
 import { useSentRecall } from './useSentRecall';
 import { useSuggestions, withSuggestion, type Suggestion } from './useSuggestions';
+import { useTypingKeys } from './useTypingKeys';
 
 /** The prompt box with its completion list, attachments, Send, Steer and Stop. */
 export function Composer({ session }: { session: SessionState | undefined }) {
@@ -20,6 +21,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   const { draft, current, setDraft, typed, notice, setNotice } = useComposerDraft(key, textarea);
   const completion = useSuggestions(session, key);
   const recall = useSentRecall();
+  const typingKeys = useTypingKeys();
   const { trigger, suggestions, open, activeIndex } = completion;
 
   const busy = session !== undefined && session.view.turn !== 'idle';
@@ -51,6 +53,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    typingKeys.keydown(e);
     if (open) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
@@ -155,6 +158,7 @@ export function Composer({ session }: { session: SessionState | undefined }) {
           completion.update(el.value, el.selectionStart ?? el.value.length);
         }}
         onKeyDown={onKeyDown}
+        onKeyUp={(e) => typingKeys.keyup(e)}
         onPaste={onPaste}
         onBlur={() => completion.close()}
       />
