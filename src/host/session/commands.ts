@@ -45,24 +45,22 @@ async function pickAgent(backend: SessionBackend, placeHolder: string): Promise<
 }
 
 /**
- * Reveals the chat and opens a session with the agent (the default one when none is named). An agent that
- * needs sign-in first shows its methods in the chat: not an error.
+ * "New session", as the palette and the registry's "Start a session" run it: reveals the chat and opens a
+ * session with the agent (the default one when none is named). A failure is logged and shown once; an agent
+ * that needs sign-in first shows its methods in the chat, which is not an error.
  */
-export async function newSessionInChat(deps: Pick<CommandDeps, 'backend' | 'chat' | 'log'>, agent: string | undefined): Promise<void> {
-  await deps.chat.reveal();
-  try {
-    await deps.chat.controller.newSession(agent);
-  } catch (error) {
-    if (!(error instanceof AuthRequiredError)) throw error;
-    deps.log.info(`${errorMessage(error)} (waiting for sign-in)`);
-  }
+export function newSessionAction(deps: Pick<CommandDeps, 'chat' | 'log'>): (agent?: unknown) => Promise<void> {
+  return guarded(deps.log, async (agent?: unknown) => {
+    await deps.chat.reveal();
+    await deps.chat.controller.newSession(typeof agent === 'string' ? agent : undefined);
+  });
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { backend, chat, log } = deps;
   const register = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, guarded(log, run));
   return [
-    register('switchboard.newSession', (agent?: unknown) => newSessionInChat(deps, typeof agent === 'string' ? agent : undefined)),
+    vscode.commands.registerCommand('switchboard.newSession', newSessionAction(deps)),
     register('switchboard.cancel', async () => {
       backend.sessions.active?.cancel();
     }),

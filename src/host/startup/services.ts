@@ -2,7 +2,6 @@
 // first use (lazyServices.ts). What an agent needs to run (the protocol engine, remote transports, registry
 // installs) is loaded later still, when the first agent starts.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../acp';
 import { LoginShellEnvironmentCache } from '../../agents';
 import type { ChatSurfaces } from '../../chat/surfaces/chatSurfaces';
 import { ChatViewProvider } from '../../chat/surfaces/chatViewProvider';
@@ -25,7 +24,7 @@ import { ElicitationBroker, QuickInputElicitationPresenter } from '../permission
 import { NotificationPermissionPresenter, PermissionBroker } from '../permissions/permissionBroker';
 import { WorkspaceSettingsGate } from '../permissions/workspaceSettingsGate';
 import { AgentConfiguration } from '../agents/configuration/agentConfiguration';
-import { newSessionInChat, registerCommands } from '../session/commands';
+import { newSessionAction, registerCommands } from '../session/commands';
 import { readMcpServers } from '../session/mcpConfiguration';
 import { watchSensitiveChanges } from '../session/sensitiveChanges';
 import { RegistryUi } from '../registry/registryUi';
@@ -145,14 +144,7 @@ export function startServices(context: vscode.ExtensionContext, logs: LogChannel
   );
   const mentionOpener = sub(new MentionOpener());
   const chat = sub(new ChatViewProvider(context.extensionUri, backend, hostActions({ protocolLog, mentionOpener, registryUi }), log));
-  sub(
-    registryUi.onDidChooseSession((agent) =>
-      newSessionInChat({ backend, chat, log }, agent).catch((error: unknown) => {
-        log.error(`registry: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`Switchboard: ${errorMessage(error)}`);
-      }),
-    ),
-  );
+  sub(registryUi.onDidChooseSession(newSessionAction({ chat, log })));
   late.backend = backend;
   // The chat's other surfaces (the editor tab) and the attention code load with the first session or the
   // first "Open Chat in Editor": nothing waits for the user before.
