@@ -68,6 +68,15 @@ describe('ACP Registry: install, run, update, uninstall', function () {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
+  /** Fixture Binary 1.0.0 installed and in the picker: a test that needs it installs it, whatever ran before. */
+  async function installVersion1(): Promise<void> {
+    if (sb.registry.installed.some((a) => a.id === 'fixture-binary' && a.version === '1.0.0')) return;
+    publish([binaryEntry('1.0.0', archive), npxEntry()]);
+    const l = await load();
+    await sb.registry.install(agentIn(l, 'fixture-binary'), l);
+    await waitFor(() => pickerHas('Fixture Binary'), 'Fixture Binary in the Agent picker');
+  }
+
   async function runTurn(agentName: string, text: string): Promise<void> {
     const id = await sb.backend.lifecycle.open(agentName);
     await sb.backend.sessions.require(id).prompt(prompt(text));
@@ -93,6 +102,7 @@ describe('ACP Registry: install, run, update, uninstall', function () {
   });
 
   it('its switchboard.agents entry (by registry id) overrides args and env, and it can be the default agent by id', async () => {
+    await installVersion1();
     const undo = await setSettings({
       'switchboard.agents': { 'fixture-binary': { args: ['--minimal-caps'], env: { EXTRA: 'yes' } } },
       'switchboard.defaultAgent': 'fixture-binary',
@@ -110,13 +120,14 @@ describe('ACP Registry: install, run, update, uninstall', function () {
   });
 
   it('updates to a newer version (the old files go) and uninstalls (its files go, it leaves the picker)', async () => {
+    await installVersion1();
     publish([binaryEntry('1.1.0', archiveV2), npxEntry()]);
     const l = await load();
     const record = await sb.registry.install(agentIn(l, 'fixture-binary'), l);
     assert.strictEqual(record.version, '1.1.0');
     await waitFor(() => sb.configuration.find('Fixture Binary')?.env.FIXTURE === '1.1.0', 'the picker to use 1.1.0');
     assert.deepStrictEqual(fs.readdirSync(path.join(storeRoot(), 'fixture-binary')), ['1.1.0']);
-    // The process of the earlier tests is the old version until it restarts (the update notification offers it).
+    // A process of the old version runs until it restarts (the update notification offers it).
     await sb.backend.agents.restart('Fixture Binary');
     await runTurn('Fixture Binary', 'after the update');
     await sb.registry.uninstall('fixture-binary');
