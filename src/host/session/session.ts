@@ -242,7 +242,10 @@ export class Session implements ChatSession, vscode.Disposable {
       if (built.dropped.length > 0 && !shownAlready) this.recordError(`Not sent: ${built.dropped.join(', ')}. ${this.agentId} does not accept images.`);
       if (!shownAlready) this.emit(this.state.recordUserPrompt(built.blocks));
       // The folders' baseline, before the agent has the prompt (the message already shows meanwhile).
+      const baselineStart = performance.now();
       await this.bookkeeping.begin(turn);
+      // The agent gets the prompt only after the baseline: its time is part of the wait for the first chunk.
+      this.host.log.debug(`turn: the checkpoint baseline of ${this.key} took ${(performance.now() - baselineStart).toFixed(0)} ms before session/prompt`);
       if (signal.aborted) this.recordTurnEnd('cancelled');
       else await this.run(connection, built.blocks, signal);
     } catch (error) {
