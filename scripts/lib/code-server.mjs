@@ -23,6 +23,9 @@ const BUILTINS = join(PKG_DIR, 'lib', 'vscode', 'extensions');
  *   debug-auto-launch      activates at startup; Node auto-attach in terminals (off by default)
  *   merge-conflict         activates at startup; scans every open document for conflict markers
  *   extension-editing      activates on the first JSON model; lints VS Code extension manifests
+ * (The browser's web-worker extension host logs "Activating extension 'vscode.emmet' failed: Not Found" and
+ * the same for npm, merge-conflict and extension-editing in the browser console with or without this: it
+ * lists their web builds, which code-server does not serve.)
  * Kept: git (Source Control and `@` Changes tests), json-language-features (Problems tests, IDE tools),
  * configuration-editing (the schemas of settings files the tests write), typescript-language-features in
  * the host tier (IDE tools: definitions, symbols, hovers), the grammars and themes.
