@@ -22,7 +22,7 @@
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
 //   BENCH_TRACE=typing: the 30 keys typed on the long transcript;
 //   BENCH_TRACE=long: scrolling the day-long session to its start; BENCH_TRACE=all: each of them, a file each;
-//   BENCH_TRACE_LIGHT=1: no V8 samples). bench/lib/trace-tasks.mjs reads the renderer's tasks from a trace.
+//   BENCH_TRACE_LIGHT=1: no V8 samples). bench/lib/trace-tasks.mjs reads the renderer's tasks from a trace, bench/lib/trace-breakdown.mjs what they spent their CPU on.
 //   --no-shapes   leave out the `code` and `blocks` shapes (with --runs 0: the long transcript and typing only)
 //   --vsix <path>   install that VSIX (another build, for a before/after pair)
 //   --package   build the VSIX first (default: reuse switchboard-<version>.vsix, build it if missing)

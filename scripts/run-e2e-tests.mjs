@@ -14,7 +14,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO, PKG, TEST_RESULTS, CHROMIUM, EXTENSION_ID } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll } from './lib/proc.mjs';
-import { ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
+import { E2E_UNUSED_BUILTINS, ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
 import { MACHINE_SCOPED, makeRunDirs, removeDir } from './lib/workspace.mjs';
 import { CHROMIUM_ARGS } from './lib/browser.mjs';
 
@@ -69,6 +69,8 @@ async function main() {
     userDataDir: dirs.userDataDir,
     extensionsDir: dirs.extensionsDir,
     logFile: join(ARTIFACTS, 'code-server.log'),
+    // One window per describe: what every window starts and no e2e test uses is left out.
+    omitBuiltins: E2E_UNUSED_BUILTINS,
   });
   onCleanup(() => server.stop());
   say(`code-server ${server.url} up in ${seconds(t)}`);

@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO, TEST_RESULTS } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll, sleep } from './lib/proc.mjs';
-import { ensureCodeServer, startCodeServer, workbenchUrl, remoteUri } from './lib/code-server.mjs';
+import { ensureCodeServer, startCodeServer, workbenchUrl, remoteUri, UNUSED_BUILTINS } from './lib/code-server.mjs';
 import { launchChromium } from './lib/browser.mjs';
 import { makeRunDirs, removeDir } from './lib/workspace.mjs';
 
@@ -137,6 +137,7 @@ async function runInElectron(exe, dirs) {
         '--user-data-dir', dirs.userDataDir,
         '--extensions-dir', dirs.extensionsDir,
         '--skip-welcome', '--skip-release-notes', '--disable-gpu', '--no-sandbox',
+        ...UNUSED_BUILTINS.flatMap((id) => ['--disable-extension', id]),
         ...(opts.trust ? [] : ['--disable-workspace-trust']),
       ],
     });
@@ -160,6 +161,7 @@ async function runInCodeServer(dirs, timeoutMs) {
     trust: opts.trust,
     env,
     logFile: join(ARTIFACTS, 'code-server.log'),
+    omitBuiltins: UNUSED_BUILTINS,
   });
   onCleanup(() => server.stop());
   say(`code-server ${server.url} (pid ${server.child.pid}) up in ${((Date.now() - t0) / 1000).toFixed(1)} s${opts.trust ? ', workspace trust enabled' : ''}`);

@@ -1,7 +1,7 @@
 // The test host: code-server (real VS Code, served to a browser), installed once per machine into a cache
 // outside the clone, started on a free loopback port with throwaway user-data and extensions dirs.
 // Facts and flags: ../../../shared/TESTING.md (in the repo: see the README's testing section).
-import { existsSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readFileSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, copyFileSync, rmSync, readFileSync, readdirSync, symlinkSync, createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +11,57 @@ import { run, startTracked, cleanEnv, sleep } from './proc.mjs';
 const PKG_DIR = join(TEST_HOST_DIR, 'node_modules', 'code-server');
 export const CODE_SERVER_ENTRY = join(PKG_DIR, 'out', 'node', 'entry.js');
 const MARKER = join(TEST_HOST_DIR, `.switchboard-ok-${CODE_SERVER_VERSION}`);
+const BUILTINS = join(PKG_DIR, 'lib', 'vscode', 'extensions');
+
+/**
+ * Built-in extensions that activate in every test window although no test and no Switchboard feature uses
+ * them; each costs extension-host CPU at every window start (the e2e tier opens one window per describe).
+ * A user's VS Code has them all: they only ever add their own commands and views, nothing Switchboard calls.
+ *   emmet                  activates on the first editor of any language; abbreviations in HTML/CSS
+ *   npm                    activates on the workspace's package.json: scans it for scripts, an explorer view
+ *   github                 activates at startup for every window (with git); publish/share commands
+ *   debug-auto-launch      activates at startup; Node auto-attach in terminals (off by default)
+ *   merge-conflict         activates at startup; scans every open document for conflict markers
+ *   extension-editing      activates on the first JSON model; lints VS Code extension manifests
+ * (The browser's web-worker extension host logs "Activating extension 'vscode.emmet' failed: Not Found" and
+ * the same for npm, merge-conflict and extension-editing in the browser console with or without this: it
+ * lists their web builds, which code-server does not serve.)
+ * Kept: git (Source Control and `@` Changes tests), json-language-features (Problems tests, IDE tools),
+ * configuration-editing (the schemas of settings files the tests write), typescript-language-features in
+ * the host tier (IDE tools: definitions, symbols, hovers), the grammars and themes.
+ */
+export const UNUSED_BUILTINS = ['vscode.emmet', 'vscode.npm', 'vscode.github', 'vscode.debug-auto-launch', 'vscode.merge-conflict', 'vscode.extension-editing'];
+
+/**
+ * The e2e tier also goes without TypeScript/JavaScript language features: every window that opens a .js
+ * file (or any jsonc model) started two tsserver processes, and no e2e test asks for a definition, symbol
+ * or TypeScript diagnostic (the host tier tests those through the IDE tools, with the extension kept).
+ */
+export const E2E_UNUSED_BUILTINS = [...UNUSED_BUILTINS, 'vscode.typescript-language-features'];
+
+/**
+ * code-server has no --disable-extension (its CLI rejects it), but takes --builtin-extensions-dir: `dir`
+ * gets a symlink to every built-in extension (and their shared node_modules) except those in `omit`.
+ * Throws on an id that is not a built-in, so a rename in a new VS Code is noticed.
+ */
+function builtinsWithout(omit, dir) {
+  const left = new Set(omit);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const name of readdirSync(BUILTINS)) {
+    let id = null;
+    try {
+      const manifest = JSON.parse(readFileSync(join(BUILTINS, name, 'package.json'), 'utf8'));
+      id = `${manifest.publisher}.${manifest.name}`;
+    } catch {
+      /* not an extension (node_modules, package.json, ...): linked as it is */
+    }
+    if (id && left.delete(id)) continue;
+    symlinkSync(join(BUILTINS, name), join(dir, name));
+  }
+  if (left.size) throw new Error(`not built-in extensions of code-server ${CODE_SERVER_VERSION}: ${[...left].join(', ')}`);
+  return dir;
+}
 
 /** True when a complete code-server of the pinned version is in the cache. */
 export function codeServerInstalled() {
@@ -168,17 +219,20 @@ export async function installVsix(vsix, { userDataDir, extensionsDir }) {
 /**
  * Starts code-server on a free loopback port. Returns {url, port, folder, child, stop()}.
  * Its log goes to logFile (and to the console with `echo`). Workspace trust is disabled unless
- * `trust` is true (then the trust flow is real, as for a user).
+ * `trust` is true (then the trust flow is real, as for a user). The built-in extensions in
+ * `omitBuiltins` are left out (see UNUSED_BUILTINS); their links go beside the user data dir.
  */
-export async function startCodeServer({ folder, userDataDir, extensionsDir, trust = false, env = {}, logFile, echo = false, timeoutMs = 90_000 }) {
+export async function startCodeServer({ folder, userDataDir, extensionsDir, trust = false, env = {}, logFile, echo = false, timeoutMs = 90_000, omitBuiltins = [] }) {
   const entry = await ensureCodeServer();
   mkdirSync(extensionsDir, { recursive: true });
+  const builtins = omitBuiltins.length ? ['--builtin-extensions-dir', builtinsWithout(omitBuiltins, join(dirname(userDataDir), 'builtin-extensions'))] : [];
   const logStream = logFile ? createWriteStream(logFile, { flags: 'a' }) : null;
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const args = [
       entry,
       ...baseArgs({ userDataDir, extensionsDir }),
+      ...builtins,
       '--auth', 'none',
       '--bind-addr', `127.0.0.1:${port}`,
       '--disable-telemetry',

@@ -62,6 +62,17 @@ export const BASE_SETTINGS = {
   'chat.commandCenter.enabled': false,
   'window.restoreWindows': 'none',
   'files.hotExit': 'off',
+  // Where TypeScript support runs (the host tier): no typings installer process, which otherwise runs
+  // `npm install` of @types packages against the registry for every JavaScript project it sees.
+  'typescript.disableAutomaticTypeAcquisition': true,
+  // JSON schemas come from the extensions and the workbench only, never fetched from the network.
+  'json.schemaDownload.enable': false,
+  // Headless Chromium has no GPU: the terminal's WebGL renderer runs in software on the GPU process.
+  'terminal.integrated.gpuAcceleration': 'off',
+  // A blinking editor cursor repaints twice a second in every window for the whole test.
+  'editor.cursorBlinking': 'solid',
+  // The minimap repaints on every change of an open editor; no test looks at it.
+  'editor.minimap.enabled': false,
 };
 
 /** A fresh temp dir with workspace/, user-data/ (settings written), extensions/. */

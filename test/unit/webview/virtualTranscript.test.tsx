@@ -106,6 +106,15 @@ function scrollTo(h: Harness, top: number): void {
   });
   layOut();
 }
+/** A scroll as the browser dispatches it: its event at the start of a frame, before the frame's animation frame callbacks. */
+function scrollInFrame(h: Harness, top: number): Promise<void> {
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => {
+      scrollTo(h, top);
+      resolve();
+    }),
+  );
+}
 /** The animation frames after a scroll: the list widens back to its overscan once the scrolling stopped. */
 async function settle(h: Harness): Promise<void> {
   let last = '';
@@ -199,10 +208,10 @@ describe('webview: the virtualized transcript', () => {
     for (let step = 1; step <= 5; step++) {
       let before = new Set(renderedIds(h));
       // A frame begins with the scroll event; its animation frame callbacks follow before it is painted.
-      scrollTo(h, el.scrollTop - 3 * VIEWPORT);
+      await scrollInFrame(h, el.scrollTop - 3 * VIEWPORT);
       // The step's frame and the next ones each mount at most the budget, from the viewport's top down.
       for (let frame = 0; ; frame++) {
-        await endOfFrame();
+        if (frame > 0) await endOfFrame();
         layOut();
         const ids = renderedIds(h);
         const mounted = ids.filter((id) => !before.has(id)).length;

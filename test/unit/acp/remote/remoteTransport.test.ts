@@ -107,6 +107,25 @@ for (const kind of ['http', 'ws'] as const) {
       assert.match(replayed(), /sdk: over the wire/);
     });
 
+    if (kind === 'http') {
+      it("session/load: the replay on the session's stream is read before the answer that overtook it on the connection's stream", async () => {
+        const s = await server(['--agent=sdk', '--shared-agent', '--slow-session-stream=20']);
+        const first = await client(s.http);
+        await first.conn.initialize({ clientInfo: CLIENT_INFO });
+        const { sessionId } = await first.conn.newSession({ cwd: '/w' });
+        await first.conn.prompt(sessionId, [text('said before the reconnect')]);
+        first.conn.close();
+        await first.transport.closed;
+        const second = await client(s.http);
+        await second.conn.initialize({ clientInfo: CLIENT_INFO });
+        const replayed = collectText(second.conn);
+        await second.conn.loadSession(sessionId, { cwd: '/w' });
+        assert.match(replayed(), /sdk: said before the reconnect/);
+        // An answer that is an error is held the same way and still arrives.
+        await assert.rejects(second.conn.loadSession('no-such-session', { cwd: '/w' }));
+      });
+    }
+
     it('credentials: the right bearer token connects; a wrong or missing one is a 401 with a clear message', async () => {
       const s = await server(['--token=sesame']);
       const ok = await client(s[kind], { Authorization: 'Bearer sesame' });
