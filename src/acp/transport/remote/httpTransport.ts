@@ -40,7 +40,7 @@ const SETTLED = Symbol('settled');
 
 const idKey = (id: unknown): string | undefined => (typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined);
 
-/** The session a message from the agent is about (a notification's or request's `params.sessionId`). */
+/** The session a message is about (a notification's or request's `params.sessionId`). */
 function sessionOf(message: SdkMessage): string | undefined {
   const params = (message as { params?: { sessionId?: unknown } }).params;
   return typeof params?.sessionId === 'string' ? params.sessionId : undefined;
@@ -102,9 +102,10 @@ export class HttpTransport extends MessageTransport {
   }
 
   private noteLoad(message: SdkMessage): void {
-    const { method, id, params } = message as { method?: unknown; id?: unknown; params?: { sessionId?: unknown } };
+    const { method, id } = message as { method?: unknown; id?: unknown };
     const key = idKey(id);
-    if (method === 'session/load' && key && typeof params?.sessionId === 'string') this.loads.set(key, params.sessionId);
+    const sessionId = sessionOf(message);
+    if (method === 'session/load' && key && sessionId !== undefined) this.loads.set(key, sessionId);
   }
 
   private async pump(): Promise<void> {
