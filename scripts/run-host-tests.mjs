@@ -23,10 +23,11 @@
 import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, TEST_RESULTS } from './lib/paths.mjs';
-import { run, onCleanup, cleanupAll, sleep } from './lib/proc.mjs';
+import { CHROMIUM, REPO, TEST_RESULTS } from './lib/paths.mjs';
+import { run, onCleanup, cleanupAll, sleep, startTracked } from './lib/proc.mjs';
 import { ensureCodeServer, startCodeServer, workbenchUrl, remoteUri, UNUSED_BUILTINS } from './lib/code-server.mjs';
-import { launchChromium } from './lib/browser.mjs';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from './lib/browser.mjs';
 import { makeRunDirs, removeDir } from './lib/workspace.mjs';
 
 const { values: opts } = parseArgs({
@@ -148,6 +149,52 @@ async function runInElectron(exe, dirs) {
   return readResults(resultsFile) ?? { failed: 1, error: 'the extension host wrote no results' };
 }
 
+/**
+ * Headless Chromium on the workbench URL with no DevTools client attached while the tests run: an attached
+ * client (Playwright) is sent every WebSocket frame between the workbench and code-server, and the whole
+ * configuration crosses that socket on every settings change, which cost the browser and the runner CPU
+ * all run long. The console comes from Chromium's own log (stderr); a screenshot connects over the
+ * DevTools port only when one is wanted.
+ */
+function startBrowser(url, profile) {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  const consoleLog = [];
+  const child = startTracked(
+    CHROMIUM,
+    [
+      ...CHROMIUM_ARGS,
+      '--headless',
+      `--user-data-dir=${profile}`,
+      '--remote-debugging-port=0',
+      '--window-size=1280,800',
+      // As Playwright starts it: a page nobody looks at keeps its timers and rendering at full speed.
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+      '--disable-backgrounding-occluded-windows',
+      '--hide-scrollbars',
+      '--mute-audio',
+      '--enable-logging=stderr',
+      '--v=0',
+      url,
+    ],
+    { log: (d) => consoleLog.push(...d.split('\n').filter((l) => l.includes(':CONSOLE'))) },
+  );
+  onCleanup(() => child.stop());
+  onCleanup(() => writeFileSync(join(ARTIFACTS, 'browser-console.log'), consoleLog.join('\n') + '\n'));
+  return {
+    async screenshot(path) {
+      const port = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { timeout: 30_000 });
+      try {
+        const page = browser.contexts().flatMap((c) => c.pages())[0];
+        if (page) await page.screenshot({ path, timeout: 30_000 });
+      } finally {
+        await browser.close().catch(() => {});
+      }
+    },
+  };
+}
+
 async function runInCodeServer(dirs, timeoutMs) {
   const env = testEnv(dirs, 'code-server');
   const resultsFile = env.SWITCHBOARD_TEST_RESULTS;
@@ -166,14 +213,6 @@ async function runInCodeServer(dirs, timeoutMs) {
   onCleanup(() => server.stop());
   say(`code-server ${server.url} (pid ${server.child.pid}) up in ${((Date.now() - t0) / 1000).toFixed(1)} s${opts.trust ? ', workspace trust enabled' : ''}`);
 
-  const browser = await launchChromium();
-  onCleanup(() => browser.close().catch(() => {}));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const consoleLog = [];
-  page.on('console', (m) => consoleLog.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => consoleLog.push(`[pageerror] ${e.message}`));
-  onCleanup(() => writeFileSync(join(ARTIFACTS, 'browser-console.log'), consoleLog.join('\n') + '\n'));
-
   const payload = [
     ['extensionDevelopmentPath', remoteUri(server, REPO)],
     ['extensionTestsPath', remoteUri(server, TESTS_ENTRY)],
@@ -182,7 +221,7 @@ async function runInCodeServer(dirs, timeoutMs) {
   const url = dirs.workspaceFile
     ? `${server.url}/?${new URLSearchParams({ workspace: dirs.workspaceFile, payload: JSON.stringify(payload) })}`
     : workbenchUrl(server, { payload });
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  const browser = startBrowser(url, join(dirs.root, 'chromium-profile'));
 
   const startDeadline = Date.now() + 180_000;
   const deadline = Date.now() + timeoutMs;
@@ -198,19 +237,19 @@ async function runInCodeServer(dirs, timeoutMs) {
     const results = readResults(resultsFile);
     if (results) {
       tail();
-      return { results, page };
+      return { results };
     }
-    if (exitInfo) throw Object.assign(new Error(`code-server exited (code ${exitInfo.code}) before the tests finished; see ${ARTIFACTS}/code-server.log`), { page });
+    if (exitInfo) throw Object.assign(new Error(`code-server exited (code ${exitInfo.code}) before the tests finished; see ${ARTIFACTS}/code-server.log`), { browser });
     if (Date.now() > deadline) {
       throw Object.assign(
         new Error(`host tests timed out after ${timeoutMs / 1000} s (${started ? 'they started but did not finish' : 'the extension host never started them'}; raise with --timeout <seconds>)`),
-        { page },
+        { browser },
       );
     }
     if (!started && Date.now() > startDeadline) {
       throw Object.assign(
         new Error(`the extension host did not start the tests within ${Math.round((startDeadline - t0) / 1000)} s (is out/test/host/index.js compiled? see ${ARTIFACTS}/browser-console.log and code-server.log)`),
-        { page },
+        { browser },
       );
     }
     await sleep(200);
@@ -237,7 +276,7 @@ async function main() {
     try {
       ({ results } = await runInCodeServer(dirs, timeoutMs));
     } catch (err) {
-      if (err.page) await err.page.screenshot({ path: join(ARTIFACTS, 'failure.png') }).catch(() => {});
+      if (err.browser) await err.browser.screenshot(join(ARTIFACTS, 'failure.png')).catch(() => {});
       throw err;
     }
   }
