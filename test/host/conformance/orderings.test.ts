@@ -146,6 +146,9 @@ describe('conformance: orderings real agents send, through the real session (hos
       before(async () => {
         canonical = await replay(recording, run('canonical'));
       });
+      // Each replay's session is closed once its outcome is read, as a user closes a finished tab: open, each
+      // finished turn would keep an attention notification (an animated progress toast) on screen to the end.
+      after(() => sb.backend.lifecycle.close(canonical.id));
 
       it('canonical order: one finished card per tool call, its permission cards answered, every file written through the client listed', () => {
         const { outcome } = canonical;
@@ -189,12 +192,14 @@ describe('conformance: orderings real agents send, through the real session (hos
 
       it('the order the agent sends: the same cards, permission cards, changed files and files', async () => {
         const recorded = await replay(recording, run('recorded'));
+        await sb.backend.lifecycle.close(recorded.id);
         assert.deepStrictEqual(recorded.outcome, canonical.outcome);
       });
 
       for (const ordering of orderings) {
         it(`${ordering}: the same cards, permission cards, changed files and files`, async () => {
           const permuted = await replay(recording, run(ordering));
+          await sb.backend.lifecycle.close(permuted.id);
           assert.deepStrictEqual(permuted.outcome, canonical.outcome);
         });
       }
