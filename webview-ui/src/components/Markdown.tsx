@@ -52,43 +52,6 @@ const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: stri
   );
 });
 
-type HtmlMarkdownBlock = Extract<MarkdownBlock, { kind: 'html' }>;
-
-/**
- * Consecutive finished blocks of a page in one element, each block's HTML appended once
- * (insertAdjacentHTML): a block costs the browser its own elements, not a wrapper of its own too. Blocks
- * only grow at a page's end; any other change writes the group again whole.
- */
-function HtmlGroup({ blocks }: { blocks: readonly HtmlMarkdownBlock[] }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const shown = useRef<readonly HtmlMarkdownBlock[]>([]);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const before = shown.current;
-    const grows = before.length <= blocks.length && before.every((b, i) => b === blocks[i]);
-    if (!grows) el.textContent = '';
-    for (let i = grows ? before.length : 0; i < blocks.length; i++) el.insertAdjacentHTML('beforeend', blocks[i].html);
-    shown.current = blocks;
-  });
-  return <div class="md-block" ref={ref} />;
-}
-
-/** A page's items with each stretch of finished, whole (not inline) HTML blocks as one group. */
-function groupItems(items: readonly PageItem[]): (PageItem | { kind: 'group'; key: number; blocks: HtmlMarkdownBlock[] })[] {
-  const out: (PageItem | { kind: 'group'; key: number; blocks: HtmlMarkdownBlock[] })[] = [];
-  for (const item of items) {
-    if (item.kind !== 'html' || item.inline || item.key < 0) {
-      out.push(item);
-      continue;
-    }
-    const last = out[out.length - 1];
-    if (last?.kind === 'group') last.blocks.push(item);
-    else out.push({ kind: 'group', key: item.key, blocks: [item] });
-  }
-  return out;
-}
-
 function Block({ block }: { block: MarkdownBlock }) {
   return block.kind === 'html' ? <HtmlBlock html={block.html} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
 }
@@ -108,9 +71,9 @@ const RunOrBlock = memo(function RunOrBlock({ item }: { item: PageItem }) {
 const PageView = memo(function PageView({ items }: { items: readonly PageItem[] }) {
   return (
     <div class="md-page">
-      {groupItems(items).map((item) =>
-        item.kind === 'group' ? <HtmlGroup key={`group${item.key}`} blocks={item.blocks} /> : <RunOrBlock key={item.kind === 'run' ? `run${item.key}` : item.key} item={item} />,
-      )}
+      {items.map((item) => (
+        <RunOrBlock key={item.kind === 'run' ? `run${item.key}` : item.key} item={item} />
+      ))}
     </div>
   );
 });
