@@ -53,7 +53,10 @@ export function markupCost(html: string): number {
 /** Highlight only blocks up to this size (keeps a streamed giant code block cheap). */
 const MAX_HIGHLIGHT = 20_000;
 
-/** The buttons of a code block's toolbar (markdown-it's HTML and CodeBlockView both render these). */
+/**
+ * The buttons of a code block's toolbar (markdown-it's HTML and CodeBlockView both render these). Each is one
+ * element: the icon is the button's own codicon glyph, its name the aria-label.
+ */
 export const CODE_ACTIONS = [
   { action: 'copy', label: 'Copy code', title: 'Copy', icon: 'copy' },
   { action: 'insert', label: 'Insert code at cursor', title: 'Insert at cursor', icon: 'insert' },
@@ -72,7 +75,7 @@ function codeBlock(code: string, info: string): string {
   const label = lang ? `<span class="code-lang">${escapeHtml(lang)}</span>` : '<span class="code-lang"></span>';
   const buttons = CODE_ACTIONS.map(
     (a) =>
-      `<button type="button" class="icon-button" data-code-action="${a.action}" aria-label="${a.label}" title="${a.title}"><span class="codicon codicon-${a.icon}" aria-hidden="true"></span></button>`,
+      `<button type="button" class="icon-button codicon codicon-${a.icon}" data-code-action="${a.action}" aria-label="${a.label}" title="${a.title}"></button>`,
   ).join('');
   return (
     `<div class="code-block" data-lang="${escapeHtml(lang)}"><div class="code-toolbar">${label}${buttons}` +

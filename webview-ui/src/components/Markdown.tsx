@@ -37,9 +37,7 @@ const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: stri
         <div class="code-toolbar">
           <span class="code-lang">{lang}</span>
           {CODE_ACTIONS.map((a) => (
-            <button key={a.action} type="button" class="icon-button" data-code-action={a.action} aria-label={a.label} title={a.title}>
-              <span class={`codicon codicon-${a.icon}`} aria-hidden="true" />
-            </button>
+            <button key={a.action} type="button" class={`icon-button codicon codicon-${a.icon}`} data-code-action={a.action} aria-label={a.label} title={a.title} />
           ))}
         </div>
         <pre>
