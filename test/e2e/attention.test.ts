@@ -35,6 +35,9 @@ async function badge(page: Page): Promise<string> {
   return ((await b.first().textContent()) ?? '').trim();
 }
 
+/** An XPath test for an element with the class `name`. */
+const hasClass = (name: string): string => `contains(concat(' ', normalize-space(@class), ' '), ' ${name} ')`;
+
 const statusBarWaiting = (page: Page): Locator => page.locator('.part.statusbar .statusbar-item').filter({ hasText: /waits for you/ });
 
 describe('Attention, Retry, Copy and the chat in an editor tab', function () {
@@ -87,6 +90,11 @@ describe('Attention, Retry, Copy and the chat in an editor tab', function () {
     const notice = notificationItems(cw.page, /Fake Agent finished in/).first();
     await notice.waitFor({ timeout: 60_000 });
     assert.match(await notice.innerText(), new RegExp(`Fake Agent finished in “${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}”`));
+    // A notice, not a task in progress: its toast's bar is a determinate one at 0 % (VS Code draws a 1 % sliver),
+    // not the endless bar it animates every frame while a notification shows progress.
+    const bar = notice.locator(`xpath=ancestor::*[${hasClass('notification-toast')}]//*[${hasClass('monaco-progress-container')}]`);
+    await until(async () => /\bdiscrete\b/.test((await bar.getAttribute('class')) ?? ''), 'the notice to show no endless progress bar', 10_000);
+    assert.doesNotMatch((await bar.getAttribute('class')) ?? '', /\binfinite\b/);
     await until(async () => (await badge(cw.page)) === '1', 'the badge to count one waiting session', 30_000);
     await statusBarWaiting(cw.page).filter({ hasText: 'Fake Agent' }).first().waitFor({ timeout: 30_000 });
     await screenshot(cw.page, 'attention-turn-ended');

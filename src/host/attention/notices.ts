@@ -1,6 +1,7 @@
 // The attention notifications. VS Code cannot close a notification by API, except one that shows progress:
 // so each is a cancellable progress notification that ends when its wait is over (answered elsewhere, the
-// session seen or closed). Its "Show" is a command link in the message; its Cancel button dismisses it.
+// session seen or closed), shown without a progress bar. Its "Show" is a command link in the message; its
+// Cancel button dismisses it.
 import * as vscode from 'vscode';
 import { type Wait, waitMessage } from './waits';
 
@@ -28,8 +29,11 @@ export class AttentionNotices implements vscode.Disposable {
     const link = `command:${this.showCommand}?${encodeURIComponent(JSON.stringify([wait.key]))}`;
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `${waitMessage(wait)} [Show](${link})`, cancellable: true },
-      (_progress, token) =>
+      (progress, token) =>
         new Promise<void>((resolve) => {
+          // A determinate bar at 0 % draws nothing; without a report VS Code animates an endless bar, every
+          // frame, for as long as the notice is on screen.
+          progress.report({ increment: 0 });
           token.onCancellationRequested(() => resolve());
           void closed.then(() => resolve());
         }),
