@@ -43,14 +43,6 @@ const { values: opts } = parseArgs({
   allowPositionals: false,
 });
 
-/**
- * The host tier's user settings beside the runners' shared ones. Attention notifications off: they are
- * cancellable progress toasts whose bar animates at the frame rate until the session is seen or closed,
- * and the tests open many sessions nobody looks at (measured: three such toasts cost the renderer and
- * GPU ~0.1 CPU-s every second). notifications.test.ts sets each value itself to test them.
- */
-const HOST_SETTINGS = { 'switchboard.notifications': 'off' };
-
 const ARTIFACTS = join(TEST_RESULTS, opts['multi-root'] ? 'host-multi-root' : opts.trust ? 'host-untrusted' : 'host');
 const TESTS_ENTRY = join(REPO, 'out', 'test', 'host', 'index.js');
 const say = (m) => console.log(`[host] ${m}`);
@@ -271,7 +263,7 @@ async function main() {
   if (!existsSync(TESTS_ENTRY)) throw new Error(`${TESTS_ENTRY} is missing: compile with tsc -p tsconfig.test.json`);
   if (!existsSync(join(REPO, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run npm run build');
 
-  const dirs = makeRunDirs('switchboard-host', { settings: HOST_SETTINGS });
+  const dirs = makeRunDirs('switchboard-host');
   if (opts['multi-root']) dirs.workspaceFile = makeMultiRootWorkspace(dirs);
   onCleanup(() => (opts.keep ? say(`kept ${dirs.root}`) : removeDir(dirs.root)));
   const timeoutMs = Number(opts.timeout) * 1000;
