@@ -147,7 +147,7 @@ describe('conformance: orderings real agents send, through the real session (hos
         canonical = await replay(recording, run('canonical'));
       });
       // Each replay's session is closed once its outcome is read, as a user closes a finished tab: open, each
-      // finished turn would keep an attention notification (an animated progress toast) on screen to the end.
+      // finished turn would keep its attention notification on screen to the end of the file.
       after(() => sb.backend.lifecycle.close(canonical.id));
 
       it('canonical order: one finished card per tool call, its permission cards answered, every file written through the client listed', () => {
