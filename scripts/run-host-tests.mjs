@@ -23,11 +23,11 @@
 import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHROMIUM, REPO, TEST_RESULTS } from './lib/paths.mjs';
+import { REPO, TEST_RESULTS } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll, sleep, startTracked } from './lib/proc.mjs';
 import { ensureCodeServer, startCodeServer, workbenchUrl, remoteUri, UNUSED_BUILTINS } from './lib/code-server.mjs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from './lib/browser.mjs';
+import { CHROMIUM_ARGS, requireChromium } from './lib/browser.mjs';
 import { makeRunDirs, removeDir } from './lib/workspace.mjs';
 
 const { values: opts } = parseArgs({
@@ -157,10 +157,9 @@ async function runInElectron(exe, dirs) {
  * DevTools port only when one is wanted.
  */
 function startBrowser(url, profile) {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
   const consoleLog = [];
   const child = startTracked(
-    CHROMIUM,
+    requireChromium(),
     [
       ...CHROMIUM_ARGS,
       '--headless',

@@ -15,9 +15,14 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-export async function launchChromium({ headless = true } = {}) {
+/** The Chromium executable; throws with the way to install it when it is missing. */
+export function requireChromium() {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
-  return chromium.launch({ executablePath: CHROMIUM, headless, args: CHROMIUM_ARGS, timeout: 60_000 });
+  return CHROMIUM;
+}
+
+export async function launchChromium({ headless = true } = {}) {
+  return chromium.launch({ executablePath: requireChromium(), headless, args: CHROMIUM_ARGS, timeout: 60_000 });
 }
 
 /** Resolves when the workbench has rendered its activity bar (the extension host may still be starting). */

@@ -1,6 +1,6 @@
 // The attention notifications. VS Code cannot close a notification by API, except one that shows progress:
 // so each is a cancellable progress notification that ends when its wait is over (answered elsewhere, the
-// session seen or closed), shown without a progress bar. Its "Show" is a command link in the message; its
+// session seen or closed), its bar still (determinate at 0 %). Its "Show" is a command link in the message; its
 // Cancel button dismisses it.
 import * as vscode from 'vscode';
 import { type Wait, waitMessage } from './waits';
@@ -31,8 +31,8 @@ export class AttentionNotices implements vscode.Disposable {
       { location: vscode.ProgressLocation.Notification, title: `${waitMessage(wait)} [Show](${link})`, cancellable: true },
       (progress, token) =>
         new Promise<void>((resolve) => {
-          // A determinate bar at 0 % draws nothing; without a report VS Code animates an endless bar, every
-          // frame, for as long as the notice is on screen.
+          // A determinate bar at 0 % stands still (VS Code draws a 1 % sliver); without a report it animates an
+          // endless bar, every frame, for as long as the notice is on screen.
           progress.report({ increment: 0 });
           token.onCancellationRequested(() => resolve());
           void closed.then(() => resolve());
