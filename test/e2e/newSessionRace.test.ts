@@ -49,6 +49,9 @@ describe('A message sent while the agent starts', function () {
     await sendMessage(cw.chat, 'before the restart', { waitForEnd: true });
     const ended = await turnsEnded(cw.chat);
     await runCommand(cw.page, 'Switchboard: Restart Agent');
+    // The palette returns once the command is picked, before the extension host runs it: type once the
+    // header shows the agent restarting, as a user would see it (the slow agent stays there 3 s).
+    await cw.chat.locator('.session-header .agent-status:not(.status-ready)').waitFor({ timeout: 30_000 });
     await typeAndSend('sent while restarting');
     await waitForTurnEnd(cw.chat, ended, 60_000);
     const said = await conversation();

@@ -136,8 +136,10 @@ export async function openSwitchboardView(page: Page): Promise<Locator> {
     await bar.waitFor({ state: 'visible', timeout: 5_000 });
   } catch {
     // After a reload the workbench can mark the item selected while restoring the side bar empty and
-    // hidden (the view container was restored before the extension registered it): open it again.
-    await item.click();
+    // hidden (the view container was restored before the extension registered it); on a loaded machine
+    // the side bar can also just be slow to show. A second click would hide a side bar that is about to
+    // show, so open the container with its own command, which only ever shows it.
+    await runCommand(page, 'View: Show Switchboard');
     await bar.waitFor({ state: 'visible' });
   }
   await bar.locator('.composite.title .title-label', { hasText: /switchboard/i }).waitFor({ state: 'visible' });
