@@ -6,8 +6,17 @@ import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
 import { memo } from './memo';
 
-const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
-  return <div class={inline ? 'md-block md-inline' : 'md-block'} dangerouslySetInnerHTML={{ __html: html }} />;
+/**
+ * A block's sanitised nodes: a copy is put in the element when it mounts or the nodes change (the block keeps
+ * the nodes as its template, so a block scrolled away and back is copied, not parsed or sanitised again).
+ */
+const HtmlBlock = memo(function HtmlBlock({ nodes, inline }: { nodes: DocumentFragment; inline: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) el.replaceChildren(el.ownerDocument.importNode(nodes, true));
+  }, [nodes]);
+  return <div ref={ref} class={inline ? 'md-block md-inline' : 'md-block'} />;
 });
 
 /**
@@ -53,7 +62,7 @@ const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: stri
 });
 
 function Block({ block }: { block: MarkdownBlock }) {
-  return block.kind === 'html' ? <HtmlBlock html={block.html} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
+  return block.kind === 'html' ? <HtmlBlock nodes={block.nodes} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
 }
 
 const RunOrBlock = memo(function RunOrBlock({ item }: { item: PageItem }) {
