@@ -8,8 +8,8 @@ import { markdownCache } from '../../../webview-ui/src/markdownCache';
 import { setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
 import { streamKey, textStreams } from '../../../webview-ui/src/textStreams';
 
-// Markdown is sanitised into nodes once per block and the view inserts copies of them: what it shows must be
-// what the HTML path showed (inert, whole, findable), and a block must keep its nodes for the next mount.
+// Markdown is sanitised into nodes once per block and the view inserts them (a copy on a later mount): what it
+// shows must be what the HTML path showed (inert, whole, findable), and a block must be shown again unparsed.
 
 const HOSTILE =
   '<img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">j</a>' +
@@ -26,7 +26,7 @@ function inert(root: ParentNode): void {
   for (const b of root.querySelectorAll('button')) assert.equal(b.getAttribute('type'), 'button');
 }
 
-describe('webview markdown: sanitised into nodes, inserted as copies', () => {
+describe('webview markdown: sanitised into nodes, inserted as they are', () => {
   beforeEach(() => setMarkdownBudget(Infinity));
   afterEach(() => setMarkdownBudget(8));
 
@@ -52,58 +52,46 @@ describe('webview markdown: sanitised into nodes, inserted as copies', () => {
     }
   });
 
-  it("each block's nodes are built once: the DOM holds copies in this document, the block keeps its template", () => {
+  it("each block's nodes are built once: a finished block stays the same object as text is appended", () => {
     const inc = new IncrementalMarkdown();
     const first = '## Alpha\n\nPara *one* and `code`.\n\n';
-    const v1 = inc.update(`${first}Tail`);
-    const block = v1.blocks[0];
-    assert.equal(block.kind, 'html');
-    if (block.kind !== 'html') return;
+    const block = inc.update(`${first}Tail`).blocks[0];
     const renders = inc.renders;
-    const v2 = inc.update(`${first}Tail grows\n\nMore`);
-    assert.equal(v2.blocks[0], block, 'the finished block is the same object');
-    assert.ok(inc.renders - renders <= 2, 'only the new text was rendered');
-
-    const a = document.body.appendChild(document.createElement('div'));
-    const b = document.body.appendChild(document.createElement('div'));
-    try {
-      render(<Markdown text={`${first}Tail grows\n\nMore`} />, a);
-      render(<Markdown text={`${first}Tail grows\n\nMore`} />, b);
-      const ha = a.querySelector('h2');
-      const hb = b.querySelector('h2');
-      assert.ok(ha && hb && ha !== hb, 'two mounts, two copies: neither took the other\'s nodes');
-      assert.equal(ha.ownerDocument, document, 'inserted into the live document');
-      assert.equal(a.innerHTML, b.innerHTML);
-      assert.notEqual(block.nodes.ownerDocument, document, 'the template lives in the sanitiser\'s inert document');
-      assert.equal(block.nodes.querySelector('h2')?.textContent, 'Alpha', 'mounting copied the template, it did not empty it');
-    } finally {
-      render(null, a);
-      render(null, b);
-      a.remove();
-      b.remove();
-    }
+    const view = inc.update(`${first}Tail grows\n\nMore`);
+    assert.equal(view.blocks[0], block, 'the finished block is the same object, its nodes with it');
+    assert.equal(inc.renders - renders, 2, 'only the new text was rendered: a block and the tail');
   });
 
-  it('a block remounted from the cache is copied again without a new render', () => {
+  it('the first mount moves the sanitised nodes in; a remount from the cache copies them, rendering nothing', () => {
     const key = streamKey('s1', 'item1', 0);
     const text = '## Kept\n\nA paragraph with **bold**.\n\nThe tail';
     const root = document.body.appendChild(document.createElement('div'));
+    const other = document.body.appendChild(document.createElement('div'));
     try {
       textStreams.reset();
       render(<Markdown text={text} stream={key} />, root);
       const before = root.innerHTML;
       const first = root.querySelector('h2');
+      assert.equal(first?.ownerDocument, document, 'in the live document');
       render(null, root);
       const state = markdownCache.take(key, text);
+      const view = state.inc.update(text);
+      const block = view.blocks[0];
+      assert.ok(block.kind === 'html' && block.nodes.childNodes.length === 0, 'the nodes were moved into the view, not copied');
       const renders = state.inc.renders;
       markdownCache.put(key, state);
-      render(<Markdown text={text} stream={key} />, root);
+      render(<Markdown text={text} stream={key} />, other);
       assert.equal(state.inc.renders, renders, 'remounting parsed and sanitised nothing');
-      assert.equal(root.innerHTML, before, 'the same markup again');
-      assert.notEqual(root.querySelector('h2'), first, 'a fresh copy of the nodes');
+      assert.equal(other.innerHTML, before, 'the same markup again');
+      const again = other.querySelector('h2');
+      assert.ok(again && again !== first, 'a copy: the first element keeps its own');
+      assert.equal(first?.textContent, 'Kept');
+      assert.equal(again.ownerDocument, document);
     } finally {
       render(null, root);
+      render(null, other);
       root.remove();
+      other.remove();
     }
   });
 

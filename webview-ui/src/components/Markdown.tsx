@@ -6,15 +6,29 @@ import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
 import { memo } from './memo';
 
+/** The element that showed a block's sanitised nodes last: a later mount copies them from there. */
+const shownIn = new WeakMap<DocumentFragment, Element>();
+
 /**
- * A block's sanitised nodes: a copy is put in the element when it mounts or the nodes change (the block keeps
- * the nodes as its template, so a block scrolled away and back is copied, not parsed or sanitised again).
+ * What to put in `el` for a block's sanitised nodes: on the block's first mount the nodes themselves (moved
+ * in, not copied); on a later one (scrolled away and back, or shown twice) a copy of the element that had
+ * them. A block is never parsed or sanitised again to be shown.
  */
+function contentFor(nodes: DocumentFragment, el: Element): Node {
+  const before = shownIn.get(nodes);
+  shownIn.set(nodes, el);
+  if (!before) return nodes;
+  const copy = el.ownerDocument.createDocumentFragment();
+  for (const child of before.childNodes) copy.appendChild(child.cloneNode(true));
+  return copy;
+}
+
+/** A block's sanitised nodes, put in the element when it mounts or the nodes change. */
 const HtmlBlock = memo(function HtmlBlock({ nodes, inline }: { nodes: DocumentFragment; inline: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el) el.replaceChildren(el.ownerDocument.importNode(nodes, true));
+    if (el) el.replaceChildren(contentFor(nodes, el));
   }, [nodes]);
   return <div ref={ref} class={inline ? 'md-block md-inline' : 'md-block'} />;
 });
