@@ -1,4 +1,4 @@
-// Agent Markdown -> sanitised HTML, incrementally.
+// Agent Markdown -> sanitised DOM nodes, incrementally.
 // Agent output is untrusted: markdown-it with raw HTML disabled and a link allow-list (http, https, mailto,
 // relative), then DOMPurify with a tag/attribute allow-list. Links never navigate the webview: clicks are
 // delegated to the host (openLink), which opens only http(s)/mailto through VS Code's confirmation.
