@@ -1,4 +1,4 @@
-// Agent Markdown -> sanitised HTML, incrementally.
+// Agent Markdown -> sanitised DOM nodes, incrementally.
 // Agent output is untrusted: markdown-it with raw HTML disabled and a link allow-list (http, https, mailto,
 // relative), then DOMPurify with a tag/attribute allow-list. Links never navigate the webview: clicks are
 // delegated to the host (openLink), which opens only http(s)/mailto through VS Code's confirmation.
@@ -109,19 +109,24 @@ const ALLOWED_TAGS = [
 ];
 const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'aria-label', 'aria-hidden', 'data-code-action', 'data-lang', 'colspan', 'rowspan'];
 
-let configured = false;
-/** DOMPurify parses its config on every call that passes one: set it (and the hook) once instead. */
-function purifier(): typeof DOMPurify {
-  if (!configured) {
-    configured = true;
-    DOMPurify.setConfig({
+/**
+ * DOMPurify with our allow-lists and hook, returning the sanitised nodes (a fragment of the inert document it
+ * parsed into) rather than their HTML: the view inserts copies of them, so the markup is neither serialised
+ * nor parsed again by innerHTML. Configured once: DOMPurify parses a config on every call that passes one.
+ */
+let purifier: typeof DOMPurify | undefined;
+function sanitizer(): typeof DOMPurify {
+  if (!purifier) {
+    purifier = DOMPurify(window);
+    purifier.setConfig({
       ALLOWED_TAGS,
       ALLOWED_ATTR,
       ALLOW_DATA_ATTR: false,
       ALLOW_ARIA_ATTR: false,
       ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+      RETURN_DOM_FRAGMENT: true,
     });
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    purifier.addHook('afterSanitizeAttributes', (node) => {
       if (node.tagName === 'A') {
         const href = node.getAttribute('href');
         if (href !== null && !isSafeHref(href)) node.removeAttribute('href');
@@ -130,23 +135,42 @@ function purifier(): typeof DOMPurify {
       if (node.tagName === 'BUTTON') node.setAttribute('type', 'button');
     });
   }
-  return DOMPurify;
+  return purifier;
 }
 
-export function sanitizeHtml(html: string): string {
-  return purifier().sanitize(html);
+/** The sanitised nodes of `html`; `trailingSpace` appends a space text node (a cut paragraph's). */
+export function sanitizeToNodes(html: string, trailingSpace = false): DocumentFragment {
+  // The call's config only types the result: the one set above applies (DOMPurify ignores a call's own).
+  const nodes = sanitizer().sanitize(html, { RETURN_DOM_FRAGMENT: true });
+  if (trailingSpace) nodes.append(' ');
+  return nodes;
 }
 
+/** The HTML of sanitised nodes (what innerHTML would show for them). */
+export function nodesHtml(nodes: DocumentFragment): string {
+  const box = nodes.ownerDocument.createElement('div');
+  box.appendChild(nodes.cloneNode(true));
+  return box.innerHTML;
+}
+
+/** The sanitised HTML of a Markdown text: the nodes a block of it shows, as HTML. */
 export function renderMarkdown(text: string): string {
-  return sanitizeHtml(md().render(text));
+  return nodesHtml(sanitizeToNodes(md().render(text)));
+}
+
+/** Markdown as sanitised nodes and the markup cost of their HTML (markupCost, counted before sanitising). */
+function renderMarkdownNodes(text: string, trailingSpace: boolean): { nodes: DocumentFragment; cost: number } {
+  const html = md().render(text);
+  return { nodes: sanitizeToNodes(html, trailingSpace), cost: markupCost(html) };
 }
 
 export type MarkdownBlock =
   /**
-   * Sanitised HTML. `inline`: a piece of a paragraph cut for speed, joined with its neighbours;
+   * Sanitised nodes, built once: the view inserts a copy of them wherever the block is mounted. `cost`: their
+   * markup's cost (markupCost). `inline`: a piece of a paragraph cut for speed, joined with its neighbours;
    * `startsParagraph`: the first piece of such a paragraph.
    */
-  | { kind: 'html'; key: number; html: string; inline: boolean; startsParagraph?: boolean }
+  | { kind: 'html'; key: number; nodes: DocumentFragment; cost: number; inline: boolean; startsParagraph?: boolean }
   /** A long code block as plain text pieces (rendered as text nodes: nothing to sanitise). */
   | { kind: 'code'; key: number; lang: string; pieces: readonly string[] };
 
@@ -301,7 +325,7 @@ export class IncrementalMarkdown {
       this.tailLength = this.length;
       this.tailStable = this.stable;
       this.tailBlock = this.renderTail();
-      if (this.tailBlock?.kind === 'html') markup?.spend(markupCost(this.tailBlock.html));
+      if (this.tailBlock?.kind === 'html') markup?.spend(this.tailBlock.cost);
     }
     return { blocks: this.blocks, tail: this.tailBlock, pending };
   }
@@ -346,8 +370,8 @@ export class IncrementalMarkdown {
     const tail = this.work.slice(this.stable - this.base);
     if (!tail.trim()) return undefined;
     this.renders++;
-    const html = renderMarkdown(tail) + (this.continuing && /\s$/.test(tail) ? ' ' : '');
-    return { kind: 'html', key: -1, html, inline: this.continuing };
+    const { nodes, cost } = renderMarkdownNodes(tail, this.continuing && /\s$/.test(tail));
+    return { kind: 'html', key: -1, nodes, cost, inline: this.continuing };
   }
 
   /**
@@ -384,8 +408,8 @@ export class IncrementalMarkdown {
     this.openCode = undefined;
     this.renders++;
     // A space the cut took from between two words is put back (markdown-it trims it from the piece).
-    const html = renderMarkdown(src) + (inline && /\s$/.test(src) ? ' ' : '');
-    out.push({ kind: 'html', key: this.seq++, html, inline, ...(startsParagraph ? { startsParagraph } : {}) });
-    return markupCost(html);
+    const { nodes, cost } = renderMarkdownNodes(src, inline && /\s$/.test(src));
+    out.push({ kind: 'html', key: this.seq++, nodes, cost, inline, ...(startsParagraph ? { startsParagraph } : {}) });
+    return cost;
   }
 }

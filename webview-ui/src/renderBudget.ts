@@ -2,8 +2,8 @@
 // (a whole answer arriving at once, a tab with long messages) is rendered over several frames instead of
 // one long task. The first render in a frame opens the window; later ones share it, and once something was
 // rendered in it, a message past the limits waits for the next frame. Two limits: time spent
-// in markdown-it and DOMPurify, and the HTML handed to the DOM, since the browser's parsing, style, layout
-// and paint of new markup cost several times what producing it did (a burst of small sections could stay
+// in markdown-it and DOMPurify, and the markup handed to the DOM, since the browser's style, layout and
+// paint of new elements cost several times what producing them did (a burst of small sections could stay
 // inside the time budget and still make a frame of 90 ms). The HTML is weighed per element as well as per
 // character (markupCost in markdown.ts).
 import type { MarkupBudget } from './markdown';

@@ -1,6 +1,6 @@
 // What a streamed Markdown view shows, for the webview's Markdown tests: a block's HTML, the whole view as
 // elements, and a text streamed into an IncrementalMarkdown chunk by chunk.
-import type { IncrementalMarkdown, MarkdownBlock, MarkdownView } from '../../../webview-ui/src/markdown';
+import { nodesHtml, type IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 
 /** Streams `chunks` into `inc`, one update per chunk; the last view and the longest live tail's HTML. */
 export function streamInto(inc: IncrementalMarkdown, chunks: string[]): { view: MarkdownView; longestTail: number } {
@@ -17,7 +17,7 @@ export function streamInto(inc: IncrementalMarkdown, chunks: string[]): { view: 
 
 /** A block's HTML as the view shows it (a code block's pieces as one escaped code element). */
 export function htmlOf(b: MarkdownBlock): string {
-  if (b.kind === 'html') return b.html;
+  if (b.kind === 'html') return nodesHtml(b.nodes);
   const host = document.createElement('div');
   const code = document.createElement('code');
   code.textContent = b.pieces.join('');

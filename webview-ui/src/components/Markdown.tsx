@@ -6,8 +6,31 @@ import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
 import { memo } from './memo';
 
-const HtmlBlock = memo(function HtmlBlock({ html, inline }: { html: string; inline: boolean }) {
-  return <div class={inline ? 'md-block md-inline' : 'md-block'} dangerouslySetInnerHTML={{ __html: html }} />;
+/** The element that showed a block's sanitised nodes last: a later mount copies them from there. */
+const shownIn = new WeakMap<DocumentFragment, Element>();
+
+/**
+ * What to put in `el` for a block's sanitised nodes: on the block's first mount the nodes themselves (moved
+ * in, not copied); on a later one (scrolled away and back, or shown twice) a copy of the element that had
+ * them. A block is never parsed or sanitised again to be shown.
+ */
+function contentFor(nodes: DocumentFragment, el: Element): Node {
+  const before = shownIn.get(nodes);
+  shownIn.set(nodes, el);
+  if (!before) return nodes;
+  const copy = el.ownerDocument.createDocumentFragment();
+  for (const child of before.childNodes) copy.appendChild(child.cloneNode(true));
+  return copy;
+}
+
+/** A block's sanitised nodes, put in the element when it mounts or the nodes change. */
+const HtmlBlock = memo(function HtmlBlock({ nodes, inline }: { nodes: DocumentFragment; inline: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) el.replaceChildren(contentFor(nodes, el));
+  }, [nodes]);
+  return <div ref={ref} class={inline ? 'md-block md-inline' : 'md-block'} />;
 });
 
 /**
@@ -53,7 +76,7 @@ const CodeBlockView = memo(function CodeBlockView({ lang, pieces }: { lang: stri
 });
 
 function Block({ block }: { block: MarkdownBlock }) {
-  return block.kind === 'html' ? <HtmlBlock html={block.html} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
+  return block.kind === 'html' ? <HtmlBlock nodes={block.nodes} inline={block.inline} /> : <CodeBlockView lang={block.lang} pieces={block.pieces} />;
 }
 
 const RunOrBlock = memo(function RunOrBlock({ item }: { item: PageItem }) {
