@@ -146,20 +146,8 @@ export function sanitizeToNodes(html: string, trailingSpace = false): DocumentFr
   return nodes;
 }
 
-/** The HTML of sanitised nodes (what innerHTML would show for them). */
-export function nodesHtml(nodes: DocumentFragment): string {
-  const box = nodes.ownerDocument.createElement('div');
-  box.appendChild(nodes.cloneNode(true));
-  return box.innerHTML;
-}
-
-/** The sanitised HTML of a Markdown text: the nodes a block of it shows, as HTML. */
-export function renderMarkdown(text: string): string {
-  return nodesHtml(sanitizeToNodes(md().render(text)));
-}
-
 /** Markdown as sanitised nodes and the markup cost of their HTML (markupCost, counted before sanitising). */
-function renderMarkdownNodes(text: string, trailingSpace: boolean): { nodes: DocumentFragment; cost: number } {
+export function renderMarkdownNodes(text: string, trailingSpace = false): { nodes: DocumentFragment; cost: number } {
   const html = md().render(text);
   return { nodes: sanitizeToNodes(html, trailingSpace), cost: markupCost(html) };
 }

@@ -1,13 +1,13 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown, isSafeHref, renderMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { IncrementalMarkdown, isSafeHref, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
 import { CODE_PIECE, findCuts } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
 import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';
 import { frameMarkup, markdownDeadline, setMarkdownBudget } from '../../../webview-ui/src/renderBudget';
 import { render } from 'preact';
 import { Markdown } from '../../../webview-ui/src/components/Markdown';
-import { htmlOf, streamInto, viewHtml } from './markdownViews';
+import { htmlOf, renderMarkdown, streamInto, viewHtml } from './markdownViews';
 
 function inert(html: string): void {
   const host = document.createElement('div');

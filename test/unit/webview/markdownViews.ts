@@ -1,6 +1,18 @@
 // What a streamed Markdown view shows, for the webview's Markdown tests: a block's HTML, the whole view as
 // elements, and a text streamed into an IncrementalMarkdown chunk by chunk.
-import { nodesHtml, type IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { renderMarkdownNodes, type IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+
+/** The HTML of sanitised nodes (what innerHTML would show for them). */
+function nodesHtml(nodes: DocumentFragment): string {
+  const box = nodes.ownerDocument.createElement('div');
+  box.appendChild(nodes.cloneNode(true));
+  return box.innerHTML;
+}
+
+/** The sanitised HTML a Markdown text renders to. */
+export function renderMarkdown(text: string): string {
+  return nodesHtml(renderMarkdownNodes(text).nodes);
+}
 
 /** Streams `chunks` into `inc`, one update per chunk; the last view and the longest live tail's HTML. */
 export function streamInto(inc: IncrementalMarkdown, chunks: string[]): { view: MarkdownView; longestTail: number } {
