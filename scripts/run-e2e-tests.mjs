@@ -92,8 +92,6 @@ async function main() {
       SWITCHBOARD_E2E_WORKSPACE: dirs.workspace,
       SWITCHBOARD_E2E_ARTIFACTS: ARTIFACTS,
       CHROMIUM_PATH: CHROMIUM,
-      // One profile for the run's one browser, removed with the run's temp dir (test/e2e/helpers/workbench.ts).
-      SWITCHBOARD_E2E_BROWSER_PROFILE: join(dirs.root, 'browser-profile'),
       SWITCHBOARD_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
       SWITCHBOARD_E2E_MACHINE_SCOPED: JSON.stringify([...MACHINE_SCOPED]),
     },

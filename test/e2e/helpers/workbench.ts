@@ -2,7 +2,7 @@
 // in headless Chromium through playwright-core. scripts/run-e2e-tests.mjs starts code-server and passes
 // its URL and directories in the environment; tests only drive the browser.
 //
-//   const wb = await openWorkbench();            // a window on empty browser storage, workbench rendered
+//   const wb = await openWorkbench();            // a browser context + page, workbench rendered
 //   await openSwitchboardView(wb.page);          // click the activity-bar icon
 //   const chat = chatFrame(wb.page);             // FrameLocator inside the chat webview
 //   await chat.getByRole('textbox', { name: 'Message' }).fill('hi');
@@ -10,7 +10,7 @@
 //   await closeWorkbench(wb);
 import * as fs from 'fs';
 import * as path from 'path';
-import { chromium, type BrowserContext, type CDPSession, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 export interface E2EEnv {
   /** Workbench URL with the sample workspace open. */
@@ -22,8 +22,6 @@ export interface E2EEnv {
   /** Where screenshots and other artifacts go (test-results/e2e). */
   artifacts: string;
   chromium: string;
-  /** Chromium's profile directory for the run (in the runner's temp dir). */
-  browserProfile: string;
   /** Chromium flags, one list for every runner (scripts/lib/browser.mjs passes them). */
   chromiumArgs: string[];
   /** Settings the extension declares machine-scoped (scripts/lib/workspace.mjs reads them from package.json). */
@@ -32,15 +30,13 @@ export interface E2EEnv {
 
 export function e2eEnv(): E2EEnv {
   const url = process.env.SWITCHBOARD_E2E_URL;
-  const browserProfile = process.env.SWITCHBOARD_E2E_BROWSER_PROFILE;
-  if (!url || !browserProfile) throw new Error('SWITCHBOARD_E2E_URL or SWITCHBOARD_E2E_BROWSER_PROFILE is not set: run the e2e tests with npm run test:e2e');
+  if (!url) throw new Error('SWITCHBOARD_E2E_URL is not set: run the e2e tests with npm run test:e2e');
   return {
     url,
     userDataDir: process.env.SWITCHBOARD_E2E_USER_DATA ?? '',
     workspace: process.env.SWITCHBOARD_E2E_WORKSPACE ?? '',
     artifacts: process.env.SWITCHBOARD_E2E_ARTIFACTS ?? path.resolve('test-results', 'e2e'),
     chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    browserProfile,
     chromiumArgs: JSON.parse(process.env.SWITCHBOARD_E2E_CHROMIUM_ARGS ?? '["--no-sandbox"]') as string[],
     machineScoped: JSON.parse(process.env.SWITCHBOARD_E2E_MACHINE_SCOPED ?? '[]') as string[],
   };
@@ -54,51 +50,25 @@ export interface Workbench {
 
 /**
  * One Chromium for the whole run, launched by the first openWorkbench (a launch and a close cost seconds
- * on a loaded machine, per test file), on a persistent profile: its on-disk HTTP cache and V8 code cache
- * let every window after the first skip compiling the workbench's JavaScript again (an off-the-record
- * context keeps neither). Every window shares that profile's storage, so a workbench starts by clearing
- * all the origin keeps (IndexedDB, where code-server holds the workbench state and the extension's
- * Mementos; local storage; service workers; caches) except the HTTP cache: what one file leaves in the
- * browser is not seen by the next. One workbench is open at a time.
+ * on a loaded machine, per test file). Each workbench gets a browser context of its own, with its own
+ * storage, so what one file leaves in the browser is not seen by the next.
  */
-interface SharedBrowser {
-  context: BrowserContext;
-  /** A blank page that stays open: it holds the DevTools session that clears storage. */
-  blank: Page;
-  cdp: CDPSession;
-}
+let sharedBrowser: Promise<Browser> | undefined;
 
-let sharedBrowser: Promise<SharedBrowser> | undefined;
-
-/** Everything an origin stores except its HTTP cache (Storage.clearDataForOrigin's storage types). */
-const ORIGIN_STORAGE = 'cookies,file_systems,indexeddb,local_storage,shader_cache,websql,service_workers,cache_storage';
-
-async function launch(env: E2EEnv): Promise<SharedBrowser> {
-  const context = await chromium.launchPersistentContext(env.browserProfile, {
-    executablePath: env.chromium,
-    headless: true,
-    args: env.chromiumArgs,
-    timeout: 60_000,
-    viewport: { width: 1280, height: 900 },
-  });
-  try {
-    const blank = context.pages()[0] ?? (await context.newPage());
-    return { context, blank, cdp: await context.newCDPSession(blank) };
-  } catch (err) {
-    await context.close().catch(() => undefined);
-    throw err;
+function browser(env: E2EEnv): Promise<Browser> {
+  const launched = sharedBrowser;
+  if (launched) {
+    return launched.then((b) => {
+      if (b.isConnected()) return b;
+      if (sharedBrowser === launched) sharedBrowser = undefined;
+      return browser(env);
+    });
   }
-}
-
-function browser(env: E2EEnv): Promise<SharedBrowser> {
-  if (sharedBrowser) return sharedBrowser;
-  const launching = launch(env);
+  const launching = chromium.launch({ executablePath: env.chromium, headless: true, args: env.chromiumArgs, timeout: 60_000 });
   sharedBrowser = launching;
-  const forget = () => {
+  launching.catch(() => {
     if (sharedBrowser === launching) sharedBrowser = undefined;
-  };
-  // A browser that crashed or was closed is launched again by the next openWorkbench.
-  launching.then((b) => b.context.on('close', forget), forget);
+  });
   return launching;
 }
 
@@ -106,25 +76,17 @@ function browser(env: E2EEnv): Promise<SharedBrowser> {
 after(async () => {
   const launched = sharedBrowser;
   sharedBrowser = undefined;
-  await (await launched?.catch(() => undefined))?.context.close().catch(() => undefined);
+  await (await launched?.catch(() => undefined))?.close().catch(() => undefined);
 });
 
-/** The pages of the open workbench: its window and any second window a test opened (all but the blank page). */
-function workbenchPages(shared: SharedBrowser): Page[] {
-  return shared.context.pages().filter((page) => page !== shared.blank);
-}
-
-/** Opens the workbench on empty browser storage and waits until it has rendered and the extensions started. */
+/** Opens the workbench in a fresh browser context and waits until it has rendered and the extensions started. */
 export async function openWorkbench({ width = 1280, height = 800 } = {}): Promise<Workbench> {
   const env = e2eEnv();
   const shared = await browser(env);
-  // A window left open by a describe that never closed its workbench would write into the next one's state.
-  for (const left of workbenchPages(shared)) await left.close().catch(() => undefined);
-  await shared.context.clearPermissions();
-  await shared.cdp.send('Storage.clearDataForOrigin', { origin: new URL(env.url).origin, storageTypes: ORIGIN_STORAGE });
-  const page = await shared.context.newPage();
+  // A context of its own (not browser.newPage()), so a test can open a second window that shares its storage.
+  const context = await shared.newContext({ viewport: { width, height } });
   try {
-    await page.setViewportSize({ width, height });
+    const page = await context.newPage();
     const lines: string[] = [];
     page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
@@ -134,22 +96,22 @@ export async function openWorkbench({ width = 1280, height = 800 } = {}): Promis
     return { page, console: lines };
   } catch (err) {
     fs.mkdirSync(env.artifacts, { recursive: true });
-    await page.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
-    await page.close().catch(() => {});
+    for (const page of context.pages()) {
+      await page.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
+    }
+    await context.close().catch(() => {});
     throw err;
   }
 }
 
 /**
- * Closes the workbench's windows (the page and any second window a test opened); the browser stays for
- * the next file and ends with the run.
+ * Closes the workbench's windows (its browser context: the page and any second window a test opened); the
+ * browser stays for the next file and ends with the run.
  */
 export async function closeWorkbench(wb: Workbench | undefined): Promise<void> {
   if (!wb) return;
   fs.mkdirSync(e2eEnv().artifacts, { recursive: true });
-  const launched = await sharedBrowser?.catch(() => undefined);
-  const pages = launched ? workbenchPages(launched) : [wb.page];
-  for (const page of pages) await page.close().catch(() => {});
+  await wb.page.context().close().catch(() => {});
 }
 
 /** The activity-bar entry whose accessible name starts with `name` (e.g. "Switchboard", "Explorer"). */
