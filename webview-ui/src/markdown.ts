@@ -111,8 +111,8 @@ const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'aria-label', '
 
 /**
  * DOMPurify with our allow-lists and hook, returning the sanitised nodes (a fragment of the inert document it
- * parsed into) rather than their HTML: the view inserts copies of them, so the markup is neither serialised
- * nor parsed again by innerHTML. Configured once: DOMPurify parses a config on every call that passes one.
+ * parsed into) rather than their HTML: the view moves them in (copies them for a later mount), so the markup
+ * is neither serialised nor parsed again by innerHTML. Configured once: DOMPurify parses a config on every call that passes one.
  */
 let purifier: typeof DOMPurify | undefined;
 function sanitizer(): typeof DOMPurify {
@@ -154,7 +154,7 @@ export function renderMarkdownNodes(text: string, trailingSpace = false): { node
 
 export type MarkdownBlock =
   /**
-   * Sanitised nodes, built once: the view inserts a copy of them wherever the block is mounted. `cost`: their
+   * Sanitised nodes, built once: the block's first mount moves them in, a later one copies them. `cost`: their
    * markup's cost (markupCost). `inline`: a piece of a paragraph cut for speed, joined with its neighbours;
    * `startsParagraph`: the first piece of such a paragraph.
    */
