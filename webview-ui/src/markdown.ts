@@ -112,7 +112,8 @@ const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'type', 'aria-label', '
 /**
  * DOMPurify with our allow-lists and hook, returning the sanitised nodes (a fragment of the inert document it
  * parsed into) rather than their HTML: the view moves them in (copies them for a later mount), so the markup
- * is neither serialised nor parsed again by innerHTML. Configured once: DOMPurify parses a config on every call that passes one.
+ * is neither serialised nor parsed again by innerHTML. Configured once: DOMPurify parses a config on every
+ * call that passes one.
  */
 let purifier: typeof DOMPurify | undefined;
 function sanitizer(): typeof DOMPurify {
