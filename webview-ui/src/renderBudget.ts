@@ -6,7 +6,7 @@
 // paint of new elements cost several times what producing them did (a burst of small sections could stay
 // inside the time budget and still make a frame of 90 ms). The HTML is weighed per element as well as per
 // character (markupCost in markdown.ts).
-import type { MarkupBudget } from './markdown';
+import type { MarkupBudget } from './markdownRender';
 
 /** Without animation frames (plain DOM tests), a window lasts this long. */
 const FRAME_MS = 16;

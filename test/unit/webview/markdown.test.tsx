@@ -1,6 +1,7 @@
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown, isSafeHref, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { isSafeHref } from '../../../webview-ui/src/markdownRender';
 import { CODE_PIECE, findCuts } from '../../../webview-ui/src/markdownBlocks';
 import { TextStreams } from '../../../webview-ui/src/textStreams';
 import { BlockPages, PAGE_SIZE, RUN_PIECES, type Run } from '../../../webview-ui/src/blockPages';

@@ -3,7 +3,8 @@
 // parallel run can put them beside the rest.)
 import './setupDom';
 import * as assert from 'node:assert/strict';
-import { IncrementalMarkdown, markupCost, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import { markupCost } from '../../../webview-ui/src/markdownRender';
 import { CODE_PIECE, CutScanner, findCuts, forcedCut, SOFT_TAIL } from '../../../webview-ui/src/markdownBlocks';
 import { htmlOf, streamInto, viewHtml } from './markdownViews';
 

@@ -1,6 +1,7 @@
 // What a streamed Markdown view shows, for the webview's Markdown tests: a block's HTML, the whole view as
 // elements, and a text streamed into an IncrementalMarkdown chunk by chunk.
-import { renderMarkdownNodes, type IncrementalMarkdown, type MarkdownBlock, type MarkdownView } from '../../../webview-ui/src/markdown';
+import type { IncrementalMarkdown, MarkdownBlock, MarkdownView } from '../../../webview-ui/src/markdown';
+import { renderMarkdownNodes } from '../../../webview-ui/src/markdownRender';
 
 /** The HTML of sanitised nodes (what innerHTML would show for them). */
 function nodesHtml(nodes: DocumentFragment): string {

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PageItem } from '../blockPages';
-import { CODE_ACTIONS, type MarkdownBlock } from '../markdown';
+import type { MarkdownBlock } from '../markdown';
+import { CODE_ACTIONS } from '../markdownRender';
 import { markdownCache, type MarkdownState } from '../markdownCache';
 import { textStreams } from '../textStreams';
 import { frameMarkup, markdownDeadline, renderNextFrame } from '../renderBudget';
