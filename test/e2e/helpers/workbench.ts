@@ -2,7 +2,7 @@
 // in headless Chromium through playwright-core. scripts/run-e2e-tests.mjs starts code-server and passes
 // its URL and directories in the environment; tests only drive the browser.
 //
-//   const wb = await openWorkbench();            // a browser context + page, workbench rendered
+//   const wb = await openWorkbench();            // an emptied window (context + page), workbench rendered
 //   await openSwitchboardView(wb.page);          // click the activity-bar icon
 //   const chat = chatFrame(wb.page);             // FrameLocator inside the chat webview
 //   await chat.getByRole('textbox', { name: 'Message' }).fill('hi');
@@ -10,7 +10,7 @@
 //   await closeWorkbench(wb);
 import * as fs from 'fs';
 import * as path from 'path';
-import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Dialog, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 export interface E2EEnv {
   /** Workbench URL with the sample workspace open. */
@@ -50,8 +50,7 @@ export interface Workbench {
 
 /**
  * One Chromium for the whole run, launched by the first openWorkbench (a launch and a close cost seconds
- * on a loaded machine, per test file). Each workbench gets a browser context of its own, with its own
- * storage, so what one file leaves in the browser is not seen by the next.
+ * on a loaded machine, per test file).
  */
 let sharedBrowser: Promise<Browser> | undefined;
 
@@ -72,46 +71,120 @@ function browser(env: E2EEnv): Promise<Browser> {
   return launching;
 }
 
+/**
+ * The window a closed workbench leaves for the next one: its browser context and page, on a page of the
+ * workbench's origin that is not the workbench. A new context starts with empty caches, so every file
+ * fetched and compiled the workbench's scripts again (about 13 CPU-s a window on 2 cores); the same page
+ * keeps the HTTP cache and V8's compiled code (about 9). What one workbench stores, the next does not see:
+ * openWorkbench clears the origin's storage (IndexedDB with the workbench state and the extensions'
+ * Mementos, local and session storage, service workers, caches) and the granted permissions first, as a
+ * new context would start without them.
+ */
+let idleWindow: Page | undefined;
+
+/** Browser console lines of the workbench open in a page (the page's listeners, added once, write here). */
+const consoleOf = new WeakMap<Page, string[]>();
+
 // A root-level hook (this module loads while mocha loads the test files): the browser ends with the run.
 after(async () => {
   const launched = sharedBrowser;
   sharedBrowser = undefined;
+  idleWindow = undefined;
   await (await launched?.catch(() => undefined))?.close().catch(() => undefined);
 });
 
-/** Opens the workbench in a fresh browser context and waits until it has rendered and the extensions started. */
+/** A page of the workbench's origin that is not the workbench (code-server's health check). */
+const offWorkbench = (env: E2EEnv): string => `${new URL(env.url).origin}/healthz`;
+
+/**
+ * Moves `page` off the workbench (its extension host ends, as when a window closes) and closes the
+ * context's other pages. A workbench with unsaved files asks before it unloads: the answer is leave.
+ */
+async function leaveWorkbench(page: Page, env: E2EEnv): Promise<void> {
+  for (const other of page.context().pages()) if (other !== page) await other.close();
+  const leave = (dialog: Dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  page.on('dialog', leave);
+  try {
+    await page.goto(offWorkbench(env), { timeout: 60_000 });
+  } finally {
+    page.off('dialog', leave);
+  }
+}
+
+/** The idle window emptied for a new workbench, or undefined when there is none or it cannot be reused. */
+async function reuseWindow(env: E2EEnv, width: number, height: number): Promise<Page | undefined> {
+  const page = idleWindow;
+  idleWindow = undefined;
+  if (!page || page.isClosed()) return undefined;
+  try {
+    const origin = new URL(env.url).origin;
+    if (page.url() !== offWorkbench(env)) await leaveWorkbench(page, env);
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    } finally {
+      await cdp.detach();
+    }
+    await page.evaluate(() => sessionStorage.clear());
+    await page.context().clearPermissions();
+    await page.setViewportSize({ width, height });
+    return page;
+  } catch (err) {
+    console.log(`    (a new window: the last one could not be emptied: ${err instanceof Error ? err.message : String(err)})`);
+    await page.context().close().catch(() => {});
+    return undefined;
+  }
+}
+
+/** A window of its own: a new browser context (not browser.newPage()), so a test can open a second page that shares its storage. */
+async function newWindow(env: E2EEnv, width: number, height: number): Promise<Page> {
+  const context = await (await browser(env)).newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const log = (line: string) => consoleOf.get(page)?.push(line);
+  page.on('console', (m) => log(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => log(`[pageerror] ${e.message}`));
+  return page;
+}
+
+/** Opens the workbench in an empty window and waits until it has rendered and the extensions started. */
 export async function openWorkbench({ width = 1280, height = 800 } = {}): Promise<Workbench> {
   const env = e2eEnv();
-  const shared = await browser(env);
-  // A context of its own (not browser.newPage()), so a test can open a second window that shares its storage.
-  const context = await shared.newContext({ viewport: { width, height } });
+  const page = (await reuseWindow(env, width, height)) ?? (await newWindow(env, width, height));
+  const lines: string[] = [];
+  consoleOf.set(page, lines);
   try {
-    const page = await context.newPage();
-    const lines: string[] = [];
-    page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
-    page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
     await page.goto(env.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
     await activityBarItem(page, 'Switchboard').waitFor({ state: 'visible', timeout: 60_000 });
     return { page, console: lines };
   } catch (err) {
     fs.mkdirSync(env.artifacts, { recursive: true });
-    for (const page of context.pages()) {
-      await page.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
+    for (const open of page.context().pages()) {
+      await open.screenshot({ path: path.join(env.artifacts, 'open-workbench-failed.png') }).catch(() => {});
     }
-    await context.close().catch(() => {});
+    await page.context().close().catch(() => {});
     throw err;
   }
 }
 
 /**
- * Closes the workbench's windows (its browser context: the page and any second window a test opened); the
- * browser stays for the next file and ends with the run.
+ * Closes the workbench's windows: the page leaves the workbench and any second page a test opened closes.
+ * The emptied window is kept for the next workbench; one that cannot leave is closed.
  */
 export async function closeWorkbench(wb: Workbench | undefined): Promise<void> {
   if (!wb) return;
-  fs.mkdirSync(e2eEnv().artifacts, { recursive: true });
-  await wb.page.context().close().catch(() => {});
+  const env = e2eEnv();
+  fs.mkdirSync(env.artifacts, { recursive: true });
+  consoleOf.delete(wb.page);
+  try {
+    await leaveWorkbench(wb.page, env);
+  } catch (err) {
+    console.log(`    (the window could not leave the workbench and is closed: ${err instanceof Error ? err.message : String(err)})`);
+    await wb.page.context().close().catch(() => {});
+    return;
+  }
+  if (idleWindow && idleWindow !== wb.page) await idleWindow.context().close().catch(() => {});
+  idleWindow = wb.page;
 }
 
 /** The activity-bar entry whose accessible name starts with `name` (e.g. "Switchboard", "Explorer"). */
