@@ -31,7 +31,8 @@ import {
 import { useChatWorkbench } from './helpers/chatWorkbench';
 import { auditContrast } from './helpers/contrast';
 import { persistedOpenTabs } from './helpers/realAgents';
-import { runCommand, screenshot, setColorTheme, THEMES, type ThemeKind, settingsText } from './helpers/workbench';
+import { runCommand, screenshot, setColorTheme, THEMES, type ThemeKind } from './helpers/workbench';
+import { settingsText } from './helpers/stored';
 
 const EDIT_MARK = '// Edited by the Switchboard demo agent.';
 

@@ -4,7 +4,8 @@
 import * as assert from 'assert';
 import { configureAgents, DEMO_AGENT, newSession, openChat, selectAgent, sendMessage, tabs, until } from './helpers/chat';
 import { persistedOpenTabs } from './helpers/realAgents';
-import { closeWorkbench, e2eEnv, openWorkbench, persistedWorkspaceState, type Workbench } from './helpers/workbench';
+import { closeWorkbench, e2eEnv, openWorkbench, type Workbench } from './helpers/workbench';
+import { persistedWorkspaceState } from './helpers/stored';
 
 describe('A workbench opened after another one closed', function () {
   this.timeout(300_000);

@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { configureAgents, FAKE_AGENT, newSession, REPO, selectAgent, until, workspaceFile } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
-import { e2eEnv, runCommand, settingsText } from './helpers/workbench';
+import { e2eEnv, runCommand } from './helpers/workbench';
+import { settingsText } from './helpers/stored';
 
 const IMPORTED = 'Zed Fake';
 

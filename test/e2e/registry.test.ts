@@ -12,7 +12,8 @@ import { agentTarGz, sha256 } from '../fixtures/registry/archives';
 import { registryAgent, SAFE_SVG, startRegistryServer, type RegistryServer } from '../fixtures/registry/registryServer';
 import { DEMO_AGENT, selectAgent, sendMessage, transcript, until } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
-import { e2eEnv, runCommand, screenshot, settingsText } from './helpers/workbench';
+import { e2eEnv, runCommand, screenshot } from './helpers/workbench';
+import { settingsText } from './helpers/stored';
 
 const PLATFORM = `${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
 const AGENT = 'Fixture Binary';

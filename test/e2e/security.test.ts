@@ -11,7 +11,8 @@ import type { Frame, Locator } from 'playwright-core';
 import { isDeepStrictEqual } from 'util';
 import { button, chatFrameHandle, editorTabs, FAKE_AGENT, sendMessage, transcript, turnsEnded, waitForTurnEnd, workspaceFile } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
-import { runCommand, screenshot, updateSettings } from './helpers/workbench';
+import { runCommand, screenshot } from './helpers/workbench';
+import { updateSettings } from './helpers/stored';
 
 const PAYLOAD = [
   'xss-probe: every line below must stay inert',

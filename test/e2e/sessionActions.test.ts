@@ -11,7 +11,8 @@ import * as path from 'path';
 import type { Locator } from 'playwright-core';
 import { button, FAKE_AGENT, openChat, sendMessage, tabs, transcript, until } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
-import { e2eEnv, persistedWorkspaceState, screenshot } from './helpers/workbench';
+import { e2eEnv, screenshot } from './helpers/workbench';
+import { persistedWorkspaceState } from './helpers/stored';
 
 const RENAMED = 'Parser work';
 const RENAMED_FROM_TAB = 'Lexer work';

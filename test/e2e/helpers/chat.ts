@@ -5,7 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView, updateSettings } from './workbench';
+import { activityBarItem, chatFrame, e2eEnv, openSwitchboardView } from './workbench';
+import { updateSettings } from './stored';
 
 export const REPO = path.resolve(__dirname, '..', '..', '..', '..');
 export const DEMO_AGENT = 'Demo Agent';

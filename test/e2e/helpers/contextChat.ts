@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { FAKE_AGENT, REPO, until } from './chat';
-import { openSwitchboardView, updateSettings } from './workbench';
+import { openSwitchboardView } from './workbench';
+import { updateSettings } from './stored';
 
 const FAKE = path.join(REPO, 'test', 'fixtures', 'agents', 'fake-agent.mjs');
 

@@ -10,7 +10,8 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
 import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { button, transcript, turnsEnded, until } from './chat';
-import { e2eEnv, persistedWorkspaceState } from './workbench';
+import { e2eEnv } from './workbench';
+import { persistedWorkspaceState } from './stored';
 
 /** A real agent's first start and turn on a loaded 2-core machine can take tens of seconds. */
 export const REAL_TURN_TIMEOUT_MS = 150_000;
