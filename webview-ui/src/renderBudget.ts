@@ -5,7 +5,7 @@
 // in markdown-it and DOMPurify, and the markup handed to the DOM, since the browser's style, layout and
 // paint of new elements cost several times what producing them did (a burst of small sections could stay
 // inside the time budget and still make a frame of 90 ms). The HTML is weighed per element as well as per
-// character (markupCost in markdown.ts).
+// character (markupCost in markdownRender.ts).
 import type { MarkupBudget } from './markdownRender';
 
 /** Without animation frames (plain DOM tests), a window lasts this long. */
