@@ -2,6 +2,7 @@
 // layers. Its whole turn is a row of wholeTurn.table.ts.
 import * as assert from 'assert';
 import { AuthRequiredError } from '../../src/acp';
+import { listDescendants } from '../../src/agents';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
 import { QWEN_OPENAI_METHOD, qwenRecipe } from '../fixtures/realAgents/qwen';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
@@ -26,5 +27,13 @@ describe('Qwen Code 0.24.4 (real)', function () {
       [[QWEN_OPENAI_METHOD, 'Use OpenAI API key', { type: 'terminal', args: ['--auth-type=openai'] }]],
     );
     assert.strictEqual(client.endpoint.requests.length, 0);
+  });
+
+  it("runs as the bin's wrapper and one CLI: the preset's env keeps the CLI from running itself again", async () => {
+    client = await TurnClient.start({ recipe: qwenRecipe, handlers: [openaiChat], signedOut: true });
+    await client.openSession().catch(() => undefined);
+    // cli-entry.js always runs cli.js in a child (with --expose-gc); relaunched, that child has one more.
+    const descendants = await listDescendants(client.process.pid);
+    assert.strictEqual(descendants.length, 1, `no relaunched CLI: ${JSON.stringify(descendants)}`);
   });
 });

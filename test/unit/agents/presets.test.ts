@@ -1,12 +1,18 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { BUILTIN_PRESETS } from '../../../src/agents/presets';
+import { parseAgentEntry } from '../../../src/agents/agentSettings';
+import { claudeRecipe } from '../../fixtures/realAgents/claude';
+import { codex } from '../../fixtures/realAgents/codex';
+import { copilotRecipe } from '../../fixtures/realAgents/copilot';
+import { geminiRecipe } from '../../fixtures/realAgents/gemini';
+import { opencodeRecipe } from '../../fixtures/realAgents/opencode';
+import { qwenRecipe } from '../../fixtures/realAgents/qwen';
+import { pinned, realAgentsDir, type RealAgentId, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 
 const findPreset = (name: string) => BUILTIN_PRESETS.find((preset) => preset.name === name);
-import { parseAgentEntry } from '../../../src/agents/agentSettings';
-import { pinned, realAgentsDir, type RealAgentId } from '../../fixtures/realAgents/recipe';
-
 const PINNED: RealAgentId[] = ['claude', 'gemini', 'qwen', 'opencode', 'codex', 'copilot'];
 
 /** The `bin` map of the pinned package as installed (scripts/install-real-agents.mjs). */
@@ -50,6 +56,25 @@ describe('presets', () => {
       assert.match(preset.docsUrl, /^https:\/\//);
     }
     assert.strictEqual(new Set(BUILTIN_PRESETS.map((preset) => preset.name)).size, BUILTIN_PRESETS.length);
+  });
+
+  it("the real-agent tests start each preset's agent with the preset's env (Gemini CLI and Qwen Code: not relaunched)", () => {
+    const recipes: RealAgentRecipe[] = [claudeRecipe, geminiRecipe, qwenRecipe, opencodeRecipe, codex, copilotRecipe];
+    assert.deepStrictEqual(recipes.map((r) => r.id).sort(), [...PINNED].sort());
+    assert.deepStrictEqual({ ...findPreset('Gemini CLI')?.env }, { GEMINI_CLI_NO_RELAUNCH: 'true' });
+    assert.deepStrictEqual({ ...findPreset('Qwen Code')?.env }, { QWEN_CODE_NO_RELAUNCH: 'true' });
+    for (const recipe of recipes) {
+      const preset = findPreset(pinned(recipe.id).preset ?? '');
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-preset-env-'));
+      try {
+        for (const signedOut of [false, true]) {
+          const env = recipe.prepare({ home, cwd: home, endpointUrl: 'http://127.0.0.1:9', permissions: 'ask', signedOut });
+          for (const [key, value] of Object.entries(preset?.env ?? {})) assert.strictEqual(env[key], value, `${recipe.id}: ${key}`);
+        }
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    }
   });
 
   it('is frozen, so no caller can change a preset for everyone', () => {
