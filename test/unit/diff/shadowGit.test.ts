@@ -1,6 +1,7 @@
 // The shadow repository against real git and a real folder: snapshots respect .gitignore and the size
 // limit, keep exact bytes whatever .gitattributes say, and report additions, edits and deletions.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -85,5 +86,57 @@ describe('diff review: shadow git repository', function () {
   it('refuses a work tree that is not a folder', async () => {
     await assert.rejects(ShadowRepo.open(path.join(root, 'other'), path.join(work, 'gone.txt')));
     await assert.rejects(ShadowRepo.open(path.join(root, 'other'), path.join(root, 'missing')));
+  });
+
+  it('starts a git process only where a turn needs one: nothing changed, the same tree, a kept tree', async () => {
+    // A `git` first on PATH that logs each command and runs the real one.
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    const shim = path.join(root, 'bin');
+    const log = path.join(root, 'git.log');
+    fs.mkdirSync(shim);
+    fs.writeFileSync(path.join(shim, 'git'), `#!/bin/sh\necho "$5" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${shim}${path.delimiter}${savedPath}`;
+    const commands = (): string[] => {
+      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+      fs.rmSync(log, { force: true });
+      return lines;
+    };
+    const other = await ShadowRepo.open(path.join(root, 'shadow'), work);
+    try {
+      const first = await repo.snapshot();
+      commands();
+      const same = await repo.snapshot();
+      assert.strictEqual(same.tree, first.tree);
+      assert.deepStrictEqual(commands(), ['ls-files'], 'nothing changed: no write-tree');
+      assert.deepStrictEqual(await repo.diff(first.tree, same.tree), []);
+      assert.deepStrictEqual(commands(), [], 'a tree against itself: no diff-tree');
+
+      fs.writeFileSync(path.join(work, 'src', 'a.txt'), 'edited\n');
+      const edited = await repo.snapshot();
+      assert.notStrictEqual(edited.tree, first.tree);
+      assert.deepStrictEqual(commands(), ['ls-files', 'update-index', 'write-tree']);
+      assert.strictEqual((await repo.read(first.tree, 'src/a.txt'))?.toString('utf8'), 'line 1\r\nline 2\n');
+      assert.deepStrictEqual(commands(), ['cat-file'], 'one file: one process');
+
+      // Another object on the same repository (another window) writes the index: this one's tree follows.
+      fs.writeFileSync(path.join(work, 'added.txt'), 'by the other window');
+      const theirs = await other.snapshot();
+      assert.strictEqual((await repo.snapshot()).tree, theirs.tree);
+      assert.notStrictEqual(theirs.tree, edited.tree);
+      commands();
+
+      await repo.keep([first.tree, edited.tree, first.tree]);
+      assert.deepStrictEqual(commands(), ['update-ref']);
+      await repo.keep([edited.tree, first.tree]);
+      assert.deepStrictEqual(commands(), [], 'kept already');
+      await repo.keep([theirs.tree]);
+      assert.deepStrictEqual(commands(), ['update-ref']);
+      const refs = execFileSync(realGit, ['--git-dir', path.join(root, 'shadow'), 'for-each-ref', '--format=%(objectname)', 'refs/switchboard/checkpoints/']).toString().split('\n').filter(Boolean);
+      assert.deepStrictEqual(refs.sort(), [first.tree, edited.tree, theirs.tree].sort());
+    } finally {
+      process.env.PATH = savedPath;
+      other.dispose();
+    }
   });
 });

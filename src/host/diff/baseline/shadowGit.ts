@@ -41,6 +41,10 @@ export class ShadowRepo {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly running = new Set<ChildProcess>();
   private disposed = false;
+  /** The last tree written and the index it was written from (its file's identity): unchanged, no write-tree. */
+  private written?: { tree: string; index: string };
+  /** Trees this object has already kept (refs are never removed, so they stay kept). */
+  private readonly kept = new Set<string>();
 
   private constructor(
     readonly gitDir: string,
@@ -67,6 +71,8 @@ export class ShadowRepo {
       const { tooLarge, bytes } = await this.sizes(changed);
       if (bytes > MAX_NEW_BYTES) throw new FolderTooLargeError(`${Math.round(bytes / 1024 / 1024)} MB changed since the last snapshot (at most ${MAX_NEW_BYTES / 1024 / 1024} MB)`);
       const update = changed.filter((p) => !tooLarge.includes(p));
+      // Nothing to add and the index as it was when the last tree was written: that tree is this one.
+      if (update.length === 0 && this.written && this.written.index === (await this.indexIdentity())) return { tree: this.written.tree, tooLarge };
       if (update.length > 0) {
         const input = update.join('\0') + '\0';
         await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], { input }).catch(async (err: unknown) => {
@@ -78,12 +84,14 @@ export class ShadowRepo {
         });
       }
       const tree = (await this.git(['write-tree'])).toString('utf8').trim();
+      this.written = { tree, index: await this.indexIdentity() };
       return { tree, tooLarge };
     });
   }
 
   /** Files that differ between two snapshots (a rename is a deletion plus an addition). */
   diff(from: string, to: string): Promise<TreeChange[]> {
+    if (from === to) return Promise.resolve([]);
     return this.serial(async () => {
       const out = (await this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])).toString('utf8');
       const parts = out.split('\0');
@@ -97,7 +105,12 @@ export class ShadowRepo {
   }
 
   /** A file's bytes in a snapshot, or null when the snapshot has no such file. */
-  read(tree: string, relPath: string): Promise<Buffer | null> {
+  async read(tree: string, relPath: string): Promise<Buffer | null> {
+    return (await this.readMany(tree, [relPath])).get(relPath) ?? null;
+  }
+
+  /** One file by two git processes: for a name with a line break, which `cat-file --batch` cannot take. */
+  private readOne(tree: string, relPath: string): Promise<Buffer | null> {
     return this.serial(async () => {
       const spec = `${tree}:${relPath}`;
       const type = await this.git(['cat-file', '-t', spec], { okCodes: [0, 128] }).then((b) => b.toString('utf8').trim());
@@ -131,7 +144,7 @@ export class ShadowRepo {
       return result;
     }).then(async (result) => {
       // A name with a line break cannot go through --batch.
-      for (const p of relPaths) if (!result.has(p)) result.set(p, await this.read(tree, p));
+      for (const p of relPaths) if (!result.has(p)) result.set(p, await this.readOne(tree, p));
       return result;
     });
   }
@@ -141,9 +154,11 @@ export class ShadowRepo {
    * their transcript lives). Trees are otherwise unreferenced objects that a `git gc` would prune.
    */
   keep(trees: readonly string[]): Promise<void> {
+    const fresh = [...new Set(trees)].filter((t) => /^[0-9a-f]{40,64}$/.test(t) && !this.kept.has(t));
+    if (fresh.length === 0) return Promise.resolve();
     return this.serial(async () => {
-      const input = trees.filter((t) => /^[0-9a-f]{40,64}$/.test(t)).map((t) => `update ${KEEP_REFS}${t} ${t}\n`).join('');
-      if (input) await this.git(['update-ref', '--stdin'], { input });
+      await this.git(['update-ref', '--stdin'], { input: fresh.map((t) => `update ${KEEP_REFS}${t} ${t}\n`).join('') });
+      for (const t of fresh) this.kept.add(t);
     });
   }
 
@@ -200,6 +215,12 @@ export class ShadowRepo {
     // Snapshots hold the exact bytes: no end-of-line conversion, no clean filters (LFS), whatever the
     // folder's .gitattributes say (info/attributes wins over them).
     await fsp.writeFile(path.join(info, 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
+  }
+
+  /** The index file's identity (inode, size, modification time): Git replaces the file whenever it writes it. */
+  private async indexIdentity(): Promise<string> {
+    const st = await fsp.stat(path.join(this.gitDir, 'index'), { bigint: true }).catch(() => undefined);
+    return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';
   }
 
   /** Which of these files are too large to snapshot, and the size of the others together. */
