@@ -23,6 +23,10 @@ const BUILTINS = join(PKG_DIR, 'lib', 'vscode', 'extensions');
  *   debug-auto-launch      activates at startup; Node auto-attach in terminals (off by default)
  *   merge-conflict         activates at startup; scans every open document for conflict markers
  *   extension-editing      activates on the first JSON model; lints VS Code extension manifests
+ *   ms-vscode.js-debug (+ js-debug-companion, vscode-js-profile-table, debug-server-ready)
+ *                          JavaScript debugging; no test debugs. Its manifest (~280 KB with its strings) is half
+ *                          of the extension list the server sends the workbench, ~18 times a minute in an e2e
+ *                          describe, each copy parsed by the page and relayed to Playwright
  * (The browser's web-worker extension host logs "Activating extension 'vscode.emmet' failed: Not Found" and
  * the same for npm, merge-conflict and extension-editing in the browser console with or without this: it
  * lists their web builds, which code-server does not serve.)
@@ -30,7 +34,18 @@ const BUILTINS = join(PKG_DIR, 'lib', 'vscode', 'extensions');
  * configuration-editing (the schemas of settings files the tests write), typescript-language-features in
  * the host tier (IDE tools: definitions, symbols, hovers), the grammars and themes.
  */
-export const UNUSED_BUILTINS = ['vscode.emmet', 'vscode.npm', 'vscode.github', 'vscode.debug-auto-launch', 'vscode.merge-conflict', 'vscode.extension-editing'];
+export const UNUSED_BUILTINS = [
+  'vscode.emmet',
+  'vscode.npm',
+  'vscode.github',
+  'vscode.debug-auto-launch',
+  'vscode.merge-conflict',
+  'vscode.extension-editing',
+  'ms-vscode.js-debug',
+  'ms-vscode.js-debug-companion',
+  'ms-vscode.vscode-js-profile-table',
+  'vscode.debug-server-ready',
+];
 
 /**
  * The e2e tier also goes without TypeScript/JavaScript language features: every window that opens a .js
