@@ -1,7 +1,9 @@
 // A shadow Git repository per folder: its Git directory lives in the extension's storage, its work tree
 // is the user's folder, so the user's own repository (if any) is never touched. A snapshot puts the files
 // that changed since the last one (by Git's stat check) into the shadow index, then `write-tree`: a turn's
-// baseline costs little even in a large folder, and every snapshot stays readable by its tree id. Node only (no `vscode`); all the work happens in git child processes, off the extension host's thread.
+// baseline costs little even in a large folder, and every snapshot stays readable by its tree id. Node
+// only (no `vscode`). The work happens in git child processes, but starting one forks the extension host
+// (milliseconds of its thread each), so nothing starts a git process whose answer is already known.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
