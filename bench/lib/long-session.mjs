@@ -2,10 +2,11 @@
 // The chat bench's day-long session (issue: a whole day's session scrolls freely): the transcript agent's
 // `session <n>` (prompts, answers, tool calls) built in one turn, then measured in the webview: opening it
 // (a tab switch renders it from scratch), find reaching its 18th item, scrolling from the end to the first
-// item without a click, and the heap. The helpers come from chat-render.bench.mjs.
-
-const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-const MB = 1024 * 1024;
+// item without a click, and the heap.
+import { sleep } from '../../scripts/lib/proc.mjs';
+import { collect, watchMessages } from './chat-probe.mjs';
+import { fmt, MB, tasksCell } from './chat-report.mjs';
+import { freshSession, send, settleHeap, waitIdle } from './chat-workbench.mjs';
 
 /** In the page: clicks tab `index`, resolves when the log shows `marker` (or after `timeoutMs`). */
 function openTab({ index, marker, timeoutMs }) {
@@ -57,7 +58,7 @@ async function scrollToStart({ first, maxFrames }) {
   return { t0, t1: performance.now(), frames, reached: el.textContent.includes(first), items: el.querySelectorAll('.item').length };
 }
 
-export async function longSessionRun(frame, n, { freshSession, send, waitIdle, settleHeap, collect, watchMessages, sleep, trace }) {
+export async function longSessionRun(frame, n, { trace }) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
@@ -107,7 +108,7 @@ export async function longSessionRun(frame, n, { freshSession, send, waitIdle, s
   return { n, heapStart, build: { ...built, ...build }, open: { ...open, ...opened }, find: { ...f, ...finding }, scroll: { ...s, ...scrolling } };
 }
 
-export function longSessionReport(r, tasksCell) {
+export function longSessionReport(r) {
   const b = r.build;
   return [
     `### A day's session: ${r.n.toLocaleString('en')} items with tool calls (bench/lib/transcript-agent.mjs: \`session ${r.n}\`, one turn)`,

@@ -22,7 +22,7 @@ import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { claudeRecipe } from '../fixtures/realAgents/claude';
 import { pinned } from '../fixtures/realAgents/recipe';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-import type { ToolUpdate } from './wholeTurn.table';
+import type { ToolUpdate } from './wholeTurn/row';
 
 const anthropic = () => [new AnthropicApi()];
 

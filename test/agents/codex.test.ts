@@ -13,7 +13,7 @@ import { AuthRequiredError, ErrorCode, TranscriptState } from '../../src/acp';
 import { openaiResponses } from '../fixtures/modelEndpoint/openaiResponses';
 import { codex } from '../fixtures/realAgents/codex';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-import { inputItems, toolCallOf } from './wholeTurn.table';
+import { inputItems, toolCallOf } from './wholeTurn/updates';
 
 type Json = Record<string, unknown>;
 

@@ -20,7 +20,7 @@ import type { ApiHandler, ApiRequest } from '../fixtures/modelEndpoint/endpoint'
 import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
 import { FAKE_GEMINI_KEY, GEMINI_API_KEY_METHOD, geminiRecipe } from '../fixtures/realAgents/gemini';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-import { geminiShape } from './wholeTurn.table';
+import { geminiShape } from './wholeTurn/updates';
 
 /** The Gemini handler, also recording the key each request carried (Gemini sends it as x-goog-api-key). */
 class KeyRecordingGemini implements ApiHandler {

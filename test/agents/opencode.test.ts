@@ -22,7 +22,7 @@ import type { RequestPermissionParams } from '../../src/acp';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
 import { OPENCODE_LOGIN_METHOD, opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-import type { ToolUpdate } from './wholeTurn.table';
+import type { ToolUpdate } from './wholeTurn/row';
 
 const NOTES = 'line one\nline two\nline three\n';
 const EDITED = 'line one\nline 2\nline three\n';

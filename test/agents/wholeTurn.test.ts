@@ -8,10 +8,12 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { processesWithHome } from '../fixtures/realAgents/processes';
+import { commandLine, processesWithHome } from '../fixtures/realAgents/processes';
 import { pinned } from '../fixtures/realAgents/recipe';
 import { TURN_TIMEOUT_MS, TurnClient } from './turnClient';
-import { commandLine, textOf, WHOLE_TURN, type ToolUpdate, type Turn } from './wholeTurn.table';
+import { WHOLE_TURN } from './wholeTurn.table';
+import type { ToolUpdate, Turn } from './wholeTurn/row';
+import { textOf } from './wholeTurn/updates';
 
 for (const row of WHOLE_TURN) {
   describe(`${row.recipe.label.replace(' (real)', '')} ${pinned(row.recipe.id).version} (real) does the whole turn`, function () {

@@ -3,15 +3,12 @@
 // picker, a typed message does a whole turn: streamed text, a read, an edit allowed with the agent's own
 // allow_once button, a shell command whose output shows in its card; "Open diff" on the edit opens a diff
 // editor; Undo All restores the file byte for byte; Stop (with Claude) ends a hanging turn and a second
-// message in the same session completes. After a window reload the session is in History. Sign-in: Gemini signed out
-// shows its methods in the chat (no error notification), also when picked with Codex's session open, and
-// its API-key method asks for the key in VS Code's input box, opens the session, and a turn completes.
+// message in the same session completes. After a window reload the session is in History.
 // Kilo, Cline and Droid (agents beyond the big five) do the same turn; after the window reload none of the
 // agents' processes is left (found by the HOME each was given: Cline's detached hub daemon included).
+// Signing in from the chat: realAgentSignIn.test.ts.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
-import type { ApiHandler, Step } from '../fixtures/modelEndpoint/endpoint';
 import { AnthropicApi } from '../fixtures/modelEndpoint/anthropic';
 import { GeminiApi } from '../fixtures/modelEndpoint/gemini';
 import { openaiChat } from '../fixtures/modelEndpoint/openaiChat';
@@ -25,41 +22,12 @@ import { geminiRecipe } from '../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../fixtures/realAgents/opencode';
 import { processesWithHome } from '../fixtures/realAgents/processes';
 import { qwenRecipe } from '../fixtures/realAgents/qwen';
-import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
-import { button, editorTabs, messageBox, openChat, selectAgent, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd, workspaceFile } from './helpers/chat';
+import { button, editorTabs, messageBox, openChat, sendMessage, tabs, transcript, turnsEnded, until, waitForTurnEnd, workspaceFile } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
-import {
-  agentsSetting,
-  allowUntilTurnEnds,
-  extensionLog,
-  persistedOpenTabs,
-  prepareRealAgent,
-  protocolTrace,
-  REAL_TURN_TIMEOUT_MS,
-  toolCallOutputSent,
-  toolCallTitles,
-  type E2ERealAgent,
-} from './helpers/realAgents';
+import { agentsSetting, persistedOpenTabs, prepareRealAgent, REAL_TURN_TIMEOUT_MS, type E2ERealAgent } from './helpers/realAgents';
+import { ORIGINAL, wholeTurnInChat, type AgentCase } from './helpers/realAgentTurn';
+import { closeAllSessions, openSessionWith, sessionTabOf } from './helpers/sessionTabs';
 import { closeAllEditors, screenshot } from './helpers/workbench';
-
-interface AgentCase {
-  readonly recipe: RealAgentRecipe;
-  readonly handlers: () => readonly ApiHandler[];
-  /** The agent's own bug: its shell output never reaches any client (Gemini CLI 0.61). */
-  readonly noShellOutput?: string;
-  /** Only the whole turn and its changed files here (CI time): the host tier runs Stop and a second turn. */
-  readonly lean?: boolean;
-  /**
-   * Stop from the chat's button, then a second message (one agent: the button and the turn end it shows are
-   * the chat's; every agent's own cancel and next turn are checked in the host tier, wholeTurns.test.ts).
-   */
-  readonly stopInChat?: boolean;
-  /**
-   * The agent writes with a tool that names no file and sends no diff (Cline's apply_patch): its card has no
-   * "Open diff"; the changed-files list still catches the write (the turn's baseline on disk).
-   */
-  readonly unnamedWrites?: string;
-}
 
 const CASES: readonly AgentCase[] = [
   { recipe: claudeRecipe, handlers: () => [new AnthropicApi()], stopInChat: true },
@@ -78,33 +46,6 @@ const CASES: readonly AgentCase[] = [
   // Droid runs the command in a terminal of the client's (terminal/*): the card shows what that printed.
   { recipe: droidRecipe, handlers: () => [openaiChat], lean: true },
 ];
-
-const ORIGINAL = `'use strict';\n\n/** The greeting. */\nfunction greeting() {\n  return 'hello';\n}\n\nmodule.exports = { greeting };\n`;
-const EDITED = ORIGINAL.replace("'hello'", "'hello, world'");
-
-const selectedLabel = (chat: FrameLocator): Promise<string> =>
-  chat.getByRole('combobox', { name: 'Agent', exact: true }).evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
-
-/** Notifications the workbench shows (toasts and the notification center). */
-async function notifications(page: Page): Promise<string[]> {
-  const texts = await page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').allInnerTexts();
-  return texts.map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
-}
-
-/**
- * Opens a session with `agent` as a user does: picks it in the Agent picker (with another agent's session
- * active that opens a session with it), or, with no session open, picks it and presses New session.
- * Resolves when the new tab is selected and the session header names the agent.
- */
-async function openSessionWith(chat: FrameLocator, agent: string): Promise<void> {
-  const before = await tabs(chat).count();
-  await selectAgent(chat, agent);
-  if (before === 0) await button(chat, 'New session').click();
-  await until(async () => (await tabs(chat).count()) > before, `a session tab for ${agent}`, REAL_TURN_TIMEOUT_MS);
-  await until(async () => (await tabs(chat).last().getAttribute('aria-selected')) === 'true', 'the new tab to be selected', 30_000);
-  await chat.locator('.session-header .agent-status', { hasText: agent }).waitFor({ timeout: 30_000 });
-  assert.strictEqual(await selectedLabel(chat), agent, 'the Agent picker shows the agent');
-}
 
 describe('Real agents from npm in the chat', function () {
   this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
@@ -142,76 +83,10 @@ describe('Real agents from npm in the chat', function () {
     for (const c of CASES) fs.rmSync(workspaceFile(`src/${c.recipe.id}-e2e.js`), { force: true });
   });
 
-  /**
-   * A whole turn of the agent typed in the chat, in a session of its own: streamed text, a card per tool
-   * call, the edit allowed, the shell output, the end of the turn.
-   */
+  /** The whole turn (helpers/realAgentTurn.ts), remembered so a later test of the agent can use its session. */
   async function wholeTurn(c: AgentCase): Promise<void> {
-    const id = c.recipe.id;
-    const name = c.recipe.label;
-    const rel = `src/${id}-e2e.js`;
-    const marker = `shell-ran-${id}`;
-    const chat = cw.chat;
-    const agent = agents.get(id)!;
-    const file = workspaceFile(rel);
-    await openSessionWith(chat, name);
-    const log = transcript(chat);
-    const steps: Step[] = [
-      { text: 'Let me look at the file first.', tools: [{ read: { path: file } }] },
-      { text: 'Now the edit.', tools: [{ edit: { path: file, oldText: "  return 'hello';\n", newText: "  return 'hello, world';\n" } }] },
-      { text: 'Checking it with a command.', tools: [{ shell: { command: `echo ${marker} && wc -l ${rel} | tee /dev/null` } }] },
-      { text: 'All done: the greeting now says hello, world.' },
-    ];
-    agent.endpoint.script(steps);
-    const before = await turnsEnded(chat);
-    await sendMessage(chat, `Make the greeting in ${rel} say hello, world, then check the file.`);
-    const perms = await allowUntilTurnEnds(chat, before);
-    console.log(`    ${name} asked: ${JSON.stringify(perms)}`);
-    assert.ok(perms.length >= 1, 'the agent asked before editing');
-    assert.strictEqual(agent.endpoint.remaining, 0, `every scripted step was taken:\n${agent.endpoint.describeLog()}`);
-
-    const end = transcript(chat).locator('.item[data-kind="turn_end"]').last().locator('.turn-end');
-    assert.doesNotMatch((await end.getAttribute('class')) ?? '', /reason-(cancelled|refusal|max)/);
-    assert.strictEqual(await chat.locator('.session .banner-error').count(), 0, 'no error banner');
-
-    // The streamed text, all of it.
-    for (const text of ['Let me look at the file first.', 'Now the edit.', 'Checking it with a command.', 'All done: the greeting now says hello, world.']) {
-      await log.getByRole('article', { name: 'Agent' }).filter({ hasText: text }).first().waitFor({ timeout: 10_000 });
-    }
-    // Every tool call the agent sent (its last title for each, from the protocol trace) is a group
-    // named by that title.
-    const sent = (await until(() => {
-      const trace = protocolTrace(name);
-      return trace.some((m) => m.type === 'response' && m.method === 'session/prompt') ? toolCallTitles(trace) : undefined;
-    }, `the turn in ${name}'s protocol trace`, 30_000))!;
-    console.log(`    ${name} tool calls: ${JSON.stringify(sent)}`);
-    assert.ok(sent.length >= 3, `a tool call per step: ${JSON.stringify(sent)}`);
-    for (const title of sent) {
-      assert.ok(title.trim().length > 0, 'every tool call has a title');
-      await log.getByRole('group', { name: title.replace(/\s+/g, ' ').trim(), exact: true }).first().waitFor({ timeout: 10_000 });
-    }
-    // The edit's card carries its diff; the file on disk has the edit.
-    if (!c.unnamedWrites) await log.locator('.tool-call').filter({ has: chat.getByRole('button', { name: 'Open diff', exact: true }) }).first().waitFor({ timeout: 10_000 });
-    await until(() => fs.readFileSync(file, 'utf8') === EDITED, `${rel} on disk to carry the edit`, 30_000);
-    // The shell command's output (the marker on a line of its own, not the command line) is readable.
-    const shellCard = log.locator('.tool-call').filter({ hasText: `echo ${marker}` }).first();
-    // What a command printed is the agent's own capture (Codex now and then reports it empty,
-    // openai/codex#28207; Qwen drops a line under load): when the agent ran it itself, the card must show
-    // the marker only if the agent sent it (the protocol trace says); a terminal of the client's always.
-    const trace = protocolTrace(name);
-    const clientTerminal = trace.some((m) => m.method === 'terminal/create');
-    const lost = !clientTerminal && !toolCallOutputSent(trace, `echo ${marker}`).includes(marker);
-    if (lost) {
-      console.log(`    ${name} sent no output with "${marker}" for the shell command this time`);
-    } else if (!c.noShellOutput) {
-      await shellCard.waitFor({ timeout: 10_000 });
-      const output = shellCard.locator('pre.terminal-output');
-      await until(async () => new RegExp(`(^|\\n)${marker}(\\n|$)`).test((await output.allInnerTexts()).join('\n')), `"${marker}" in the shell card's output`, 30_000);
-    }
-    // The turn is over: no card of it shows running, whether or not the agent reported each call's end
-    // (Codex does not always: the chat then says "No result").
-    await until(async () => (await log.locator('.tool-status .codicon-modifier-spin').count()) === 0, 'no tool call shown running after the turn', 10_000);
-    turned.add(id);
+    await wholeTurnInChat(cw.chat, agents.get(c.recipe.id)!, c);
+    turned.add(c.recipe.id);
   }
 
   /** The agent's session with its whole turn shown: the one an earlier test left, else a turn run here (a test alone). */
@@ -349,126 +224,5 @@ describe('Real agents from npm in the chat', function () {
     await until(async () => (await tabs(chat).count()) === 1, 'the session to open in a tab (Codex starts again after the reload)', 120_000);
     for (const said of codexSaid) await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: said }).first().waitFor({ timeout: 30_000 });
     if ((await history.getAttribute('aria-expanded')) === 'true') await history.click();
-  });
-});
-
-/** Selects the tab of `agent`'s session (the tab whose session header names the agent); returns it, if there is one. */
-async function sessionTabOf(chat: FrameLocator, agent: string): Promise<Locator | undefined> {
-  const status = chat.locator('.session-header .agent-status');
-  for (let i = 0; i < (await tabs(chat).count()); i++) {
-    const tab = tabs(chat).nth(i);
-    await tab.click();
-    await until(async () => (await tab.getAttribute('aria-selected')) === 'true', 'the tab to be selected', 30_000);
-    if (((await status.innerText()).trim()).startsWith(`${agent} ·`)) return tab;
-  }
-  return undefined;
-}
-
-/**
- * Closes every session tab of the chat, and waits until the window has stored that (so the next window,
- * after a reload or in the next test file, does not bring them back).
- */
-async function closeAllSessions(page: Page, chat: FrameLocator): Promise<void> {
-  for (let n = await tabs(chat).count(); n > 0; n = await tabs(chat).count()) {
-    await chat.locator('.tab-close').first().click();
-    await until(async () => (await tabs(chat).count()) < n, 'a session tab to close', 30_000);
-  }
-  await until(async () => ((await persistedOpenTabs(page)) ?? []).length === 0, 'no open tab to be stored', 30_000);
-}
-
-describe('Real agents from npm in the chat: signing in to Gemini', function () {
-  this.timeout(REAL_TURN_TIMEOUT_MS + 60_000);
-  let gemini: E2ERealAgent;
-  let other: E2ERealAgent;
-  const region = () => cw.chat.getByRole('region', { name: `Sign in to ${gemini.name}` });
-  /** How often the host has handled a failed chat action so far (Switchboard's log). */
-  const failedActions = () => (extensionLog().match(/Chat action "newSession" failed/g) ?? []).length;
-
-  before(async function () {
-    this.timeout(120_000);
-    gemini = await prepareRealAgent(geminiRecipe, [new GeminiApi()], { permissions: 'ask', signedOut: true });
-    other = await prepareRealAgent(codex, [openaiResponses], { permissions: 'auto' });
-  });
-  const cw = useChatWorkbench({
-    name: 'realAgents-signin',
-    agent: codex.label,
-    noPick: true,
-    settings: () => ({ 'switchboard.agents': agentsSetting([other, gemini]), 'switchboard.defaultAgent': other.name, 'switchboard.trace': 'verbose' }),
-    width: 1400,
-    height: 1000,
-    sideBar: 640,
-    onFailure: () => `--- Gemini's model endpoint log ---\n${gemini.endpoint.describeLog()}\n--- Switchboard log (tail) ---\n${extensionLog().slice(-3000)}`,
-    beforeClose: (page) => closeAllSessions(page, cw.chat),
-  });
-  // A fresh window: no session open (sessions an earlier test or file left open are closed).
-  before(() => closeAllSessions(cw.page, cw.chat));
-  after(async () => {
-    await gemini?.dispose();
-    await other?.dispose();
-  });
-
-  it('signed out, picked with no session open: New session shows its sign-in methods in the chat, no error notification', async () => {
-    const page = cw.page;
-    const chat = cw.chat;
-    assert.strictEqual(await tabs(chat).count(), 0, 'no session open');
-    const failedBefore = failedActions();
-    await selectAgent(chat, gemini.name);
-    await button(chat, 'New session').click();
-    await region().waitFor({ timeout: REAL_TURN_TIMEOUT_MS });
-    const methods = (await region().getByRole('button').allInnerTexts()).map((t) => t.trim());
-    console.log(`    Gemini's sign-in methods: ${JSON.stringify(methods)}`);
-    assert.ok(methods.includes('Gemini API key'), `the API-key method is offered: ${JSON.stringify(methods)}`);
-    assert.ok(methods.length >= 2, `its methods: ${JSON.stringify(methods)}`);
-    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker stays on Gemini');
-    assert.strictEqual(await tabs(chat).count(), 0, 'no session was opened');
-    // The host has handled the failed New session (logged as waiting for sign-in), and said nothing in a
-    // notification: the chat shows the methods where the user is looking.
-    const line = (await until(() => {
-      const lines = extensionLog().split('\n').filter((l) => l.includes('Chat action "newSession" failed'));
-      return lines.length > failedBefore ? lines[lines.length - 1] : undefined;
-    }, 'the host to handle the failed New session', 30_000))!;
-    assert.match(line, /waiting for sign-in/, line);
-    const shown = await notifications(page);
-    assert.deepStrictEqual(shown.filter((t) => /Chat action|failed/i.test(t)), [], `notifications: ${JSON.stringify(shown)}`);
-    await screenshot(page, 'real-signin-fresh-window');
-  });
-
-  it("picked in the Agent picker with Codex's session open: the picker stays on Gemini, its API-key method asks for the key, opens its session, and a message gets the answer", async () => {
-    const page = cw.page;
-    const chat = cw.chat;
-    // A fresh extension host: Gemini has not been asked to sign in yet.
-    await page.reload();
-    await openChat(page);
-    await chat.getByRole('combobox', { name: 'Agent', exact: true }).waitFor();
-    await until(async () => (await region().count()) === 0, 'no sign-in region after the reload', 30_000);
-    await openSessionWith(chat, other.name);
-    const codexTabs = await tabs(chat).count();
-
-    await selectAgent(chat, gemini.name);
-    await region().waitFor({ timeout: REAL_TURN_TIMEOUT_MS });
-    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker stays on Gemini');
-    await region().getByText('Signing in starts the session.').waitFor({ timeout: 10_000 });
-    assert.strictEqual(await tabs(chat).count(), codexTabs, 'no session opened yet');
-    assert.strictEqual(await selectedLabel(chat), gemini.name, 'the Agent picker still shows Gemini');
-
-    await button(region(), 'Gemini API key').click();
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill('AIzaSy-typed-into-the-e2e-input-box');
-    await input.press('Enter');
-    await until(async () => (await tabs(chat).count()) > codexTabs, 'the Gemini session to open in a new tab', REAL_TURN_TIMEOUT_MS);
-    await until(async () => (await tabs(chat).last().getAttribute('aria-selected')) === 'true', 'the Gemini tab to be selected', 30_000);
-    await chat.locator('.session-header .agent-status', { hasText: gemini.name }).waitFor({ timeout: 30_000 });
-    assert.strictEqual(await selectedLabel(chat), gemini.name);
-    await region().waitFor({ state: 'detached', timeout: 30_000 });
-
-    gemini.endpoint.script([{ text: 'Hello from Gemini, signed in.' }]);
-    const end = await sendMessage(chat, 'Say hello.', { waitForEnd: true, timeoutMs: REAL_TURN_TIMEOUT_MS });
-    assert.doesNotMatch((await end!.getAttribute('class')) ?? '', /reason-cancelled/);
-    await transcript(chat).getByRole('article', { name: 'Agent' }).filter({ hasText: 'Hello from Gemini, signed in.' }).first().waitFor({ timeout: 10_000 });
-    assert.ok(gemini.endpoint.mainRequests().length > 0, 'the turn reached the endpoint');
-    const shown = await notifications(page);
-    assert.deepStrictEqual(shown.filter((t) => /Chat action|failed/i.test(t)), [], `notifications: ${JSON.stringify(shown)}`);
-    await screenshot(page, 'real-signin-gemini-session');
   });
 });
