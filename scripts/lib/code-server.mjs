@@ -27,6 +27,9 @@ const BUILTINS = join(PKG_DIR, 'lib', 'vscode', 'extensions');
  *                          JavaScript debugging; no test debugs. Its manifest (~280 KB with its strings) is half
  *                          of the extension list the server sends the workbench, ~18 times a minute in an e2e
  *                          describe, each copy parsed by the page and relayed to Playwright
+ *   css-language-features, html-language-features
+ *                          no test opens a CSS or HTML file; their 122 settings are in every configuration
+ *                          change the server sends both extension hosts (~166 KB each, one per settings write)
  * (The browser's web-worker extension host logs "Activating extension 'vscode.emmet' failed: Not Found" and
  * the same for npm, merge-conflict and extension-editing in the browser console with or without this: it
  * lists their web builds, which code-server does not serve.)
@@ -45,6 +48,8 @@ export const UNUSED_BUILTINS = [
   'ms-vscode.js-debug-companion',
   'ms-vscode.vscode-js-profile-table',
   'vscode.debug-server-ready',
+  'vscode.css-language-features',
+  'vscode.html-language-features',
 ];
 
 /**
