@@ -4,7 +4,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { RealAgentRecipe } from '../fixtures/realAgents/recipe';
+import { prepareAgentEnv, type RealAgentRecipe } from '../fixtures/realAgents/recipe';
 
 /**
  * The model endpoint a signed-out agent is pointed at: a closed port on this machine, so a request the
@@ -20,7 +20,7 @@ export const CLOSED_ENDPOINT = 'http://127.0.0.1:9';
  * use bypassPermissions, which the mode list offers) and settings.json's defaultMode "default".
  */
 export function signedOutEnv(recipe: RealAgentRecipe, home: string, cwd: string): Record<string, string> {
-  return { HOME: home, USERPROFILE: home, ...recipe.prepare({ home, cwd, endpointUrl: CLOSED_ENDPOINT, permissions: 'ask', signedOut: true }) };
+  return { HOME: home, USERPROFILE: home, ...prepareAgentEnv(recipe, { home, cwd, endpointUrl: CLOSED_ENDPOINT, permissions: 'ask', signedOut: true }) };
 }
 
 export function makeTempDir(prefix: string): string {

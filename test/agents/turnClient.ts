@@ -8,7 +8,7 @@ import { AcpClientConnection, type SessionNotification } from '../../src/acp';
 import type { RequestPermissionParams } from '../../src/acp';
 import { startAgentProcess, type AgentProcess } from '../../src/agents';
 import { ModelEndpoint, type ApiHandler } from '../fixtures/modelEndpoint/endpoint';
-import { agentCommand, credentialFreeEnv, type PrepareOptions, type RealAgentRecipe } from '../fixtures/realAgents/recipe';
+import { agentCommand, credentialFreeEnv, prepareAgentEnv, type PrepareOptions, type RealAgentRecipe } from '../fixtures/realAgents/recipe';
 import { makeTempDir, removeDir } from './realAgentSetup';
 
 /** Generous: a real agent's first start on a loaded 2-core machine can take tens of seconds. */
@@ -55,7 +55,7 @@ export class TurnClient {
       fs.mkdirSync(path.dirname(path.join(cwd, file)), { recursive: true });
       fs.writeFileSync(path.join(cwd, file), content);
     }
-    const env = options.recipe.prepare({ home, cwd, endpointUrl: endpoint.url, permissions: options.permissions ?? 'ask', signedOut: options.signedOut });
+    const env = prepareAgentEnv(options.recipe, { home, cwd, endpointUrl: endpoint.url, permissions: options.permissions ?? 'ask', signedOut: options.signedOut });
     const { command, args } = agentCommand(options.recipe.id);
     const proc = await startAgentProcess({
       definition: { name: options.recipe.label, command, args, env: { HOME: home, USERPROFILE: home, ...env } },

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { ModelEndpoint, type ApiHandler } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, blankedCredentials, prepareAgentEnv, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { button, transcript, turnsEnded, until } from './chat';
 import { e2eEnv } from './workbench';
 import { persistedWorkspaceState } from './stored';
@@ -39,7 +39,7 @@ export async function prepareRealAgent(
 ): Promise<E2ERealAgent> {
   const endpoint = await ModelEndpoint.start(handlers);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `switchboard-e2e-${recipe.id}-home-`));
-  const env = recipe.prepare({ home, cwd: e2eEnv().workspace, endpointUrl: endpoint.url, permissions: options.permissions, signedOut: options.signedOut });
+  const env = prepareAgentEnv(recipe, { home, cwd: e2eEnv().workspace, endpointUrl: endpoint.url, permissions: options.permissions, signedOut: options.signedOut });
   const blanked = blankedCredentials();
   const { command, args } = agentCommand(recipe.id);
   return {

@@ -8,7 +8,7 @@ import type { SwitchboardApi } from '../../../src/extension';
 import type { TerminalSnapshot } from '../../../src/shared/chatState';
 import type { Transcript, TranscriptItem } from '../../../src/shared/transcript';
 import { ModelEndpoint, type ApiHandler, type Step } from '../../fixtures/modelEndpoint/endpoint';
-import { agentCommand, blankedCredentials, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { agentCommand, blankedCredentials, prepareAgentEnv, type PrepareOptions, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import { setSettings, waitFor, workspaceRoot } from '../index';
 import { api, prompt, stopAgent } from '../integration/helpers';
 import { makeTempDir, removeDir } from '../../agents/realAgentSetup';
@@ -32,7 +32,7 @@ export async function defineRealAgent(
 ): Promise<HostRealAgent> {
   const endpoint = await ModelEndpoint.start(handlers);
   const home = makeTempDir(`switchboard-host-${recipe.id}-home-`);
-  const env = recipe.prepare({ home, cwd: workspaceRoot(), endpointUrl: endpoint.url, ...options });
+  const env = prepareAgentEnv(recipe, { home, cwd: workspaceRoot(), endpointUrl: endpoint.url, ...options });
   // The definition's env is added to the extension host's: blank any credential the host has.
   const blanked = blankedCredentials();
   const { command, args } = agentCommand(recipe.id);

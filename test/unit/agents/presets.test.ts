@@ -10,9 +10,8 @@ import { copilotRecipe } from '../../fixtures/realAgents/copilot';
 import { geminiRecipe } from '../../fixtures/realAgents/gemini';
 import { opencodeRecipe } from '../../fixtures/realAgents/opencode';
 import { qwenRecipe } from '../../fixtures/realAgents/qwen';
-import { pinned, realAgentsDir, type RealAgentId, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
+import { pinned, prepareAgentEnv, presetOf, realAgentsDir, type RealAgentId, type RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 
-const findPreset = (name: string) => BUILTIN_PRESETS.find((preset) => preset.name === name);
 const PINNED: RealAgentId[] = ['claude', 'gemini', 'qwen', 'opencode', 'codex', 'copilot'];
 
 /** The `bin` map of the pinned package as installed (scripts/install-real-agents.mjs). */
@@ -29,7 +28,7 @@ describe('presets', () => {
     assert.deepStrictEqual(BUILTIN_PRESETS.map((p) => p.name).sort(), PINNED.map((id) => pinned(id).preset).sort());
     for (const id of PINNED) {
       const agent = pinned(id);
-      const preset = findPreset(agent.preset ?? '');
+      const preset = presetOf(id);
       assert.ok(preset, agent.preset);
       assert.strictEqual(preset.npmPackage, agent.pkg, `${preset.name} names the package the tests run`);
       const bins = installedBins(id);
@@ -61,14 +60,14 @@ describe('presets', () => {
   it("the real-agent tests start each preset's agent with the preset's env (Gemini CLI and Qwen Code: not relaunched)", () => {
     const recipes: RealAgentRecipe[] = [claudeRecipe, geminiRecipe, qwenRecipe, opencodeRecipe, codex, copilotRecipe];
     assert.deepStrictEqual(recipes.map((r) => r.id).sort(), [...PINNED].sort());
-    assert.deepStrictEqual({ ...findPreset('Gemini CLI')?.env }, { GEMINI_CLI_NO_RELAUNCH: 'true' });
-    assert.deepStrictEqual({ ...findPreset('Qwen Code')?.env }, { QWEN_CODE_NO_RELAUNCH: 'true' });
+    assert.deepStrictEqual({ ...presetOf('gemini')?.env }, { GEMINI_CLI_NO_RELAUNCH: 'true' });
+    assert.deepStrictEqual({ ...presetOf('qwen')?.env }, { QWEN_CODE_NO_RELAUNCH: 'true' });
     for (const recipe of recipes) {
-      const preset = findPreset(pinned(recipe.id).preset ?? '');
+      const preset = presetOf(recipe.id);
       const home = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-preset-env-'));
       try {
         for (const signedOut of [false, true]) {
-          const env = recipe.prepare({ home, cwd: home, endpointUrl: 'http://127.0.0.1:9', permissions: 'ask', signedOut });
+          const env = prepareAgentEnv(recipe, { home, cwd: home, endpointUrl: 'http://127.0.0.1:9', permissions: 'ask', signedOut });
           for (const [key, value] of Object.entries(preset?.env ?? {})) assert.strictEqual(env[key], value, `${recipe.id}: ${key}`);
         }
       } finally {
