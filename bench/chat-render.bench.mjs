@@ -21,7 +21,7 @@
 //   --no-frame-clock   no requestAnimationFrame loop in the page (frame gaps n/a): long tasks as a user's page has them
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace-<what>.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
-//   BENCH_TRACE=typing: the 30 keys typed on the long transcript;
+//   BENCH_TRACE=typing: the 30 keys typed on the long transcript; BENCH_TRACE=scrolling: the wheel steps over it;
 //   BENCH_TRACE=long: scrolling the day-long session to its start; BENCH_TRACE=all: each of them, a file each;
 //   BENCH_TRACE_LIGHT=1: no V8 samples). bench/lib/trace-tasks.mjs reads the renderer's tasks from a trace, bench/lib/trace-breakdown.mjs what they spent their CPU on.
 //   --no-shapes   leave out the `code` and `blocks` shapes (with --runs 0: the long transcript and typing only)
@@ -153,7 +153,7 @@ async function main() {
   let tr;
   if (MESSAGES > 0) {
     const trace = traced('messages') && tracer(browser, page, 'messages');
-    tr = await transcriptRun(frame, page, MESSAGES, trace, traced('typing') && tracer(browser, page, 'typing'));
+    tr = await transcriptRun(frame, page, MESSAGES, trace, traced('typing') && tracer(browser, page, 'typing'), traced('scrolling') && tracer(browser, page, 'scrolling'));
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(e2eRate(tr.streamOnTop))} chunks/s end to end`);
   }
   let long;

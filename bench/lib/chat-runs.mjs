@@ -27,7 +27,7 @@ export async function streamRun(frame, { agent, command, first, last, n, trace }
 }
 
 /** A long transcript (`messages <n>`) in a new session, then typing on top of it, scrolling it and a stream appended. */
-export async function transcriptRun(frame, page, n, trace, typingTrace) {
+export async function transcriptRun(frame, page, n, trace, typingTrace, scrollTrace) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
@@ -65,9 +65,11 @@ export async function transcriptRun(frame, page, n, trace, typingTrace) {
   const scrollFrom = await frame.evaluate(() => performance.now());
   const log = frame.getByRole('log', { name: 'Transcript' });
   await log.hover();
+  if (scrollTrace) await scrollTrace.start();
   for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -600);
   for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 600);
   await sleep(300);
+  if (scrollTrace) await scrollTrace.stop();
   const scrollTo = await frame.evaluate(() => performance.now());
   const scrolling = await frame.evaluate(collect, { from: scrollFrom, to: scrollTo });
 
