@@ -21,11 +21,6 @@ const FAST_STEP = 1;
 const WIDEN_FRAMES = 4;
 /** New items mounted in one frame at most while scrolling fast or widening after it. */
 export const MOUNT_BUDGET = 6;
-/**
- * New items beyond the viewport mounted in one frame at most otherwise: a wheel step's worth of overscan
- * mounts over a few frames, not in the step's frame with the items it shows.
- */
-export const OVERSCAN_BUDGET = 2;
 
 interface Anchor {
   id: string;
@@ -114,27 +109,18 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     if (state.stick) return layout.total() - (state.viewport || 1);
     return i >= 0 && state.anchor ? layout.top(i) + state.anchor.offset : state.scrollTop - areaTop();
   };
-  /**
-   * What to render: the items wanted, within this frame's mount budget once the viewport is measured.
-   * Scrolling fast, the budget holds every new item; otherwise the items in the viewport mount at once and
-   * the budget holds those beyond it.
-   */
+  /** What to render: the items wanted, within this frame's mount budget while scrolling fast. */
   const wanted = (): ItemRange => {
     const full = whole();
-    if (full.end <= full.start || !state.viewport || typeof requestAnimationFrame !== 'function') return full;
+    if (state.overscan >= OVERSCAN || full.end <= full.start || typeof requestAnimationFrame !== 'function') return full;
     const r = state.rendered;
-    const fast = state.overscan < OVERSCAN;
-    const shown = fast ? { start: 0, end: 0 } : layout.range(Math.max(0, viewTop()), state.viewport, 0);
-    let left = Math.max(0, (fast ? MOUNT_BUDGET : OVERSCAN_BUDGET) - state.mountedNow);
-    const take = (i: number): boolean => {
-      if ((i >= r.start && i < r.end) || (i >= shown.start && i < shown.end)) return true;
-      return left-- > 0;
-    };
+    const isNew = (i: number) => i < r.start || i >= r.end;
+    let left = Math.max(0, MOUNT_BUDGET - state.mountedNow);
     const first = Math.min(Math.max(layout.indexAt(Math.max(0, viewTop())), full.start), full.end - 1);
     let start = first;
     let end = first;
-    while (end < full.end && take(end)) end++;
-    while (start > full.start && take(start - 1)) start--;
+    while (end < full.end && (!isNew(end) || left > 0)) if (isNew(end++)) left--;
+    while (start > full.start && (!isNew(start - 1) || left > 0)) if (isNew(--start)) left--;
     return end > start ? { start, end } : r;
   };
 
@@ -265,7 +251,7 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     if (!scroller.current || !box) return;
     const before = state.rendered;
     const overlap = Math.max(0, Math.min(range.end, before.end) - Math.max(range.start, before.start));
-    state.mountedNow += range.end - range.start - overlap;
+    if (state.overscan < OVERSCAN) state.mountedNow += range.end - range.start - overlap;
     state.rendered = range;
     // A render inside a frame (its scroll event, an animation frame callback) posts this task, which runs
     // after the frame's paint: the next frame's renders share a whole budget, its scroll event's first.
