@@ -16,8 +16,10 @@
 //
 //   3. a day's session (`--long <n>`, default 10,000 items with tool calls): open time, find, scrolling from the
 //      end to the first item, heap (bench/lib/long-session.mjs).
-// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>] [--vsix <path>] [--no-frame-clock]
+// Usage: node bench/chat-render.bench.mjs [--package] [--runs <n>] [--chunks <n>] [--messages <n>] [--long <n>] [--no-write] [--cpu-throttle <n>] [--vsix <path>] [--no-frame-clock] [--scroll-pace <ms>]
 //   --cpu-throttle <n>   Chromium slows the renderer n times (DevTools CPU throttling), to stand for a slower machine
+//   --scroll-pace <ms>   wait this long after each wheel step over the long transcript (default 0: the next step
+//                        as soon as the page took the last, so how many steps share a frame follows the load)
 //   --no-frame-clock   no requestAnimationFrame loop in the page (frame gaps n/a): long tasks as a user's page has them
 //   BENCH_TRACE=<command prefix> records a Chrome trace of that Markdown shape to test-results/bench/trace-<what>.json
 //   (BENCH_TRACE=stream: the first `stream` run; BENCH_TRACE=messages: the build of the long transcript;
@@ -61,6 +63,7 @@ const { values: opts } = parseArgs({
     'no-shapes': { type: 'boolean', default: false },
     'cpu-throttle': { type: 'string', default: '1' },
     'no-frame-clock': { type: 'boolean', default: false },
+    'scroll-pace': { type: 'string', default: '0' },
     vsix: { type: 'string' },
   },
 });
@@ -153,7 +156,7 @@ async function main() {
   let tr;
   if (MESSAGES > 0) {
     const trace = traced('messages') && tracer(browser, page, 'messages');
-    tr = await transcriptRun(frame, page, MESSAGES, trace, traced('typing') && tracer(browser, page, 'typing'), traced('scrolling') && tracer(browser, page, 'scrolling'));
+    tr = await transcriptRun(frame, page, MESSAGES, trace, traced('typing') && tracer(browser, page, 'typing'), traced('scrolling') && tracer(browser, page, 'scrolling'), Number(opts['scroll-pace']));
     say(`${MESSAGES} messages: ${fmt(tr.build.sendToLast)} ms, longest task ${fmt(tr.build.longestTask)} ms; typing median ${fmt(median(tr.keys))} ms; stream on top ${fmt(e2eRate(tr.streamOnTop))} chunks/s end to end`);
   }
   let long;

@@ -69,7 +69,7 @@ export function report(env, streams, shapes, tr) {
       '|---|---|---|---|---|---|',
       `| build: Enter → message ${tr.n - 1} shown | ${fmt(b.sendToLast)} ms | ${tasksCell(b)} | ${fmt(b.longestTask)} ms | ${fmt(b.maxFrameGap)} ms | ${b.items} items in the DOM; ${tr.earlier ? `"${tr.earlier.trim()}"` : 'no "Show earlier" button'}; ${b.domNodes} DOM nodes; heap ${fmt(tr.heapStart / MB, 1)} → ${fmt(b.heapAfterGc / MB, 1)} MB after gc |`,
       `| typing 30 characters into "Message" (30 ms apart) | key → next frame: median ${fmt(median(keys))} ms, max ${fmt(Math.max(...keys))} ms (${keys.length} keys) | ${tasksCell(tr.typing)} | ${fmt(tr.typing.longestTask)} ms | ${fmt(tr.typing.maxFrameGap)} ms | |`,
-      `| scrolling the transcript up and back (40 wheel steps) | | ${tasksCell(tr.scrolling)} | ${fmt(tr.scrolling.longestTask)} ms | ${fmt(tr.scrolling.maxFrameGap)} ms | |`,
+      `| scrolling the transcript up and back (40 wheel steps of 600 px${tr.scrolling.pace ? `, one every ${tr.scrolling.pace} ms` : ''}) | | ${tasksCell(tr.scrolling)} | ${fmt(tr.scrolling.longestTask)} ms | ${fmt(tr.scrolling.maxFrameGap)} ms | ${tr.scrolling.longTasks ? `median long task ${fmt(median(tr.scrolling.longTaskTimes.map(([, d]) => d)))} ms` : ''} |`,
       `| \`stream ${tr.streamOnTop.n}\` appended to it | Enter → last ${fmt(tr.streamOnTop.tLast - (tr.streamOnTop.enter ?? tr.streamOnTop.tFirst))} ms = **${fmt(e2eRate(tr.streamOnTop))} chunks/s** end to end (first → last shown: ${fmt(tr.streamOnTop.renderMs)} ms) | ${tasksCell(tr.streamOnTop)} | ${fmt(tr.streamOnTop.longestTask)} ms | ${fmt(tr.streamOnTop.maxFrameGap)} ms | ${tr.streamOnTop.domNodes} DOM nodes after |`,
       '',
     );

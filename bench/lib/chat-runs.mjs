@@ -26,8 +26,11 @@ export async function streamRun(frame, { agent, command, first, last, n, trace }
   return { ...t, ...c, heapStart, n, command, renderMs: t.tLast - t.tFirst, sendToFirst: t.tFirst - (t.enter ?? t.tFirst), chunksPerSec: n / ((t.tLast - t.tFirst) / 1000) };
 }
 
-/** A long transcript (`messages <n>`) in a new session, then typing on top of it, scrolling it and a stream appended. */
-export async function transcriptRun(frame, page, n, trace, typingTrace, scrollTrace) {
+/**
+ * A long transcript (`messages <n>`) in a new session, then typing on top of it, scrolling it and a stream
+ * appended. `scrollPace` (ms): the wait after each wheel step; 0 sends the next as soon as the page took the last.
+ */
+export async function transcriptRun(frame, page, n, trace, typingTrace, scrollTrace, scrollPace = 0) {
   await freshSession(frame, 'Bench Transcript Agent');
   await settleHeap(frame);
   const heapStart = await frame.evaluate(() => performance.memory?.usedJSHeapSize ?? NaN);
@@ -61,13 +64,19 @@ export async function transcriptRun(frame, page, n, trace, typingTrace, scrollTr
   const typing = await frame.evaluate(collect, { from: typeFrom, to: typeTo });
   await box.fill('');
 
-  // Scrolling the transcript from the bottom to the top and back (wheel, as a user does).
+  // Scrolling the transcript from the bottom to the top and back (wheel, as a user does). Unpaced, how many
+  // steps one frame takes (and so what each frame mounts) follows the machine's load; paced, each step has
+  // frames of its own.
   const scrollFrom = await frame.evaluate(() => performance.now());
   const log = frame.getByRole('log', { name: 'Transcript' });
   await log.hover();
   if (scrollTrace) await scrollTrace.start();
-  for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -600);
-  for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 600);
+  for (const dy of [-600, 600]) {
+    for (let i = 0; i < 20; i++) {
+      await page.mouse.wheel(0, dy);
+      if (scrollPace > 0) await sleep(scrollPace);
+    }
+  }
   await sleep(300);
   if (scrollTrace) await scrollTrace.stop();
   const scrollTo = await frame.evaluate(() => performance.now());
@@ -88,7 +97,7 @@ export async function transcriptRun(frame, page, n, trace, typingTrace, scrollTr
     earlier,
     keys,
     typing,
-    scrolling,
+    scrolling: { ...scrolling, pace: scrollPace },
     streamOnTop: { ...s, ...streamOnTop, n: m, renderMs: s.tLast - s.tFirst, chunksPerSec: m / ((s.tLast - s.tFirst) / 1000) },
   };
 }
