@@ -34,8 +34,9 @@ export function Transcript({ session }: { session: SessionState }) {
   const find = useTranscriptFind(items, list, ref, area);
   const rendered = items.slice(list.range.start, list.range.end);
   const { inCard, inNest, standalone } = placePermissions(view.permissions, rendered);
-  // A new message from the user (sent, or a loaded session's last) brings the view back to the end.
-  const lastUser = lastUserMessageId(items);
+  // A new message from the user (sent, or a loaded session's last) brings the view back to the end. Looked up
+  // once per items array: a long session without prompts near its end would be walked on every scroll render.
+  const lastUser = useMemo(() => lastUserMessageId(items), [items]);
   const seenUser = useRef(lastUser);
   if (lastUser !== seenUser.current) {
     seenUser.current = lastUser;
