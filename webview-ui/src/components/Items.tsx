@@ -7,11 +7,11 @@ import { Icon } from './Icon';
 import { memo } from './memo';
 import { useStore, useStoreVersion } from './storeHooks';
 import { CheckpointCard, RestoreCheckpointButton } from './Checkpoint';
-import { ContentList } from './Content';
+import { ContentList } from './ContentList';
 import { CopyMessage } from './CopyMessage';
 import { Markdown } from './Markdown';
 import { SubagentNest } from './SubagentNest';
-import { ToolCallCard } from './ToolCall';
+import { ToolCallCard } from './ToolCallCard';
 import { streamKey } from '../textStreams';
 import { usageText } from './usageText';
 
