@@ -6,7 +6,7 @@ import { ComposerAttachments } from './ComposerAttachments';
 import { ComposerSuggestions, SUGGESTIONS_ID } from './ComposerSuggestions';
 import { droppedMentions, imageFiles, readImage } from './composerDrop';
 import { canSend, postDraft } from './composerSend';
-import { ComposerNotice } from './MentionChip';
+import { ComposerNotice } from './ComposerNotice';
 import { SteerButton, steeringNow, workingPlaceholder } from './Steer';
 import { useComposerDraft } from './useComposerDraft';
 import { useSentRecall } from './useSentRecall';

@@ -1,25 +1,19 @@
 import type { PendingPermission } from '../../../src/shared/chatState';
-import { planFileName } from '../../../src/shared/planFile';
 import type { StopReason, TranscriptItem } from '../../../src/shared/transcript';
 import type { NestReveal } from '../find/transcriptSearch';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { memo } from './memo';
-import { useStore, useStoreVersion } from './storeHooks';
-import { CheckpointCard, RestoreCheckpointButton } from './Checkpoint';
-import { ContentList } from './Content';
+import { CheckpointCard } from './CheckpointCard';
+import { ContentList } from './ContentList';
 import { CopyMessage } from './CopyMessage';
-import { Markdown } from './Markdown';
+import { ForkFromHere } from './ForkFromHere';
+import { PlanView } from './PlanView';
+import { RestoreCheckpointButton } from './RestoreCheckpointButton';
 import { SubagentNest } from './SubagentNest';
-import { ToolCallCard } from './ToolCall';
+import { ToolCallCard } from './ToolCallCard';
 import { streamKey } from '../textStreams';
 import { usageText } from './usageText';
-
-const PLAN_STATUS: Record<string, { icon: string; label: string }> = {
-  pending: { icon: 'circle-large-outline', label: 'Pending' },
-  in_progress: { icon: 'arrow-circle-right', label: 'In progress' },
-  completed: { icon: 'pass-filled', label: 'Completed' },
-};
 
 export function stopReasonText(reason: StopReason, empty: boolean): string | undefined {
   switch (reason) {
@@ -36,87 +30,6 @@ export function stopReasonText(reason: StopReason, empty: boolean): string | und
     default:
       return `Stopped: ${reason}.`;
   }
-}
-
-/** A file plan: "Open plan" names the file (relative to the session's folders when inside one); the host opens it. */
-function PlanFile({ sessionId, planId, uri }: { sessionId: string; planId: string; uri: string }) {
-  const store = useStore();
-  useStoreVersion();
-  const { name, where } = planFileName(uri, store.state.sessions.get(sessionId)?.view.folders);
-  const error = store.planFileError(sessionId, planId, uri);
-  return (
-    <div class="plan-file">
-      <button
-        type="button"
-        class="link-button"
-        title={where ?? uri}
-        aria-label={`Open plan ${where ?? name}`}
-        onClick={() => store.post({ type: 'openPlanFile', sessionId, planId, uri })}
-      >
-        <Icon name="go-to-file" />
-        Open plan <span class="plan-file-name">{name}</span>
-      </button>
-      {where && where !== name && <span class="muted plan-file-where">{where}</span>}
-      {error && (
-        <div class="error-text" role="alert">
-          {error}
-        </div>
-      )}
-    </div>
-  );
-}
-
-function PlanView({ item, sessionId }: { item: Extract<TranscriptItem, { kind: 'plan' }>; sessionId: string }) {
-  const { entries, markdown } = item;
-  const done = entries.filter((e) => e.status === 'completed').length;
-  return (
-    <div class="plan" role="group" aria-label="Plan">
-      <div class="item-header">
-        <Icon name="checklist" />
-        <span>Plan</span>
-        {entries.length > 0 && (
-          <span class="muted">
-            {done} of {entries.length} done
-          </span>
-        )}
-      </div>
-      {entries.length > 0 && (
-        <ol class="plan-entries">
-          {entries.map((e, i) => {
-            const st = PLAN_STATUS[e.status] ?? { icon: 'circle-large-outline', label: e.status };
-            return (
-              <li key={i} class={`plan-entry status-${e.status}`}>
-                <Icon name={st.icon} />
-                <span class="plan-text">{e.content}</span>
-                <span class="visually-hidden">, {st.label}</span>
-                <span class={`priority priority-${e.priority}`}>{e.priority}</span>
-              </li>
-            );
-          })}
-        </ol>
-      )}
-      {item.fileUri !== undefined && item.planId !== undefined && <PlanFile sessionId={sessionId} planId={item.planId} uri={item.fileUri} />}
-      {markdown && <Markdown text={markdown} />}
-    </div>
-  );
-}
-
-/** Offered where the agent can fork: the new tab shows the transcript up to this message's turn. */
-function ForkFromHere({ sessionId, itemId }: { sessionId: string; itemId: string }) {
-  const store = useStore();
-  useStoreVersion();
-  if (!store.state.sessions.get(sessionId)?.view.capabilities.fork) return null;
-  return (
-    <button
-      type="button"
-      class="icon-button fork-from-here"
-      aria-label="Fork from here"
-      title="Fork from here: a new tab with the conversation up to this message's answer"
-      onClick={() => store.post({ type: 'forkSession', sessionId, fromItemId: itemId })}
-    >
-      <Icon name="repo-forked" />
-    </button>
-  );
 }
 
 export interface ItemProps {

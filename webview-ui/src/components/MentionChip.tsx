@@ -1,3 +1,4 @@
+// A mention chip in the composer: what the message will refer to, opened by a click, removed by its button.
 import type { MentionRef } from '../../../src/shared/chatState';
 import { MENTION_ICON } from '../mentionGroups';
 import { Icon } from './Icon';
@@ -21,18 +22,5 @@ export function MentionChip({ mention, onRemove }: { mention: MentionRef; onRemo
         <Icon name="close" />
       </button>
     </li>
-  );
-}
-
-/** Why something given to Add to Chat was not added; stays until dismissed or the message is sent. */
-export function ComposerNotice({ text, onDismiss }: { text: string; onDismiss: () => void }) {
-  return (
-    <div class="composer-notice" role="alert">
-      <Icon name="info" />
-      <span>{text}</span>
-      <button type="button" class="icon-button" aria-label="Dismiss notice" onClick={onDismiss}>
-        <Icon name="close" />
-      </button>
-    </div>
   );
 }

@@ -3,12 +3,12 @@ import type { PendingPermission } from '../../../src/shared/chatState';
 import type { SubagentItem, SubagentWorkState, TranscriptItem } from '../../../src/shared/transcript';
 import type { NestReveal } from '../find/transcriptSearch';
 import { Collapsible } from './Collapsible';
-import { PermissionCard } from './Permission';
+import { PermissionCard } from './PermissionCard';
 import { placePermissions } from './permissionPlaces';
 import { Icon } from './Icon';
 import { memo } from './memo';
 import { useStore } from './storeHooks';
-import { ContentList } from './Content';
+import { ContentList } from './ContentList';
 import { usageText } from './usageText';
 
 /** How the nest's header shows the child's work state. */

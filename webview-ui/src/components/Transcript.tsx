@@ -8,7 +8,7 @@ import { useStore } from './storeHooks';
 import { ElicitationCard } from './Elicitation';
 import { FindBar } from './FindBar';
 import { TranscriptItemView } from './Items';
-import { PermissionCard } from './Permission';
+import { PermissionCard } from './PermissionCard';
 import { placePermissions } from './permissionPlaces';
 
 function lastUserMessageId(items: readonly TranscriptItem[]): string | undefined {

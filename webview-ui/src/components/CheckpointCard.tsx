@@ -1,5 +1,5 @@
-// "Restore checkpoint" on a user message, and its card: the files a restore changes back (each with its
-// diff), the user's own changes to include or leave alone, then what was restored, with "Undo restore".
+// The checkpoint card under a user message: the files a restore changes back (each with its diff), the
+// user's own changes to include or leave alone, then what was restored, with "Undo restore".
 import { useState } from 'preact/hooks';
 import type { CheckpointAction, CheckpointFileView, CheckpointView } from '../../../src/shared/checkpoints';
 import { Icon } from './Icon';
@@ -10,24 +10,6 @@ const ACTION_LABEL: Record<CheckpointFileView['action'], string> = {
   recreate: 'deleted since: recreated',
   revert: 'changed since: restored',
 };
-
-export function RestoreCheckpointButton({ sessionId, itemId }: { sessionId: string; itemId: string }) {
-  const store = useStore();
-  return (
-    <button
-      type="button"
-      class="icon-button restore-checkpoint"
-      aria-label="Restore files to before this message"
-      title="Restore checkpoint: put the files back as they were before this message"
-      onClick={() => {
-        store.setCheckpoint(sessionId, itemId, { phase: 'loading' });
-        store.post({ type: 'checkpointAction', sessionId, itemId, action: { kind: 'preview' } });
-      }}
-    >
-      <Icon name="history" />
-    </button>
-  );
-}
 
 /** The card under a user message whose checkpoint the user opened. */
 export function CheckpointCard({ sessionId, itemId }: { sessionId: string; itemId: string }) {

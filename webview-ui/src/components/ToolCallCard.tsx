@@ -1,16 +1,17 @@
+// A tool call's card: its kind, title and status, the files it names, its details (command, content,
+// shell output), its raw input and output, and the permission request pending for it.
 import type { PendingPermission } from '../../../src/shared/chatState';
-import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolLocation, ToolOutput, TranscriptItem } from '../../../src/shared/transcript';
+import type { ToolCallContentItem, ToolCallStatus, ToolKind, ToolOutput, TranscriptItem } from '../../../src/shared/transcript';
 import { stripAnsi } from '../../../src/shared/ansi';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
-import { basename } from './format';
 import { memo } from './memo';
-import { useStore, useStoreVersion } from './storeHooks';
-import { ContentBlock } from './Content';
-import { previewDiff } from '../../../src/shared/lineDiff';
-import { PermissionRequest } from './Permission';
+import { useStore } from './storeHooks';
+import { Locations } from './Locations';
+import { PermissionRequest } from './PermissionRequest';
 import { RawDisclosure } from './RawDisclosure';
 import { comparable, withoutShown, type ShownText } from './rawValue';
+import { ToolContent } from './ToolContent';
 
 type ToolCallItem = Extract<TranscriptItem, { kind: 'tool_call' }>;
 
@@ -50,145 +51,6 @@ export function statusOf(s: string): StatusView {
 function unfinishedStatus(stopReason: string): StatusView {
   if (stopReason === 'cancelled') return { icon: 'circle-slash', label: 'Cancelled', title: 'The turn was stopped before this tool call finished' };
   return { icon: 'circle-slash', label: 'No result', title: 'The agent ended its turn without reporting how this tool call ended' };
-}
-
-export function Locations({ locations }: { locations: ToolLocation[] }) {
-  const store = useStore();
-  if (!locations.length) return null;
-  return (
-    <ul class="locations" aria-label="Locations">
-      {locations.map((l, i) => {
-        const text = `${basename(l.path)}${l.line ? `:${l.line}` : ''}`;
-        return (
-          <li key={`${l.path}:${l.line ?? ''}:${i}`}>
-            <button
-              type="button"
-              class="link-button"
-              title={l.path + (l.line ? `:${l.line}` : '')}
-              aria-label={`Open ${l.path}${l.line ? ` at line ${l.line}` : ''}`}
-              onClick={() => store.post({ type: 'openLocation', path: l.path, ...(l.line ? { line: l.line } : {}) })}
-            >
-              <Icon name="go-to-file" />
-              {text}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-export function DiffPreview({ item, sessionId, toolCallId }: { item: Extract<ToolCallContentItem, { type: 'diff' }>; sessionId: string; toolCallId?: string }) {
-  const store = useStore();
-  const d = previewDiff(item.oldText, item.newText);
-  return (
-    <div class="diff-preview">
-      <div class="diff-header">
-        <Icon name={item.oldText === null ? 'new-file' : 'diff'} />
-        <span class="diff-path" title={item.path}>
-          {basename(item.path)}
-        </span>
-        <span class="diff-stat">
-          {d.tooLarge ? (
-            <span class="muted">too large to preview</span>
-          ) : (
-            <>
-              <span class="added">+{d.added}</span> <span class="removed">−{d.removed}</span>
-            </>
-          )}
-        </span>
-        {toolCallId && (
-          <button
-            type="button"
-            class="secondary-button"
-            onClick={() => store.post({ type: 'openDiff', sessionId, toolCallId, path: item.path })}
-          >
-            Open diff
-          </button>
-        )}
-      </div>
-      <pre class="diff-lines" aria-label={`Changes to ${basename(item.path)}`}>
-        {d.lines.map((l, i) => (
-          <div key={i} class={l.sign === '+' ? 'diff-add' : l.sign === '-' ? 'diff-del' : 'diff-ctx'}>
-            <span class="diff-sign" aria-hidden="true">
-              {l.sign}
-            </span>
-            {l.text || ' '}
-          </div>
-        ))}
-        {d.more > 0 && <div class="diff-more">… {d.more} more lines</div>}
-      </pre>
-    </div>
-  );
-}
-
-export function TerminalOutput({ terminalId, sessionId }: { terminalId: string; sessionId: string }) {
-  const store = useStore();
-  useStoreVersion();
-  const t = store.state.terminals.get(terminalId);
-  const exit = t?.exitStatus;
-  return (
-    <div class="terminal">
-      {t?.open === true && (
-        <div class="terminal-actions">
-          <button type="button" class="secondary-button" onClick={() => store.post({ type: 'openTerminal', sessionId, terminalId })}>
-            <Icon name="terminal" />
-            Open terminal
-          </button>
-        </div>
-      )}
-      {t?.open === false && <div class="terminal-actions muted">Terminal closed</div>}
-      <pre class="terminal-output" tabIndex={0} aria-label="Terminal output">
-        {t?.truncated ? '…\n' : ''}
-        {t?.output ?? ''}
-      </pre>
-      {exit && (
-        <div class="terminal-exit">
-          {exit.signal ? `Killed by ${exit.signal}` : `Exited with code ${exit.exitCode ?? '?'}`}
-        </div>
-      )}
-    </div>
-  );
-}
-
-export function ToolContent({
-  content,
-  sessionId,
-  toolCallId,
-  idBase,
-  ownOutput = false,
-  openRequest,
-}: {
-  content: ToolCallContentItem[];
-  sessionId: string;
-  toolCallId?: string;
-  idBase: string;
-  /** A new value opens the resources' contents (find revealing a match in them). */
-  openRequest?: object;
-  /** The tool call carries its own output: a terminal the client never created (the agent's own shell) shows that instead. */
-  ownOutput?: boolean;
-}) {
-  const store = useStore();
-  return (
-    <>
-      {content.map((c, i) => {
-        switch (c.type) {
-          case 'content':
-            return <ContentBlock key={i} block={c.content} idBase={`${idBase}-${i}`} openRequest={openRequest} />;
-          case 'diff':
-            return <DiffPreview key={i} item={c} sessionId={sessionId} toolCallId={toolCallId} />;
-          case 'terminal':
-            return ownOutput && !store.state.terminals.has(c.terminalId) ? null : <TerminalOutput key={i} terminalId={c.terminalId} sessionId={sessionId} />;
-          default:
-            return (
-              <Collapsible key={i} id={`${idBase}-${i}`} label="Unsupported tool content">
-                {() => <pre class="raw-json">{JSON.stringify(c.raw, null, 2)}</pre>}
-              </Collapsible>
-            );
-        }
-      })}
-    </>
-  );
 }
 
 function commandOf(raw: unknown): string | undefined {

@@ -1,3 +1,5 @@
+// One content block of a message or tool call: text as Markdown, an image, audio, a resource link or an
+// embedded resource.
 import type { TranscriptContent } from '../../../src/shared/transcript';
 import { basename } from './format';
 import { Collapsible } from './Collapsible';
@@ -65,24 +67,4 @@ export function ContentBlock({ block, idBase, stream, openRequest }: { block: Tr
         </Collapsible>
       );
   }
-}
-
-export function ContentList({
-  content,
-  idBase,
-  streamOf,
-  openRequest,
-}: {
-  content: TranscriptContent[];
-  idBase: string;
-  streamOf?: (contentIndex: number) => string;
-  openRequest?: object;
-}) {
-  return (
-    <>
-      {content.map((c, i) => (
-        <ContentBlock key={i} block={c} idBase={`${idBase}-${i}`} stream={streamOf?.(i)} openRequest={openRequest} />
-      ))}
-    </>
-  );
 }
