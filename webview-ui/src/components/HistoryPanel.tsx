@@ -6,7 +6,7 @@ import { Icon } from './Icon';
 import { useStore } from './storeHooks';
 
 /** Fuzzy search over title and agent; the best matches first, the original order otherwise. */
-export function filterHistory(items: readonly HistoryItem[], query: string): HistoryItem[] {
+function filterHistory(items: readonly HistoryItem[], query: string): HistoryItem[] {
   return rankByFuzzy(query, items, (h) => [h.title || h.sessionId, h.agentId], { laterFieldPenalty: 0 });
 }
 

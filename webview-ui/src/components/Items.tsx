@@ -1,3 +1,5 @@
+// One transcript item, drawn by its kind: messages, thoughts, tool calls, plans, notices, compactions,
+// messages between sessions and subagents.
 import type { PendingPermission } from '../../../src/shared/chatState';
 import type { StopReason, TranscriptItem } from '../../../src/shared/transcript';
 import type { NestReveal } from '../find/transcriptSearch';

@@ -1,3 +1,5 @@
+// A text block's Markdown in the chat: sanitised, rendered as it streams, its rendering kept while it is
+// out of the DOM.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { markdownCache, type MarkdownState } from '../markdownCache';
 import { textStreams } from '../textStreams';

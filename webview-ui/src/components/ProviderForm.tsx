@@ -1,9 +1,11 @@
 // The form that sets one model provider: API type, base URL and headers (a stored header value is kept when
 // left empty).
 import { useState } from 'preact/hooks';
-import type { ProviderView } from '../../../src/shared/chatState';
+import type { ProviderAction, ProviderView } from '../../../src/shared/chatState';
 import { Icon } from './Icon';
-import type { Post } from './ProviderSettings';
+
+/** Sends a provider action to the host. */
+export type Post = (action: ProviderAction) => void;
 
 interface HeaderRow {
   name: string;

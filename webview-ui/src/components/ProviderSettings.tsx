@@ -1,11 +1,10 @@
+// The agent's model provider settings in the chat: the providers it offers, each set in its own form.
 import { useState } from 'preact/hooks';
-import type { AgentProvidersView, AgentView, ProviderAction, ProviderView } from '../../../src/shared/chatState';
+import type { AgentProvidersView, AgentView, ProviderView } from '../../../src/shared/chatState';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
-import { ProviderForm } from './ProviderForm';
+import { type Post, ProviderForm } from './ProviderForm';
 import { useStore } from './storeHooks';
-
-export type Post = (action: ProviderAction) => void;
 
 /** The agent's Model provider settings (unstable providers/*); shown only when the agent offers them. */
 export function ProviderSettings({ agent }: { agent: AgentView | undefined }) {

@@ -43,7 +43,7 @@ const STATUS: Record<ToolCallStatus, StatusView> = {
   failed: { icon: 'error', label: 'Failed' },
 };
 
-export function statusOf(s: string): StatusView {
+function statusOf(s: string): StatusView {
   return STATUS[s as ToolCallStatus] ?? { icon: 'question', label: s };
 }
 
@@ -63,7 +63,7 @@ function commandOf(raw: unknown): string | undefined {
 }
 
 /** An argv entry as a POSIX shell would need it typed, so the line shown is the command that ran. */
-export function shellQuote(arg: string): string {
+function shellQuote(arg: string): string {
   if (arg === '') return "''";
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
