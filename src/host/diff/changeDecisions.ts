@@ -185,7 +185,8 @@ export class ChangeDecisions implements vscode.Disposable {
     }
     const plan = { uri: oldest.uri, entries: all };
     if (current.kind === 'missing') {
-      if (agentText === null || agentText === undefined) return { ...plan, target: baseline, before: null };
+      // Gone again, as before the agent created it (an atomic write's temp file, renamed away): nothing to ask.
+      if (agentText === null || agentText === undefined || baseline === null) return { ...plan, target: baseline, before: null };
       // The user deleted it after the agent wrote it: bringing the old content back loses nothing of theirs.
       return { ...plan, target: baseline, before: null, conflict: { agentText, keepsUserEdits: false } };
     }

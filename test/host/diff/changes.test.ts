@@ -190,6 +190,22 @@ describe('diff review: changed files after the write', () => {
     assert.strictEqual(diskText(a), 'keep me\n');
   });
 
+  it('a file the agent created and removed again (an atomic write\'s temp file): Undo asks nothing and leaves it gone', async () => {
+    const tmp = vscode.Uri.file(path.join(ctx.dir, 'out.js.tmp.1234'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.createFile(tmp, { contents: new TextEncoder().encode('agent\n') });
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    ctx.review.recordWrite({ ...TURN, uri: tmp.toString(), before: null, after: 'agent\n' });
+    await closeAllEditors();
+    // Renamed away before the tracker saw it go: the entry is still there when the user rejects the turn.
+    fs.unlinkSync(tmp.fsPath);
+    assert.strictEqual(ctx.review.changedFiles().length, 1);
+    assert.ok(await ctx.review.undoAll(TURN));
+    assert.strictEqual(ctx.ui.last('ask'), undefined);
+    assert.ok(!fs.existsSync(tmp.fsPath));
+    assert.deepStrictEqual(ctx.review.changedFiles(), []);
+  });
+
   it('a 5 MB file: no line counts or diff (clear message), but Keep/Undo still work byte for byte', async () => {
     const big = 'a line of a large generated file\n'.repeat(Math.ceil((5 * 1024 * 1024) / 33));
     const a = writeFile(path.join(ctx.dir, 'huge.txt'), big);
