@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ChangeEntry, TurnRef } from './changeStore';
 import type { ChangeTracker } from './changeTracker';
 import type { DiffOpener } from './review/diffOpener';
-import { applyText, readCurrent } from './fileAccess';
+import { applyText, isAsBefore, readCurrent } from './fileAccess';
 import { Hunk, classifyHunks, computeHunks, keepHunk, revertHunk, revertHunks } from './hunks';
 import type { DiffLogger } from './types';
 import type { DiffUi } from './review/ui';
@@ -184,9 +184,9 @@ export class ChangeDecisions implements vscode.Disposable {
       return `"${name}" can't be undone safely: it is now ${current.kind === 'binary' ? 'a binary file' : current.kind === 'tooLarge' ? 'too large to compare' : 'unreadable'}.`;
     }
     const plan = { uri: oldest.uri, entries: all };
+    if (isAsBefore(baseline, current)) return { ...plan, target: baseline, before: current.kind === 'text' ? current.text : null };
     if (current.kind === 'missing') {
-      // Gone again, as before the agent created it (an atomic write's temp file, renamed away): nothing to ask.
-      if (agentText === null || agentText === undefined || baseline === null) return { ...plan, target: baseline, before: null };
+      if (agentText === null || agentText === undefined) return { ...plan, target: baseline, before: null };
       // The user deleted it after the agent wrote it: bringing the old content back loses nothing of theirs.
       return { ...plan, target: baseline, before: null, conflict: { agentText, keepsUserEdits: false } };
     }

@@ -4,7 +4,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ChangeEntry, ChangeStore, PersistedChanges, TurnRef, entryKey } from './changeStore';
-import { CurrentContent, readCurrent } from './fileAccess';
+import { CurrentContent, isAsBefore, readCurrent } from './fileAccess';
 import { Hunk, classifyHunks, computeHunks, sumCounts } from './hunks';
 import { MAX_DIFF_BYTES, byteLength } from './inspect';
 import type { AgentTouchedFileInput, ChangedFileSummary, DiffLogger, MementoLike, RecordWriteInput } from './types';
@@ -188,21 +188,15 @@ export class ChangeTracker implements vscode.Disposable {
     const current = await readCurrent(vscode.Uri.parse(uri));
     let removed = false;
     for (const e of entries) {
-      const live = computeLive(e, current);
-      if (current.kind === 'text' && e.baseline === current.text) {
-        // Everything was kept or reverted (e.g. with the diff editor's arrows): nothing left to review.
+      if (isAsBefore(e.baseline, current)) {
+        // Everything was kept or reverted (e.g. with the diff editor's arrows), or a file the agent created
+        // is gone again: nothing left to review.
         this.store.remove(e.key);
         this.live.delete(e.key);
         removed = true;
         continue;
       }
-      if (current.kind === 'missing' && e.baseline === null) {
-        this.store.remove(e.key);
-        this.live.delete(e.key);
-        removed = true;
-        continue;
-      }
-      this.live.set(e.key, live);
+      this.live.set(e.key, computeLive(e, current));
     }
     if (removed) this.persist();
     if (fire) this.changed.fire();

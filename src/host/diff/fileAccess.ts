@@ -15,6 +15,15 @@ export type CurrentContent =
   | { kind: 'tooLarge'; size: number }
   | { kind: 'error'; message: string };
 
+/**
+ * Whether the file is again as it was before the agent changed it: the same text, or missing when it did
+ * not exist (an atomic write's temp file renamed away, a file the agent created and removed). Nothing of
+ * the agent's is left to review and nothing of the user's to lose.
+ */
+export function isAsBefore(baseline: string | null | undefined, current: CurrentContent): boolean {
+  return current.kind === 'missing' ? baseline === null : current.kind === 'text' && baseline === current.text;
+}
+
 export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
   return vscode.workspace.textDocuments.find((d) => !d.isClosed && d.uri.toString() === key);
