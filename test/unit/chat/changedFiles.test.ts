@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
+import { tick } from './tick';
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
 
 function setup() {
   const backend = new FakeBackend({

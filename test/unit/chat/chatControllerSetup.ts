@@ -5,7 +5,7 @@ import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
 
-export const tick = () => new Promise((r) => setTimeout(r, 5));
+export { tick } from './tick';
 
 export function setup() {
   const backend = new FakeBackend();

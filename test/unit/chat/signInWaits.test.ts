@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import { AuthRequiredError } from '../../../src/acp/errors';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
+import { tick } from './tick';
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
 const text = (t: string) => ({ text: t, mentions: [], images: [] });
 const signInRequired = { signInRequired: true, shown: true } as const;
 

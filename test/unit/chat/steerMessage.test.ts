@@ -6,9 +6,9 @@ import type { PromptOutcome, SteerAnswer } from '../../../src/chat/chatBackend';
 import { PromptQueue } from '../../../src/chat/promptQueue';
 import { steerMessage } from '../../../src/chat/steerMessage';
 import type { ComposerPrompt } from '../../../src/shared/messages';
+import { tick } from './tick';
 
 const prompt = (text: string): ComposerPrompt => ({ text, mentions: [], images: [] });
-const tick = () => new Promise((r) => setTimeout(r, 5));
 
 function setup(running: boolean) {
   const sent: string[] = [];

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { WebviewChannel } from '../../../src/chat/surfaces/webviewChannel';
+import { tick } from './tick';
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
 
 function init(n: number): HostToWebviewMessage {
   return { type: 'init', protocolVersion: 2, snapshot: { agents: [], defaultAgentId: `agent ${n}`, sessions: [], history: [], terminals: [] } };
