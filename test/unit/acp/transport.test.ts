@@ -130,9 +130,10 @@ describe('ordering, ids and validation over vscode-jsonrpc', () => {
     peer.send({ id: 42, result: { stopReason: 'end_turn' } });
     peer.send({ id: 0, result: { protocolVersion: 1 } }); // a duplicate of initialize's answer
     peer.send({ id: null, error: { code: -32700, message: 'Parse error' } });
-    await new Promise((r) => setTimeout(r, 10));
-    const warnings = peer.logger.lines.filter((l) => l.includes('unknown request id'));
-    assert.equal(warnings.length, 3);
+    const warnings = () => peer.logger.lines.filter((l) => l.includes('unknown request id'));
+    while (warnings().length < 3) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(warnings().length, 3);
     const list = peer.conn.listSessions();
     const request = await peer.nextReceived((m) => m.method === 'session/list');
     peer.send({ id: request.id, result: { sessions: [] } });
@@ -161,8 +162,11 @@ describe('ordering, ids and validation over vscode-jsonrpc', () => {
 
   it('maps a thrown handler error to -32603 and an aborted handler to -32800 on $/cancel_request', async () => {
     const peer = memoryPeer();
+    let slowStarted!: () => void;
+    const started = new Promise<void>((r) => (slowStarted = r));
     peer.conn.handle('fs/read_text_file', (p, context) => {
       if (p.path === '/boom') throw new Error('disk on fire');
+      slowStarted();
       return new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     });
     peer.send({ id: 1, method: 'fs/read_text_file', params: { sessionId: 's', path: '/boom' } });
@@ -170,7 +174,7 @@ describe('ordering, ids and validation over vscode-jsonrpc', () => {
     assert.equal(failed.code, -32603);
     assert.match(failed.message, /disk on fire/);
     peer.send({ id: 2, method: 'fs/read_text_file', params: { sessionId: 's', path: '/slow' } });
-    await new Promise((r) => setTimeout(r, 10));
+    await started;
     peer.send({ method: '$/cancel_request', params: { requestId: 2 } });
     const cancelled = (await peer.nextReceived((m) => m.id === 2)).error as { code: number };
     assert.equal(cancelled.code, -32800);
