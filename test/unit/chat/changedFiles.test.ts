@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
-import { tick } from './tick';
+import { FLUSH_DELAY_MS, tick, useFakeClock } from './tick';
 
 
 function setup() {
@@ -10,7 +10,7 @@ function setup() {
     changedFiles: [{ key: 'k1', path: '/ws/a.ts', name: 'a.ts', status: 'modified', added: 2, removed: 1, countsKnown: true, conflict: false, undoable: true }],
   });
   const log: string[] = [];
-  const ctl = new ChatController(backend, fakeUi(log), fakeActions(), { flushDelayMs: 1 });
+  const ctl = new ChatController(backend, fakeUi(log), fakeActions(), { flushDelayMs: FLUSH_DELAY_MS });
   const posted: HostToWebviewMessage[] = [];
   ctl.attach({ postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return true; } });
   ctl.handleMessage({ type: 'ready', protocolVersion: 1 });
@@ -20,6 +20,7 @@ function setup() {
 }
 
 describe('ChatController: changed files', () => {
+  useFakeClock();
   it('sends the changed files in the session view', () => {
     const { posted } = setup();
     const init = posted.find((m) => m.type === 'init') as Extract<HostToWebviewMessage, { type: 'init' }>;

@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
-import { flatten, setup, tick } from './chatControllerSetup';
+import { flatten, FLUSH_DELAY_MS, setup, tick, useFakeClock } from './chatControllerSetup';
 
 describe('ChatController: routing webview actions', () => {
+  useFakeClock();
   it('routes permission, elicitation, pickers, history, editor actions and mentions', async () => {
     const { backend, ctl, posted, uiLog } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
@@ -44,6 +45,7 @@ describe('ChatController: routing webview actions', () => {
 });
 
 describe("ChatController: the host's own features (HostActions)", () => {
+  useFakeClock();
   it("opens a chip with lines, a kind or text of its own through openMention; a bare chip, a link or a refused scheme in the editor", async () => {
     const { ctl, uiLog, actionLog } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
@@ -77,7 +79,7 @@ describe("ChatController: the host's own features (HostActions)", () => {
     const backend = new FakeBackend();
     const uiLog: string[] = [];
     const actions = { ...fakeActions(), openMention: async () => { throw new Error('the file is gone'); } };
-    const ctl = new ChatController(backend, fakeUi(uiLog), actions, { flushDelayMs: 1 });
+    const ctl = new ChatController(backend, fakeUi(uiLog), actions, { flushDelayMs: FLUSH_DELAY_MS });
     ctl.handleMessage({ type: 'openResource', uri: 'file:///ws/gone.ts', kind: 'file', range: { startLine: 1, endLine: 1 } });
     ctl.handleMessage({ type: 'openResource', uri: 'file:///ws/here.ts' });
     await tick();

@@ -4,9 +4,10 @@ import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
-import { flatten, setup, tick } from './chatControllerSetup';
+import { flatten, FLUSH_DELAY_MS, setup, tick, useFakeClock } from './chatControllerSetup';
 
 describe('ChatController: handshake and queueing while not ready', () => {
+  useFakeClock();
   it('sends nothing before ready, then init with the full snapshot, then the queued messages', async () => {
     const { backend, ctl, posted } = setup();
     ctl.focusComposer('hello');
@@ -60,7 +61,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
 
   it('treats a failed postMessage as not ready', async () => {
     const backend = new FakeBackend();
-    const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1 });
+    const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: FLUSH_DELAY_MS });
     let live = true;
     const posted: HostToWebviewMessage[] = [];
     ctl.attach({ postMessage: async (m) => { if (live) posted.push(m); return live; } });
@@ -76,7 +77,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
   it('a webview the host stopped sending to gets its whole state again when it speaks, before its message is handled', async () => {
     const backend = new FakeBackend();
     const uiLog: string[] = [];
-    const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(), { flushDelayMs: 1 });
+    const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(), { flushDelayMs: FLUSH_DELAY_MS });
     const answers = [true, false];
     const posted: HostToWebviewMessage[] = [];
     ctl.attach({ postMessage: async (m) => (posted.push(JSON.parse(JSON.stringify(m))), answers.shift() ?? true) });
@@ -108,6 +109,7 @@ describe('ChatController: handshake and queueing while not ready', () => {
 });
 
 describe('ChatController: several webviews (the side bar and an editor tab)', () => {
+  useFakeClock();
   it('each webview gets its own init and seqs; a message queued in one shows in the other; a closed one gets nothing', async () => {
     const { backend, ctl, posted } = setup();
     const tabPosted: HostToWebviewMessage[] = [];

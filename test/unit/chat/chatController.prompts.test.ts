@@ -3,9 +3,10 @@
 import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { AuthRequiredError } from '../../../src/acp';
-import { flatten, setup, tick } from './chatControllerSetup';
+import { flatten, setup, tick, useFakeClock } from './chatControllerSetup';
 
 describe('ChatController: prompts and the message queue', () => {
+  useFakeClock();
   it('sends when idle, queues while busy, sends the queue when the turn ends', async () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
@@ -77,6 +78,7 @@ describe('ChatController: prompts and the message queue', () => {
 });
 
 describe('ChatController: switching agents, then New session', () => {
+  useFakeClock();
   const text = (t: string) => ({ text: t, mentions: [], images: [] });
 
   /** A backend whose sessions open when the test says, as the real one: the session, its activation, then the answer. */

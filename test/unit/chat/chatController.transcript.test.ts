@@ -4,10 +4,12 @@ import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { applyTranscriptOps } from '../../../src/shared/transcriptOps';
 import { ChatController } from '../../../src/chat/chatController';
+import { settle } from '../fakeTimers';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
-import { flatten, setup, tick } from './chatControllerSetup';
+import { flatten, setup, tick, useFakeClock } from './chatControllerSetup';
 
 describe("ChatController: transcripts as snapshots and the reducer's ops", () => {
+  useFakeClock();
   it('coalesces many chunks into one sequenced ops message carrying only the new text', async () => {
     const { backend, ctl, posted } = setup();
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
@@ -90,28 +92,25 @@ describe("ChatController: transcripts as snapshots and the reducer's ops", () =>
 });
 
 describe('ChatController: batching is a throttle', () => {
+  const clock = useFakeClock();
+
   it('posts the first update at once, coalesces a burst, and spaces later batches by the flush delay', async () => {
     const backend = new FakeBackend();
-    // A long delay: the checks below hold even when this machine stalls for a moment.
     const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1000 });
     const posted: { at: number; m: HostToWebviewMessage }[] = [];
-    const t0 = performance.now();
-    ctl.attach({ postMessage: (m) => { posted.push({ at: performance.now() - t0, m }); return true; } });
+    ctl.attach({ postMessage: (m) => { posted.push({ at: clock().now, m }); return true; } });
     ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
     posted.length = 0;
     backend.say('one');
     backend.say(' two');
-    await tick();
-    assert.equal(posted.length, 1, 'the first update after a quiet period goes out without waiting a frame');
+    await settle();
+    await clock().tick(0);
+    assert.deepEqual(posted.map((p) => p.at), [0], 'the first update after a quiet period goes out without waiting a frame, as one post');
     backend.say(' three');
-    await tick();
+    await clock().tick(999);
     assert.equal(posted.length, 1, 'the next one waits for the flush delay');
-    while (posted.length < 2) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(posted.length, 2);
-    // Held back by the delay, not posted at the next tick. Not ">= 1000": libuv counts a timer from the event
-    // loop's cached time, which lags performance.now() by however long the loop has been running, so a timer
-    // can fire a little early by this clock (998.9 ms was seen in CI).
-    assert.ok(posted[1].at - posted[0].at >= 900, `spaced ${posted[1].at - posted[0].at} ms`);
+    await clock().tick(1);
+    assert.deepEqual(posted.map((p) => p.at), [0, 1000], 'and goes out when it is over');
     ctl.dispose();
   });
 });

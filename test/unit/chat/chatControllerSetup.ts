@@ -4,14 +4,15 @@
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
+import { FLUSH_DELAY_MS } from './tick';
 
-export { tick } from './tick';
+export { FLUSH_DELAY_MS, tick, useFakeClock } from './tick';
 
 export function setup() {
   const backend = new FakeBackend();
   const uiLog: string[] = [];
   const actionLog: unknown[][] = [];
-  const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(actionLog), { flushDelayMs: 1 });
+  const ctl = new ChatController(backend, fakeUi(uiLog), fakeActions(actionLog), { flushDelayMs: FLUSH_DELAY_MS });
   const posted: HostToWebviewMessage[] = [];
   ctl.attach({ postMessage: (m) => { posted.push(JSON.parse(JSON.stringify(m))); return true; } });
   return { backend, ctl, posted, uiLog, actionLog };

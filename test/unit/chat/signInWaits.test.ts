@@ -6,14 +6,14 @@ import * as assert from 'node:assert/strict';
 import { AuthRequiredError } from '../../../src/acp/errors';
 import { ChatController } from '../../../src/chat/chatController';
 import { fakeActions, FakeBackend, fakeUi } from './fakeChatBackend';
-import { tick } from './tick';
+import { FLUSH_DELAY_MS, tick, useFakeClock } from './tick';
 
 const text = (t: string) => ({ text: t, mentions: [], images: [] });
 const signInRequired = { signInRequired: true, shown: true } as const;
 
 function setup() {
   const backend = new FakeBackend();
-  const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: 1 });
+  const ctl = new ChatController(backend, fakeUi(), fakeActions(), { flushDelayMs: FLUSH_DELAY_MS });
   ctl.attach({ postMessage: async () => true });
   ctl.handleMessage({ type: 'ready', protocolVersion: 2 });
   const sent = () => backend.calls.filter((c) => c[0] === 'sendPrompt').map((c) => c.slice(1).join(':'));
@@ -26,6 +26,7 @@ function setup() {
 }
 
 describe('chat: messages waiting for sign-in', () => {
+  useFakeClock();
   it('a turn that stopped for sign-in is sent again once the user signed in to that agent, marked as shown', async () => {
     const { backend, ctl, sent, endTurn } = setup();
     backend.outcomes.push(signInRequired);

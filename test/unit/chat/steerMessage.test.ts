@@ -6,7 +6,7 @@ import type { PromptOutcome, SteerAnswer } from '../../../src/chat/chatBackend';
 import { PromptQueue } from '../../../src/chat/promptQueue';
 import { steerMessage } from '../../../src/chat/steerMessage';
 import type { ComposerPrompt } from '../../../src/shared/messages';
-import { tick } from './tick';
+import { settle } from '../fakeTimers';
 
 const prompt = (text: string): ComposerPrompt => ({ text, mentions: [], images: [] });
 
@@ -28,12 +28,12 @@ function setup(running: boolean) {
     changed: () => undefined,
     reportError: (what) => errors.push(what),
   });
-  /** The running turn ends: the queue sends its next message. */
+  /** The running turn ends: the queue sends its next message (in promise callbacks; no timer is involved). */
   const endTurn = async () => {
     state.running = false;
     ends.shift()?.();
     queue.drain('s1');
-    await tick();
+    await settle();
   };
   return { queue, sent, errors, endTurn };
 }

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/shared/messages';
 import { WebviewChannel } from '../../../src/chat/surfaces/webviewChannel';
-import { tick } from './tick';
+import { FLUSH_DELAY_MS, tick, useFakeClock } from './tick';
 
 
 function init(n: number): HostToWebviewMessage {
@@ -17,7 +17,7 @@ function setup(answers: Array<boolean | Error | 'throw'> = []) {
   const warnings: string[] = [];
   const posted: HostToWebviewMessage[] = [];
   let changes: HostToWebviewMessage[] = [];
-  const channel = new WebviewChannel({ flushDelayMs: 1, collect: () => changes.splice(0), warn: (m) => warnings.push(m) });
+  const channel = new WebviewChannel({ flushDelayMs: FLUSH_DELAY_MS, collect: () => changes.splice(0), warn: (m) => warnings.push(m) });
   channel.attach({
     postMessage: (m) => {
       posted.push(m);
@@ -34,6 +34,7 @@ function setup(answers: Array<boolean | Error | 'throw'> = []) {
 }
 
 describe('WebviewChannel: the ready handshake', () => {
+  useFakeClock();
   it('an init the webview did not take is logged; nothing follows until the next ready, which gets a new init and the queued notice', async () => {
     const { channel, posted, warnings, change } = setup([false]);
     channel.open(init(1));

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { MAX_TOOL_OUTPUT } from '../../../src/shared/transcript';
 import { emptyChatState, HostStateReducer } from '../../../webview-ui/src/storeHostState';
 import { UiStore } from '../../../webview-ui/src/storeUi';
+import { FakeClock } from '../fakeTimers';
 import { snapshot } from './helpers';
 
 function fakeApi(initial?: unknown) {
@@ -68,20 +69,28 @@ describe('webview: the persisted UI state', () => {
   });
 
   it('stores changes once per burst, without images; an emptied draft is forgotten', async () => {
-    const { api, stored } = fakeApi();
-    const ui = new UiStore(api);
-    ui.setDraft('s1', { text: 'a', mentions: [], images: [{ id: 'i1', mimeType: 'image/png', data: 'AAAA' }] });
-    ui.setDraft('s1', { text: 'ab', mentions: [], images: [{ id: 'i1', mimeType: 'image/png', data: 'AAAA' }] });
-    ui.rememberSent('hello');
-    assert.equal(stored.length, 0);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(stored.length, 1);
-    const again = new UiStore(api);
-    assert.deepEqual(again.draft('s1'), { text: 'ab', mentions: [], images: [] });
-    assert.deepEqual(again.sent, ['hello']);
-    again.setDraft('s1', { text: '', mentions: [], images: [] });
-    again.persistNow();
-    assert.deepEqual(new UiStore(api).draft('s1'), { text: '', mentions: [], images: [] });
+    // Simulated time: the store's save timer (200 ms) fires when the test moves the clock, however loaded the machine.
+    const clock = new FakeClock();
+    try {
+      const { api, stored } = fakeApi();
+      const ui = new UiStore(api);
+      ui.setDraft('s1', { text: 'a', mentions: [], images: [{ id: 'i1', mimeType: 'image/png', data: 'AAAA' }] });
+      ui.setDraft('s1', { text: 'ab', mentions: [], images: [{ id: 'i1', mimeType: 'image/png', data: 'AAAA' }] });
+      ui.rememberSent('hello');
+      assert.equal(stored.length, 0);
+      await clock.tick(200);
+      assert.equal(stored.length, 1);
+      await clock.tick(1000);
+      assert.equal(stored.length, 1, 'the burst is stored once');
+      const again = new UiStore(api);
+      assert.deepEqual(again.draft('s1'), { text: 'ab', mentions: [], images: [] });
+      assert.deepEqual(again.sent, ['hello']);
+      again.setDraft('s1', { text: '', mentions: [], images: [] });
+      again.persistNow();
+      assert.deepEqual(new UiStore(api).draft('s1'), { text: '', mentions: [], images: [] });
+    } finally {
+      clock.restore();
+    }
   });
 
   it('moves a draft to a session that has none, never over one it has', () => {
