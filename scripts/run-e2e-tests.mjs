@@ -12,11 +12,11 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, PKG, TEST_RESULTS, CHROMIUM, EXTENSION_ID } from './lib/paths.mjs';
+import { REPO, PKG, TEST_RESULTS, TEST_CHROMIUM, EXTENSION_ID } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll } from './lib/proc.mjs';
 import { E2E_UNUSED_BUILTINS, ensureCodeServer, installVsix, startCodeServer, workbenchUrl } from './lib/code-server.mjs';
 import { MACHINE_SCOPED, makeRunDirs, removeDir } from './lib/workspace.mjs';
-import { CHROMIUM_ARGS } from './lib/browser.mjs';
+import { CHROMIUM_ARGS, requireChromium } from './lib/browser.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -36,7 +36,7 @@ const seconds = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 async function main() {
   const t0 = Date.now();
   mkdirSync(ARTIFACTS, { recursive: true });
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  requireChromium(TEST_CHROMIUM);
 
   let vsix = opts.vsix ? resolve(opts.vsix) : join(REPO, `${PKG.name}-${PKG.version}.vsix`);
   if (!opts.vsix && !(opts['skip-package'] && existsSync(vsix))) {
@@ -91,7 +91,7 @@ async function main() {
       SWITCHBOARD_E2E_USER_DATA: dirs.userDataDir,
       SWITCHBOARD_E2E_WORKSPACE: dirs.workspace,
       SWITCHBOARD_E2E_ARTIFACTS: ARTIFACTS,
-      CHROMIUM_PATH: CHROMIUM,
+      CHROMIUM_PATH: TEST_CHROMIUM,
       SWITCHBOARD_E2E_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
       SWITCHBOARD_E2E_MACHINE_SCOPED: JSON.stringify([...MACHINE_SCOPED]),
     },

@@ -23,7 +23,7 @@
 import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO, TEST_RESULTS } from './lib/paths.mjs';
+import { REPO, TEST_CHROMIUM, TEST_RESULTS } from './lib/paths.mjs';
 import { run, onCleanup, cleanupAll, sleep, startTracked } from './lib/proc.mjs';
 import { ensureCodeServer, startCodeServer, workbenchUrl, remoteUri, UNUSED_BUILTINS } from './lib/code-server.mjs';
 import { chromium } from 'playwright-core';
@@ -159,7 +159,7 @@ async function runInElectron(exe, dirs) {
 function startBrowser(url, profile) {
   const consoleLog = [];
   const child = startTracked(
-    requireChromium(),
+    requireChromium(TEST_CHROMIUM),
     [
       ...CHROMIUM_ARGS,
       '--headless',

@@ -36,7 +36,7 @@ export function e2eEnv(): E2EEnv {
     userDataDir: process.env.SWITCHBOARD_E2E_USER_DATA ?? '',
     workspace: process.env.SWITCHBOARD_E2E_WORKSPACE ?? '',
     artifacts: process.env.SWITCHBOARD_E2E_ARTIFACTS ?? path.resolve('test-results', 'e2e'),
-    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromium: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
     chromiumArgs: JSON.parse(process.env.SWITCHBOARD_E2E_CHROMIUM_ARGS ?? '["--no-sandbox"]') as string[],
     machineScoped: JSON.parse(process.env.SWITCHBOARD_E2E_MACHINE_SCOPED ?? '[]') as string[],
   };
