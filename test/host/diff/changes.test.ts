@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { BUTTON_SHOW_CONFLICTS, BUTTON_UNDO_AGENT_ONLY, hunkRef } from '../../../src/host/diff/changeDecisions';
 import { DIFF_SCHEME } from '../../../src/host/diff/review/diffUri';
 import { DiffReview } from '../../../src/host/diff/index';
-import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, fileEventsDelivered, logLines, reviewPerTest, silentLog, userEdit, waitUntil, writeFile } from './helpers';
+import { FakeUi, activeDiffTab, agentWrite, closeAllEditors, diskText, logLines, reviewPerTest, silentLog, userEdit, waitUntil, writeFile } from './helpers';
 
 const TURN = { sessionId: 'sess', turnId: 't1' };
 const pick = (s: { added: number; removed: number; conflict: boolean } | undefined) => s && [s.added, s.removed, s.conflict];
@@ -247,7 +247,7 @@ describe('diff review: changed files after the write', () => {
     await userEdit(a, 'disk\nbuffer only\n');
     await (await vscode.workspace.openTextDocument(a)).save();
     const unseen = writeFile(path.join(ctx.dir, 'unseen.txt'), 'existed before\n');
-    await fileEventsDelivered(ctx.dir); // the setup's own file events are not the turn's
+    await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
     const turn = { sessionId: 'sess', turnId: 't2' };
     await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir], 'a turn');
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');

@@ -104,26 +104,6 @@ export function tempDir(): string {
   return dir;
 }
 
-/**
- * Waits until the file events of the writes made so far in `dir` have reached this extension host: a marker
- * file written now is seen by a watcher after them (one event stream, in order), then removed.
- */
-export async function fileEventsDelivered(dir: string): Promise<void> {
-  const marker = path.join(dir, `.events-${++n}`);
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '.events-*'));
-  const seen = new Set<string>();
-  watcher.onDidCreate((uri) => uri.fsPath === marker && seen.add('created'));
-  watcher.onDidDelete((uri) => uri.fsPath === marker && seen.add('deleted'));
-  try {
-    fs.writeFileSync(marker, '');
-    await waitUntil(() => seen.has('created'), 'the marker file to be seen', 10_000);
-    fs.rmSync(marker);
-    await waitUntil(() => seen.has('deleted'), 'the marker file to be seen gone', 10_000);
-  } finally {
-    watcher.dispose();
-  }
-}
-
 export function writeFile(file: string, content: string | Uint8Array): vscode.Uri {
   fs.writeFileSync(file, content);
   return vscode.Uri.file(file);
