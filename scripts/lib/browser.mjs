@@ -2,7 +2,7 @@
 // browser here), and the VS Code workbench readiness check shared by the runners.
 import { chromium } from 'playwright-core';
 import { existsSync } from 'node:fs';
-import { CHROMIUM, TEST_CHROMIUM } from './paths.mjs';
+import { CHROMIUM } from './paths.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -15,10 +15,9 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** A Chromium executable (the full browser, or the test tiers' headless shell); throws with the way to install it when it is missing. */
+/** A Chromium executable (the full browser, or TEST_CHROMIUM); throws with the way to install it when it is missing. */
 export function requireChromium(path = CHROMIUM) {
-  const pkg = path === TEST_CHROMIUM ? 'chromium-headless-shell' : 'chromium';
-  if (!existsSync(path)) throw new Error(`Chromium not found at ${path} (apt-get install -y ${pkg}, or set CHROMIUM_PATH)`);
+  if (!existsSync(path)) throw new Error(`Chromium not found at ${path} (apt-get install -y chromium chromium-headless-shell, or set CHROMIUM_PATH)`);
   return path;
 }
 

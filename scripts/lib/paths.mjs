@@ -20,7 +20,7 @@ export const DEMO_AGENT = join(REPO, 'test', 'fixtures', 'agents', 'demo-agent.m
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /**
  * Chromium for the e2e and host tiers: Debian's chromium-headless-shell, the same Blink without the full
- * browser around it (an e2e describe costs ~13 % less CPU than in `chromium --headless`).
+ * browser around it (an e2e describe costs ~9 % less CPU than in `chromium --headless`).
  */
 export const TEST_CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell';
 export const TMP = tmpdir();
