@@ -247,7 +247,11 @@ describe('diff review: changed files after the write', () => {
     await userEdit(a, 'disk\nbuffer only\n');
     await (await vscode.workspace.openTextDocument(a)).save();
     const unseen = writeFile(path.join(ctx.dir, 'unseen.txt'), 'existed before\n');
-    await new Promise((r) => setTimeout(r, 1500)); // let the setup's own file events pass
+    // A file born within the watcher's allowance for the kernel's coarse file clock (250 ms) of the turn's start
+    // passes for one the agent created; unseen.txt must be older than that when the turn starts. (The setup's
+    // own file events may still arrive during the turn: they record what the files held, which is harmless.)
+    const born = fs.statSync(unseen.fsPath).birthtimeMs;
+    await waitUntil(() => Date.now() > born + 400, 'unseen.txt to be older than the turn', 5000);
     const turn = { sessionId: 'sess', turnId: 't2' };
     await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir], 'a turn');
     fs.writeFileSync(a.fsPath, 'disk\nbuffer only\nagent tool\n');

@@ -35,7 +35,7 @@ describe('checkpoints host bench', function () {
   it('restores a 50-file checkpoint', async () => {
     const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-checkpoint-bench-'));
     const review = new DiffReview({ memento: new MemoryMemento(), log: silentLog, storageDir: storage });
-    const dir = tempDir();
+    const dir = await tempDir();
     for (let i = 0; i < FOLDER_FILES; i++) fs.writeFileSync(path.join(dir, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(100));
     const trees = await review.checkpoints();
     assert.ok(trees);

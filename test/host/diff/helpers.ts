@@ -74,10 +74,10 @@ export interface ReviewPerTest {
 export function reviewPerTest(): ReviewPerTest {
   const ctx = {} as ReviewPerTest;
   let registration: vscode.Disposable | undefined;
-  beforeEach(() => {
+  beforeEach(async () => {
     const made = makeReview(new FakeUi());
     registration = made.registration;
-    Object.assign(ctx, { review: made.review, ui: made.ui, memento: made.memento, dir: tempDir() });
+    Object.assign(ctx, { review: made.review, ui: made.ui, memento: made.memento, dir: await tempDir() });
   });
   afterEach(async () => {
     await closeAllEditors();
@@ -96,11 +96,39 @@ export async function waitUntil(check: () => boolean, what: string, timeoutMs = 
   }
 }
 
+let testsRoot: Promise<string> | undefined;
+/**
+ * The workspace folder the tests' folders go in, once the workspace's file watcher reports it. Created with
+ * the first test's folder in one go, the watcher (parcel, inotify) could see the outer folder appear only
+ * after the inner one was made, never watch the inner one, and report no change in it for the whole run.
+ */
+function watchedTestsRoot(): Promise<string> {
+  testsRoot ??= (async () => {
+    const root = path.join(workspaceRoot(), 'diff-tests');
+    if (fs.existsSync(root)) return root;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspaceRoot()), 'diff-tests'), false, true, true);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const reported = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the workspace's file watcher did not report ${root} in 20 s`)), 20_000);
+      });
+      fs.mkdirSync(root);
+      await Promise.race([reported, late]);
+      return root;
+    } finally {
+      clearTimeout(timer);
+      watcher.dispose();
+    }
+  })();
+  return testsRoot;
+}
+
 let n = 0;
-/** A fresh folder under the workspace for one test. */
-export function tempDir(): string {
-  const dir = path.join(workspaceRoot(), 'diff-tests', `${process.pid}-${Date.now()}-${++n}`);
-  fs.mkdirSync(dir, { recursive: true });
+/** A fresh folder under the workspace for one test, inside a folder the file watcher watches. */
+export async function tempDir(): Promise<string> {
+  const dir = path.join(await watchedTestsRoot(), `${process.pid}-${Date.now()}-${++n}`);
+  fs.mkdirSync(dir);
   return dir;
 }
 
