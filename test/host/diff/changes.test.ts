@@ -276,6 +276,22 @@ describe('diff review: changed files after the write', () => {
     assert.strictEqual(diskText(unseen), 'existed before\nchanged by a shell command\n', 'left alone');
   });
 
+  it('files the agent writes into folders it just made are listed, though the watcher reports only the folder', async () => {
+    const turn = { sessionId: 'sess', turnId: 't-new-folders' };
+    await ctx.review.beginTurn(turn.sessionId, turn.turnId, [ctx.dir], 'a turn');
+    // As a shell's `mkdir -p made/deeper && echo ... > made/deeper/inner.txt`.
+    fs.mkdirSync(path.join(ctx.dir, 'made', 'deeper'), { recursive: true });
+    fs.writeFileSync(path.join(ctx.dir, 'made', 'top.txt'), 'top\n');
+    fs.writeFileSync(path.join(ctx.dir, 'made', 'deeper', 'inner.txt'), 'inner\n');
+    const names = () => ctx.review.changedFiles(turn).map((s) => path.relative(ctx.dir, s.path)).sort();
+    await waitUntil(() => names().length >= 2, 'the new folders\' files to be recorded', 10000);
+    await ctx.review.endTurn('sess');
+    assert.deepStrictEqual(names(), [path.join('made', 'deeper', 'inner.txt'), path.join('made', 'top.txt')], 'the files, not their folders');
+    assert.deepStrictEqual(ctx.review.changedFiles(turn).map((s) => s.status), ['created', 'created']);
+    assert.ok(await ctx.review.undoAll(turn, 'cancel'));
+    assert.ok(!fs.existsSync(path.join(ctx.dir, 'made', 'top.txt')) && !fs.existsSync(path.join(ctx.dir, 'made', 'deeper', 'inner.txt')));
+  });
+
   it('tool-call locations: a first sighting is only a snapshot; a later change is recorded against it', async () => {
     const a = writeFile(path.join(ctx.dir, 'loc.txt'), 'read me\n');
     const turn = { sessionId: 'sess', turnId: 't3' };

@@ -1,7 +1,8 @@
 // Notices files the agent changes by itself (its own edit tools, shell commands) during a turn. While
-// the turn runs, file-system events under the session's folders become `recordAgentTouchedFile` calls;
-// when it ends, the turn's baseline (a snapshot taken before the prompt was sent) lists every file that
-// differs, so nothing the watcher missed or saw too late is lost. What the user had is the "before":
+// the turn runs, file-system events under the session's folders become `recordAgentTouchedFile` calls (a
+// new folder's event: the files in it, which the watcher may not report); when it ends, the turn's
+// baseline (a snapshot taken before the prompt was sent) lists every file that differs, so nothing the
+// watcher missed or saw too late is lost. What the user had is the "before":
 // unsaved buffers at the start, the user's own saves during the turn, else the baseline on disk.
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -10,6 +11,7 @@ import { entryKey } from '../changeStore';
 import type { ChangeTracker } from '../changeTracker';
 import { readCurrent } from '../fileAccess';
 import { isInsideAny } from '../inspect';
+import { filesInNewFolder } from './newFolderFiles';
 import type { DiffLogger } from '../types';
 
 /** Folders whose churn is never the agent's reviewable work. */
@@ -177,7 +179,7 @@ export class TurnWatcher implements vscode.Disposable {
     return turn.baseline?.before(uri.fsPath);
   }
 
-  private onEvent(turn: ActiveTurn, uri: vscode.Uri, created: boolean): void {
+  private onEvent(turn: ActiveTurn, uri: vscode.Uri, created: boolean): Promise<void> | undefined {
     const key = uri.toString();
     if (this.tracker.writing.has(key)) return;
     if (uri.fsPath.split(path.sep).some((s) => IGNORED_SEGMENTS.has(s))) return;
@@ -186,10 +188,18 @@ export class TurnWatcher implements vscode.Disposable {
       .catch((err: unknown) => this.log.warn(`diff review: could not record ${uri.fsPath}: ${String(err)}`))
       .finally(() => turn.handling.delete(handled));
     turn.handling.add(handled);
+    return handled;
   }
 
   private async handle(turn: ActiveTurn, uri: vscode.Uri, created: boolean): Promise<void> {
     const key = uri.toString();
+    const stat = created ? await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined) : undefined;
+    if (stat && stat.type & vscode.FileType.Directory) {
+      // The files written into a new folder at once may never be reported (newFolderFiles.ts).
+      const files = await filesInNewFolder(uri, MAX_FILES_PER_TURN - turn.seen.size);
+      await Promise.all(files.map((file) => this.onEvent(turn, file, true)));
+      return;
+    }
     turn.seen.add(key);
     await this.saves.get(key)?.saved;
     let before = await this.before(turn, uri);
@@ -197,7 +207,6 @@ export class TurnWatcher implements vscode.Disposable {
     // exist before it; a late event for an older file (watcher latency) must not pass for that, or Undo
     // would delete the user's file. Its birth time decides.
     if (before === undefined && created && !this.tracker.hasSnapshot(turn.sessionId, turn.turnId, key)) {
-      const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
       if (stat && stat.ctime > 0 && stat.ctime >= turn.startedAt - BIRTH_SLACK_MS) before = null;
       else this.log.debug(`diff review: ${uri.fsPath} created before the turn (birth ${stat?.ctime}, turn ${turn.startedAt})`);
     }
