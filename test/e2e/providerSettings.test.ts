@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Locator } from 'playwright-core';
-import { button, FAKE_AGENT, newSession, REPO, selectAgent, sendMessage, tabs, until } from './helpers/chat';
+import { button, FAKE_AGENT, REPO, selectAgent, sendMessage, tabs, until } from './helpers/chat';
 import { useChatWorkbench } from './helpers/chatWorkbench';
 import { screenshot } from './helpers/workbench';
 
@@ -30,7 +30,8 @@ describe('Model provider settings in the chat', function () {
   const cw = useChatWorkbench({
     name: 'provider-settings',
     agent: FAKE_AGENT,
-    noPick: true,
+    // A session of the fake agent is open before the tests, so picking the routed agent opens its tab.
+    newSession: true,
     settings: {
       'switchboard.agents': {
         [FAKE_AGENT]: { command: process.execPath, args: [fakeAgent] },
@@ -42,7 +43,6 @@ describe('Model provider settings in the chat', function () {
 
   it('is not offered for an agent without the capability', async () => {
     await selectAgent(cw.chat, FAKE_AGENT);
-    await newSession(cw.chat);
     await sendMessage(cw.chat, 'hello', { waitForEnd: true });
     assert.strictEqual(await cw.chat.getByRole('button', { name: 'Model provider', exact: true }).count(), 0);
   });

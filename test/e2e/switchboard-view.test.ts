@@ -41,6 +41,7 @@ describe('Switchboard view in the workbench', function () {
   });
 
   it('shows the chat webview with the prompt box "Message"', async () => {
+    await openSwitchboardView(wb!.page);
     const chat = chatFrame(wb!.page);
     await chat.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: 60_000 });
     const file = await screenshot(wb!.page, 'switchboard-view');
