@@ -5,13 +5,14 @@
 // folder's files itself.
 import * as vscode from 'vscode';
 
-/** Folders never entered: their churn is never reviewable work. */
-const SKIPPED = new Set(['.git', 'node_modules']);
 /** Folders read at most in one listing (a large tree moved in is not walked whole). */
 const MAX_FOLDERS = 200;
 
-/** Up to `limit` files under `folder`, breadth first; symbolic links to folders are not followed. */
-export async function filesInNewFolder(folder: vscode.Uri, limit: number): Promise<vscode.Uri[]> {
+/**
+ * Up to `limit` files under `folder`, breadth first; folders named in `skip` are not entered, nor symbolic
+ * links to folders.
+ */
+export async function filesInNewFolder(folder: vscode.Uri, limit: number, skip: ReadonlySet<string>): Promise<vscode.Uri[]> {
   const files: vscode.Uri[] = [];
   const pending = [folder];
   for (let read = 0; pending.length > 0 && read < MAX_FOLDERS && files.length < limit; read++) {
@@ -21,7 +22,7 @@ export async function filesInNewFolder(folder: vscode.Uri, limit: number): Promi
       if (type & vscode.FileType.SymbolicLink && type & vscode.FileType.Directory) continue;
       const uri = vscode.Uri.joinPath(dir, name);
       if (type & vscode.FileType.Directory) {
-        if (!SKIPPED.has(name)) pending.push(uri);
+        if (!skip.has(name)) pending.push(uri);
       } else if (type & vscode.FileType.File && files.push(uri) >= limit) {
         break;
       }

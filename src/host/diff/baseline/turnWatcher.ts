@@ -196,7 +196,7 @@ export class TurnWatcher implements vscode.Disposable {
     const stat = created ? await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined) : undefined;
     if (stat && stat.type & vscode.FileType.Directory) {
       // The files written into a new folder at once may never be reported (newFolderFiles.ts).
-      const files = await filesInNewFolder(uri, MAX_FILES_PER_TURN - turn.seen.size);
+      const files = await filesInNewFolder(uri, MAX_FILES_PER_TURN - turn.seen.size, IGNORED_SEGMENTS);
       await Promise.all(files.map((file) => this.onEvent(turn, file, true)));
       return;
     }
