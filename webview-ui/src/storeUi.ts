@@ -1,6 +1,8 @@
 // The chat's visual state that survives the webview being torn down (uiState.ts says what is kept): drafts,
 // expanded sections, the Agent picker's choice, whether History is open, what was sent (Up recalls).
-// Changes are stored with setState at most every 200 ms, and at once when the page goes away.
+// Changes are stored with setState at most every 200 ms, and at once when the page goes away. A draft that
+// empties (a message sent) is stored at once: the view can be hidden and torn down right after a send, and a
+// save still waiting would leave the sent draft stored, to come back in the composer when the view shows.
 import { type Draft, loadUi, persistedUi, type UiState } from './uiState';
 import type { VsCodeApi } from './vscodeApi';
 
@@ -34,11 +36,15 @@ export class UiStore {
     return this.ui.drafts[key] ?? { text: '', mentions: [], images: [] };
   }
 
-  /** An empty draft is forgotten. */
+  /** An empty draft is forgotten, and that is stored at once. */
   setDraft(key: string, d: Draft): void {
-    if (!d.text && !d.mentions.length && !d.images.length) delete this.ui.drafts[key];
-    else this.ui.drafts[key] = d;
-    this.persist();
+    if (d.text || d.mentions.length || d.images.length) {
+      this.ui.drafts[key] = d;
+      this.persist();
+    } else if (this.ui.drafts[key]) {
+      delete this.ui.drafts[key];
+      this.persistNow();
+    }
   }
 
   /** What was typed under `from` goes to `to`, unless `to` has a draft of its own. */
