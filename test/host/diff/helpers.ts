@@ -107,17 +107,13 @@ function watchedTestsRoot(): Promise<string> {
     const root = path.join(workspaceRoot(), 'diff-tests');
     if (fs.existsSync(root)) return root;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspaceRoot()), 'diff-tests'), false, true, true);
-    let timer: NodeJS.Timeout | undefined;
+    let reported = false;
     try {
-      const reported = new Promise<void>((resolve) => watcher.onDidCreate(() => resolve()));
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the workspace's file watcher did not report ${root} in 20 s`)), 20_000);
-      });
+      watcher.onDidCreate(() => (reported = true));
       fs.mkdirSync(root);
-      await Promise.race([reported, late]);
+      await waitUntil(() => reported, `the workspace's file watcher to report ${root}`, 20_000);
       return root;
     } finally {
-      clearTimeout(timer);
       watcher.dispose();
     }
   })();
