@@ -90,7 +90,11 @@ describe('A long session: virtualized transcript, find, jump to prompt', functio
     const n = (t: { text: string }) => Number(/Long prompt (\d+)/.exec(t.text)?.[1]);
     assert.strictEqual(n(earlier), n(top) - 4, `${earlier.text} comes before ${top.text}`);
     await messageBox(cw.chat).press('Alt+ArrowDown');
-    await until(async () => (await itemAtTop(log)).text === top.text, 'the next prompt at the top again', 30_000);
+    await until(async () => {
+      const now = await itemAtTop(log);
+      if (now.text === top.text) return true;
+      throw new Error(`at the top: ${now.kind} "${now.text}", ${await promptStatus(cw.chat).innerText()}`);
+    }, 'the next prompt at the top again', 30_000);
     assert.strictEqual(await messageBox(cw.chat).inputValue(), '', 'the composer did not recall a sent message');
   });
 

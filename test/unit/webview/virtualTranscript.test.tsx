@@ -339,7 +339,7 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(viewportTop(h, seen), top);
   });
 
-  it('find (Ctrl+F) searches the whole session, literally, and scrolls to a match far above', () => {
+  it('find (Ctrl+F) searches the whole session, literally, and scrolls to a match far above', async () => {
     h = open(session(5000, { 3: 'the needle is here', 4001: 'a.c literally', 4002: 'abc is not a match' }));
     assert.ok(!renderedIds(h).includes('m3'));
     keydown(h.root.querySelector('textarea')!, 'f', { ctrlKey: true });
@@ -348,6 +348,7 @@ describe('webview: the virtualized transcript', () => {
     layOut();
     assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/);
     assert.ok(renderedIds(h).includes('m3'), 'the match is rendered');
+    await endOfFrame(); // its Markdown may wait for the next frame's budget
     assert.match(h.root.textContent!, /the needle is here/);
     typeInto(box, 'a.c');
     assert.match(h.root.querySelector('.find-count')!.textContent!, /1 of 1/, 'a regular-expression-like string is literal');
@@ -386,5 +387,35 @@ describe('webview: the virtualized transcript', () => {
     keydown(box, 'ArrowUp', { altKey: true });
     assert.equal(promptStatus(h), 'No earlier prompt');
     assert.equal(box.value, '', 'the composer did not recall a sent message');
+  });
+
+  it('a prompt a jump put at the top stays there when the answer above it changes height', () => {
+    h = open(session(2000));
+    const box = h.root.querySelector('textarea')!;
+    keydown(box, 'ArrowUp', { altKey: true });
+    keydown(box, 'ArrowUp', { altKey: true });
+    assert.equal(viewportTop(h, 'm1984'), 4);
+    // The browser's scroll event for the jump, then the answer above the prompt, 4 px of it on screen, grows
+    // (its Markdown rendered late): the prompt the user jumped to does not move.
+    act(() => scroller(h).dispatchEvent(new Event('scroll')));
+    layOut();
+    resized(h, 'm1983', ITEM + 6);
+    assert.equal(viewportTop(h, 'm1984'), 4, 'the prompt stays where the jump put it');
+    keydown(box, 'ArrowDown', { altKey: true });
+    assert.equal(viewportTop(h, 'm1988'), 4, 'Alt+Down goes to the next prompt');
+    assert.equal(promptStatus(h), 'Prompt 498 of 500');
+  });
+
+  it('a prompt a few pixels off the top counts as the one at the top', async () => {
+    h = open(session(2000));
+    const box = h.root.querySelector('textarea')!;
+    scrollTo(h, 1000 * ITEM - 10); // prompt m1000 10 px below the viewport's top
+    await settle(h);
+    keydown(box, 'ArrowDown', { altKey: true });
+    assert.equal(viewportTop(h, 'm1004'), 4, 'Alt+Down: the prompt after the one on top');
+    scrollTo(h, 1000 * ITEM + 3); // prompt m1000 3 px cut off at the top
+    await settle(h);
+    keydown(box, 'ArrowUp', { altKey: true });
+    assert.equal(viewportTop(h, 'm996'), 4, 'Alt+Up: the prompt before the one on top');
   });
 });

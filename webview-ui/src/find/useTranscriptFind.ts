@@ -11,6 +11,8 @@ import { type FindMatch, findMatches, type NestReveal, nestsOfMatch, promptIndex
 
 /** A revealed item sits this far below the viewport's top (px). */
 const REVEAL_MARGIN = 4;
+/** A prompt this close (px) to where a revealed one sits counts as the one at the top for Alt+Up / Alt+Down. */
+const AT_TOP = 12;
 
 export interface TranscriptFind {
   /** The find bar's props while it is open. */
@@ -56,9 +58,9 @@ export function useTranscriptFind(items: readonly TranscriptItem[], list: Virtua
 
   const jumpToPrompt = (direction: 1 | -1) => {
     const prompts = promptIndexes(items);
-    // Above the viewport's top, or below where a revealed prompt sits.
-    const y = list.position();
-    const at = direction < 0 ? findLast(prompts, (p) => list.itemTop(p) < y - 1) : prompts.find((p) => list.itemTop(p) > y + REVEAL_MARGIN + 1);
+    // Above or below where a revealed prompt sits; one within AT_TOP of it is the one at the top.
+    const line = list.position() + REVEAL_MARGIN;
+    const at = direction < 0 ? findLast(prompts, (p) => list.itemTop(p) < line - AT_TOP) : prompts.find((p) => list.itemTop(p) > line + AT_TOP);
     if (at === undefined) {
       setPromptStatus(prompts.length === 0 ? 'No prompts in this session' : direction < 0 ? 'No earlier prompt' : 'No later prompt');
       return;

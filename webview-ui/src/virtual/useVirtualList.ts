@@ -17,6 +17,8 @@ import { type ItemRange, ItemLayout, OVERSCAN } from './itemLayout';
 const STICK_DISTANCE = 48;
 /** A scroll step longer than this many viewports is fast scrolling. */
 const FAST_STEP = 1;
+/** An item showing at most this much (px) at the viewport's top is not the anchor: the one below it is. */
+const ANCHOR_SLIVER = 16;
 /** Frames over which the overscan grows back after fast scrolling stops. */
 const WIDEN_FRAMES = 4;
 /** New items mounted in one frame at most while scrolling fast or widening after it. */
@@ -304,7 +306,9 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
       if (state.stick) state.anchor = undefined;
       else {
         const y = el.scrollTop - areaTop();
-        const i = layout.indexAt(y);
+        let i = layout.indexAt(y);
+        // A sliver at the top is not what the user reads (a prompt jumped to sits just below one).
+        if (i + 1 < layout.count && layout.top(i + 1) - y <= ANCHOR_SLIVER) i++;
         const id = layout.idAt(i);
         state.anchor = id === undefined ? undefined : { id, offset: y - layout.top(i) };
       }
