@@ -6,6 +6,7 @@
 // leave no process with their HOME after Restart and Stop (Cline detaches a hub daemon).
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SwitchboardApi } from '../../../src/extension';
@@ -26,7 +27,7 @@ import { qwenRecipe } from '../../fixtures/realAgents/qwen';
 import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { waitFor, workspaceRoot } from '../index';
-import { api, stopAgent } from '../integration/helpers';
+import { api, prompt, stopAgent } from '../integration/helpers';
 import { agentText, cardText, defineRealAgent, describeFailure, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, view, type HostRealAgent } from './realAgentTurns';
 
 interface AgentCase {
@@ -58,10 +59,12 @@ interface AgentCase {
   readonly unnamedWrites?: string;
   /** Only the whole turn, Stop and the second turn, then Restart/Stop leave no process (CI time). */
   readonly lean?: boolean;
+  /** Its shell makes a new folder with a file in it mid-turn: listed while the turn still runs (one agent: CI time). */
+  readonly newFolderMidTurn?: boolean;
 }
 
 const CASES: readonly AgentCase[] = [
-  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, reportsAccount: true, failsOn: 529, acceptEditsMode: 'acceptEdits', askMode: 'default' },
+  { recipe: claudeRecipe, handlers: [new AnthropicApi()], turnUsage: true, titles: true, reportsAccount: true, failsOn: 529, acceptEditsMode: 'acceptEdits', askMode: 'default', newFolderMidTurn: true },
   { recipe: qwenRecipe, handlers: [openaiChat] },
   { recipe: opencodeRecipe, handlers: [openaiChat], turnUsage: true },
   { recipe: codex, handlers: [openaiResponses], failsOn: 500 },
@@ -255,6 +258,47 @@ for (const c of CASES) {
         const after = await runTurn(sb, sessionId, 'Try again.', [{ text: 'Back again.' }], agent.endpoint);
         assert.strictEqual(after.error, undefined);
         assert.match(agentText(lastTurn(transcript(sb, sessionId))), /Back again\./);
+      });
+    }
+
+    if (c.newFolderMidTurn) {
+      it('a file its shell writes into a folder it just made is in Changed Files while the turn runs', async () => {
+        const sessionId = await session();
+        // A folder tree new to the workspace, copied in by one process (as a template copy or an unpacked
+        // archive makes one), which the watcher may report only as the folder (newFolderFiles.ts).
+        const folder = `made-by-${c.recipe.id}-${Date.now()}`;
+        const template = fs.mkdtempSync(path.join(os.tmpdir(), 'template-'));
+        fs.mkdirSync(path.join(template, 'deeper'));
+        fs.writeFileSync(path.join(template, 'deeper', 'new.txt'), 'made\n');
+        const created = path.join(workspaceRoot(), folder, 'deeper', 'new.txt');
+        const mainBefore = agent.endpoint.mainRequests().length;
+        agent.endpoint.script([
+          { text: 'Copying the template.', tools: [{ shell: { command: `cp -r ${template} ${folder}` } }] },
+          { text: 'Thinking…', hang: true },
+        ]);
+        const turn = sb.backend.sessions.require(sessionId).prompt(prompt('Copy the template into a new folder.'));
+        try {
+          // Allow the shell command; the model's next request (which hangs) carries its result.
+          await waitFor(() => {
+            const pending = view(sb, sessionId)?.permissions[0];
+            const allow = pending?.options.find((o) => o.kind === 'allow_once');
+            if (pending && allow) sb.backend.requests.answerPermission(pending.requestId, { optionId: allow.optionId });
+            return agent.endpoint.mainRequests().length >= mainBefore + 2;
+          }, 'the command to run and the agent to ask the model again', REAL_TURN_TIMEOUT_MS);
+          assert.strictEqual(fs.readFileSync(created, 'utf8'), 'made\n', 'the command wrote the file');
+          const listed = await waitFor(() => view(sb, sessionId)?.changedFiles?.find((f) => f.path === created), 'the file in Changed Files while the turn runs', 20_000);
+          assert.strictEqual(listed.status, 'created', JSON.stringify(listed));
+          assert.notStrictEqual(view(sb, sessionId)?.turn, 'idle', 'the turn still runs');
+          sb.backend.sessions.get(sessionId)?.cancel();
+          await turn;
+          assert.ok(await vscode.commands.executeCommand('switchboard.rejectAllChanges'), 'Undo All ran');
+          await waitFor(() => !fs.existsSync(created), 'Undo All to delete the file');
+        } finally {
+          sb.backend.sessions.get(sessionId)?.cancel();
+          await turn.catch(() => undefined);
+          fs.rmSync(path.join(workspaceRoot(), folder), { recursive: true, force: true });
+          fs.rmSync(template, { recursive: true, force: true });
+        }
       });
     }
 
