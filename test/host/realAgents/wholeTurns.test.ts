@@ -1,7 +1,8 @@
 // The agents people run, from npm, doing whole turns through the extension against the scripted model
 // endpoint: streamed text, a read, an edit the user allows, a shell command whose output the chat shows,
 // the final answer; the edit on disk, in the changed-files list, undone byte for byte by Undo All; Stop in
-// the middle of a turn; a second turn in the same session. Agents not installed: FAIL with what to run.
+// the middle of a turn; a second turn in the same session; for Claude Agent, a folder tree its shell copies
+// in mid-turn, listed while the turn runs. Agents not installed: FAIL with what to run.
 // Kilo, Cline and Droid (agents beyond the big five) do the whole turn, Stop and the second turn, and
 // leave no process with their HOME after Restart and Stop (Cline detaches a hub daemon).
 import * as assert from 'assert';
