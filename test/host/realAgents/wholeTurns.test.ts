@@ -279,11 +279,15 @@ for (const c of CASES) {
         ]);
         const turn = sb.backend.sessions.require(sessionId).prompt(prompt('Copy the template into a new folder.'));
         try {
-          // Allow the shell command; the model's next request (which hangs) carries its result.
+          // Allow the shell command (each request once); the model's next request (which hangs) carries its result.
+          const answered = new Set<string>();
           await waitFor(() => {
-            const pending = view(sb, sessionId)?.permissions[0];
+            const pending = view(sb, sessionId)?.permissions.find((p) => !answered.has(p.requestId));
             const allow = pending?.options.find((o) => o.kind === 'allow_once');
-            if (pending && allow) sb.backend.requests.answerPermission(pending.requestId, { optionId: allow.optionId });
+            if (pending && allow) {
+              answered.add(pending.requestId);
+              sb.backend.requests.answerPermission(pending.requestId, { optionId: allow.optionId });
+            }
             return agent.endpoint.mainRequests().length >= mainBefore + 2;
           }, 'the command to run and the agent to ask the model again', REAL_TURN_TIMEOUT_MS);
           assert.strictEqual(fs.readFileSync(created, 'utf8'), 'made\n', 'the command wrote the file');
