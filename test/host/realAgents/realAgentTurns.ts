@@ -66,20 +66,29 @@ export interface TurnResult {
  */
 export async function runTurn(sb: SwitchboardApi, sessionId: string, text: string, steps: readonly Step[], endpoint: ModelEndpoint, kind = 'allow_once'): Promise<TurnResult> {
   endpoint.script(steps);
-  const answered: Array<{ title: string; option: string }> = [];
   let done = false;
   const turn = sb.backend.sessions.require(sessionId).prompt(prompt(text)).finally(() => (done = true));
-  while (!done) {
-    const pending = await waitFor(() => done || view(sb, sessionId)?.permissions[0], 'a permission request or the end of the turn', REAL_TURN_TIMEOUT_MS);
+  const answered = await answerPermissions(sb, sessionId, () => done, kind);
+  await turn;
+  return { permissionsAnswered: answered, error: view(sb, sessionId)?.error?.message };
+}
+
+/**
+ * Answers the session's permission requests, each with its first option of `kind`, one at a time, until
+ * `until()` holds. Returns what was answered.
+ */
+export async function answerPermissions(sb: SwitchboardApi, sessionId: string, until: () => boolean, kind = 'allow_once'): Promise<TurnResult['permissionsAnswered']> {
+  const answered: Array<{ title: string; option: string }> = [];
+  while (!until()) {
+    const pending = await waitFor(() => until() || view(sb, sessionId)?.permissions[0], 'a permission request or the end of the wait', REAL_TURN_TIMEOUT_MS);
     if (pending === true) break;
     const option = pending.options.find((o) => o.kind === kind) ?? pending.options.find((o) => o.kind.startsWith(kind.split('_')[0]));
     if (!option) throw new Error(`no ${kind} option in ${JSON.stringify(pending.options)}`);
     answered.push({ title: pending.title, option: option.name });
     sb.backend.requests.answerPermission(pending.requestId, { optionId: option.optionId });
-    await waitFor(() => done || view(sb, sessionId)?.permissions[0]?.requestId !== pending.requestId, 'the answered request to go');
+    await waitFor(() => until() || view(sb, sessionId)?.permissions[0]?.requestId !== pending.requestId, 'the answered request to go');
   }
-  await turn;
-  return { permissionsAnswered: answered, error: view(sb, sessionId)?.error?.message };
+  return answered;
 }
 
 export function view(sb: SwitchboardApi, sessionId: string) {

@@ -29,7 +29,7 @@ import type { RealAgentRecipe } from '../../fixtures/realAgents/recipe';
 import type { TranscriptItem } from '../../../src/shared/transcript';
 import { waitFor, workspaceRoot } from '../index';
 import { api, prompt, stopAgent } from '../integration/helpers';
-import { agentText, cardText, defineRealAgent, describeFailure, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, view, type HostRealAgent } from './realAgentTurns';
+import { agentText, answerPermissions, cardText, defineRealAgent, describeFailure, lastTurn, REAL_TURN_TIMEOUT_MS, runTurn, transcript, view, type HostRealAgent } from './realAgentTurns';
 
 interface AgentCase {
   readonly recipe: RealAgentRecipe;
@@ -279,17 +279,8 @@ for (const c of CASES) {
         ]);
         const turn = sb.backend.sessions.require(sessionId).prompt(prompt('Copy the template into a new folder.'));
         try {
-          // Allow the shell command (each request once); the model's next request (which hangs) carries its result.
-          const answered = new Set<string>();
-          await waitFor(() => {
-            const pending = view(sb, sessionId)?.permissions.find((p) => !answered.has(p.requestId));
-            const allow = pending?.options.find((o) => o.kind === 'allow_once');
-            if (pending && allow) {
-              answered.add(pending.requestId);
-              sb.backend.requests.answerPermission(pending.requestId, { optionId: allow.optionId });
-            }
-            return agent.endpoint.mainRequests().length >= mainBefore + 2;
-          }, 'the command to run and the agent to ask the model again', REAL_TURN_TIMEOUT_MS);
+          // Allow the shell command; the model's next request (which hangs) carries its result.
+          await answerPermissions(sb, sessionId, () => agent.endpoint.mainRequests().length >= mainBefore + 2);
           assert.strictEqual(fs.readFileSync(created, 'utf8'), 'made\n', 'the command wrote the file');
           const listed = await waitFor(() => view(sb, sessionId)?.changedFiles?.find((f) => f.path === created), 'the file in Changed Files while the turn runs', 20_000);
           assert.strictEqual(listed.status, 'created', JSON.stringify(listed));
