@@ -89,7 +89,12 @@ export function makeRunDirs(prefix, { settings = {}, workspace = FIXTURE_WORKSPA
   if (existsSync(workspace)) cpSync(workspace, dirs.workspace, { recursive: true });
   else mkdirSync(dirs.workspace, { recursive: true });
   mkdirSync(dirs.extensionsDir, { recursive: true });
-  writeUserSettings(dirs.userDataDir, { ...BASE_SETTINGS, ...settings });
+  // Terminals start from an empty HOME: the machine's dotfiles are not part of a test (a ~/.bashrc that
+  // hangs, as `pyenv init` does on a stale lock that a shell killed at the end of a test can leave, keeps
+  // every later terminal from reaching its prompt).
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  writeUserSettings(dirs.userDataDir, { ...BASE_SETTINGS, 'terminal.integrated.env.linux': { HOME: home }, ...settings });
   return dirs;
 }
 
