@@ -327,6 +327,23 @@ describe('webview: the virtualized transcript', () => {
     assert.equal(h.root.querySelector('.virtual-items')?.getAttribute('aria-live'), null, 'at the end, additions are announced by the log');
   });
 
+  it('a prompt sent while scrolled up shows the end, also when its whole turn arrives in one batch', async () => {
+    h = open(session(200));
+    scrollTo(h, 0);
+    await settle(h);
+    assert.ok(renderedIds(h).includes('m0'));
+    // A quick agent: the prompt and the finished answer reach the webview together, and nothing renders after.
+    h.sendOps('s1', [
+      { op: 'append', item: user(200) },
+      { op: 'append', item: agent(201, 'a quick answer') },
+    ]);
+    layOut();
+    const el = scroller(h);
+    assert.equal(el.scrollTop, el.scrollHeight - el.clientHeight, 'at the end');
+    const shown = renderedIds(h).filter((id) => viewportTop(h, id!) >= 0 && viewportTop(h, id!) < VIEWPORT);
+    assert.ok(shown.includes('m200') && shown.includes('m201'), `the prompt and its answer are on screen (shown: ${shown.join(', ')})`);
+  });
+
   it('a second init of the same session (the webview asked for its state again) leaves the reader where they were', () => {
     h = open(session(2000));
     scrollTo(h, 1000 * ITEM);

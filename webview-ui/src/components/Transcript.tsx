@@ -30,18 +30,13 @@ export function Transcript({ session }: { session: SessionState }) {
   const items = transcript.items;
   const ids = useMemo(() => items.map((i) => i.id), [items]);
   const classes = useMemo(() => items.map(sizeClass), [items]);
-  const list = useVirtualList(view.sessionId, ids, classes, ref, area, after);
-  const find = useTranscriptFind(items, list, ref, area);
-  const rendered = items.slice(list.range.start, list.range.end);
-  const { inCard, inNest, standalone } = placePermissions(view.permissions, rendered);
   // A new message from the user (sent, or a loaded session's last) brings the view back to the end. Looked up
   // once per items array: a long session without prompts near its end would be walked on every scroll render.
   const lastUser = useMemo(() => lastUserMessageId(items), [items]);
-  const seenUser = useRef(lastUser);
-  if (lastUser !== seenUser.current) {
-    seenUser.current = lastUser;
-    list.stickToBottom();
-  }
+  const list = useVirtualList(view.sessionId, ids, classes, lastUser, ref, area, after);
+  const find = useTranscriptFind(items, list, ref, area);
+  const rendered = items.slice(list.range.start, list.range.end);
+  const { inCard, inNest, standalone } = placePermissions(view.permissions, rendered);
 
   // One delegated listener for sanitised Markdown: links go to the host, code buttons post code.
   const onClick = (e: MouseEvent) => {

@@ -54,6 +54,8 @@ interface ListState {
   /** Items mounted since the frame began (the mount budget's use), and the task after its paint that resets it. */
   mountedNow: number;
   budgetReset?: ReturnType<typeof setTimeout>;
+  /** The `follow` value the list last went back to the end for. */
+  follow?: string;
 }
 
 export interface VirtualList {
@@ -70,8 +72,6 @@ export interface VirtualList {
   position(): number;
   /** The top of item `index` in the list's coordinates (px; measured or estimated). */
   itemTop(index: number): number;
-  /** Follows the end again (a new prompt from the user). */
-  stickToBottom(): void;
 }
 
 function blockSize(e: ResizeObserverEntry): number {
@@ -87,14 +87,22 @@ function blockSize(e: ResizeObserverEntry): number {
  * callback: the browser would report that as a loop it cut short).
  * `key` names the list (a session): another key starts a new list. `classes`: each item's size class
  * (sizeClass.ts), whose measured heights estimate it until it is rendered; the rendered items carry it as
- * `data-size-class`.
+ * `data-size-class`. A new value of `follow` (the last prompt's id) brings the list back to the end.
  */
-export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
+export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], follow: string | undefined, scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
   const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false, mountedNow: 0 }), [key]);
   const { layout } = state;
   layout.setIds(ids, classes);
+  // Before this render's range is chosen: the render that shows a new prompt shows the end, even when
+  // nothing renders after it (a turn that arrived whole).
+  if (follow !== state.follow) {
+    state.follow = follow;
+    state.stick = true;
+    state.anchor = undefined;
+    state.restorePending = true;
+  }
 
   // Reading offsetTop forces a layout where the DOM changed: read once, then refreshed by the ResizeObserver.
   const areaTop = () => (state.areaTop ??= area.current?.offsetTop ?? 0);
@@ -329,11 +337,6 @@ export function useVirtualList(key: string, ids: readonly string[], classes: rea
     },
     itemTop(index) {
       return layout.top(index);
-    },
-    stickToBottom() {
-      state.stick = true;
-      state.anchor = undefined;
-      state.restorePending = true;
     },
   };
 }
