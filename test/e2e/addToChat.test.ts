@@ -217,11 +217,15 @@ describe('Add to Chat from the editor, the quick fix, the Explorer, the terminal
     const marker = page.locator('.markers-panel .monaco-list-row[aria-level="2"]').first();
     await marker.waitFor({ state: 'visible', timeout: 30_000 });
     const before = prompts().length;
-    // VS Code gives extensions no menu of their own there; the view lists the problem's quick fixes once it
-    // has them (it asks a moment after the row shows, or on hover): the menu opens again until ours is in it.
+    // VS Code gives extensions no menu of their own there; the view lists a problem's quick fixes once it
+    // has asked for them, which it does when the problem's row gets focus or the pointer rests on it, and
+    // the diagnostics published again make a new row that has not asked: the focus moves to the file's row and
+    // back to the problem's, and the menu opens again, until ours is in it.
     const fix = page.locator('.monaco-menu .action-item:not(.disabled) .action-label', { hasText: new RegExp(`^Ask ${FAKE_AGENT} to fix$`) }).first();
     await until(async () => {
-      await marker.hover();
+      await marker.click();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowDown');
       await marker.click({ button: 'right' });
       const listed = await fix.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
       if (!listed) await page.keyboard.press('Escape');
