@@ -54,7 +54,7 @@ interface ListState {
   /** Items mounted since the frame began (the mount budget's use), and the task after its paint that resets it. */
   mountedNow: number;
   budgetReset?: ReturnType<typeof setTimeout>;
-  /** The `follow` value the list last went back to the end for. */
+  /** The `follow` value the list was made with or last went back to the end for. */
   follow?: string;
 }
 
@@ -92,7 +92,7 @@ function blockSize(e: ResizeObserverEntry): number {
 export function useVirtualList(key: string, ids: readonly string[], classes: readonly string[], follow: string | undefined, scroller: RefObject<HTMLElement | null>, area: RefObject<HTMLElement | null>, after: RefObject<HTMLElement | null>): VirtualList {
   const [, setTick] = useState(0);
   const rerender = () => setTick((t) => t + 1);
-  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false, mountedNow: 0 }), [key]);
+  const state = useMemo<ListState>(() => ({ layout: new ItemLayout(), stick: true, viewport: 0, rendered: { start: 0, end: 0 }, observed: new Set(), restorePending: true, scrollTop: -1, overscan: OVERSCAN, scrolled: false, mountedNow: 0, follow }), [key]);
   const { layout } = state;
   layout.setIds(ids, classes);
   // Before this render's range is chosen: the render that shows a new prompt shows the end, even when
